@@ -1,0 +1,76 @@
+// Builds every workspace package: each `dist/X.js` named in a package's
+// `exports` (default condition) or `bin` is bundled by esbuild from `src/X.ts`
+// (or `src/X.tsx`). Dependencies stay external; workspace packages resolve to
+// each other's dist at run time. A package may set "buildPlatform": "neutral"
+// (code that must also run in workerd) — the default is "node".
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** Expands the workspace globs of the root package.json into package folders. */
+function workspaceDirs() {
+  const dirs = [];
+  for (const pattern of rootPkg.workspaces) {
+    if (!pattern.endsWith('/*')) {
+      dirs.push(join(root, pattern));
+      continue;
+    }
+    const parent = join(root, pattern.slice(0, -2));
+    if (!existsSync(parent)) continue;
+    for (const name of readdirSafe(parent)) dirs.push(join(parent, name));
+  }
+  return dirs.filter((d) => existsSync(join(d, 'package.json')));
+}
+
+function readdirSafe(dir) {
+  return existsSync(dir) ? readdirSync(dir) : [];
+}
+
+/** Collects every dist file a package promises to consumers. */
+function distTargets(pkg) {
+  const out = new Set();
+  const visit = (v) => {
+    if (typeof v === 'string') {
+      if (v.startsWith('./dist/') && v.endsWith('.js')) out.add(v);
+    } else if (v && typeof v === 'object') {
+      for (const [k, sub] of Object.entries(v)) if (k !== 'source' && k !== 'types') visit(sub);
+    }
+  };
+  visit(pkg.exports);
+  visit(pkg.bin);
+  return [...out];
+}
+
+const started = performance.now();
+let count = 0;
+for (const dir of workspaceDirs()) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const entryPoints = {};
+  for (const target of distTargets(pkg)) {
+    const base = target.slice('./dist/'.length, -'.js'.length);
+    const src = ['ts', 'tsx'].map((ext) => join(dir, 'src', `${base}.${ext}`)).find(existsSync);
+    if (!src) throw new Error(`${pkg.name}: ${target} has no source file src/${base}.ts`);
+    entryPoints[base] = src;
+  }
+  if (Object.keys(entryPoints).length === 0) continue;
+  await build({
+    absWorkingDir: dir,
+    entryPoints,
+    outdir: join(dir, 'dist'),
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: pkg.buildPlatform ?? 'node',
+    target: 'es2022',
+    sourcemap: true,
+    jsx: 'automatic',
+    jsxImportSource: '@platform/runtime',
+    logLevel: 'warning',
+  });
+  count += Object.keys(entryPoints).length;
+}
+console.log(`built ${count} entry points in ${Math.round(performance.now() - started)} ms`);
