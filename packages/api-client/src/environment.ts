@@ -1,0 +1,198 @@
+/**
+ * Status of an installation (PRODUCT "Installation status"): `pending` until its
+ * configuration validates against the manifest, then `active`; `paused` when suspended.
+ *
+ * @example
+ * const s: InstallationStatus = 'active';
+ */
+export type InstallationStatus = 'pending' | 'active' | 'paused';
+
+/**
+ * Where an installation lives.
+ *
+ * @example
+ * const t: InstallationTarget = 'space';
+ */
+export type InstallationTarget = 'organization' | 'space' | 'site';
+
+/**
+ * Values of an installation's configuration, as set by users through the manifest
+ * `configurations` properties (plus `oauth_credentials` saved by the OAuth handler).
+ *
+ * @example
+ * const c: InstallationConfiguration = { channel: 'general', oauth_credentials: { access_token: 'x' } };
+ */
+export type InstallationConfiguration = Record<string, unknown>;
+
+/**
+ * URLs of an installation.
+ *
+ * @example
+ * const u: InstallationUrls = { publicEndpoint: 'https://host/v1/integrations/hello/installations/inst_1/public' };
+ */
+export interface InstallationUrls {
+  /** The installation's public HTTPS endpoint: every path below it reaches the integration's `fetch`. */
+  publicEndpoint: string;
+}
+
+/**
+ * Which spaces an organization installation covers (SPEC 2.4 `space_selection`).
+ *
+ * @example
+ * const s: SpaceSelection = { mode: 'selected', spaces: ['spc_1'] };
+ */
+export interface SpaceSelection {
+  /** `all`: every space of the organization; `selected`: only those in `spaces`. */
+  mode: 'all' | 'selected';
+  /** Ids of the selected spaces (empty when `mode` is `all`). */
+  spaces: string[];
+}
+
+/**
+ * The organization-level installation (SPEC 2.4); present for every installation.
+ *
+ * @example
+ * const i: OrganizationInstallation = {
+ *   id: 'inst_1', target: 'organization', status: 'active', configuration: {}, externalIds: [],
+ *   space_selection: { mode: 'all', spaces: [] }, urls: { publicEndpoint: 'https://host/p' },
+ * };
+ */
+export interface OrganizationInstallation {
+  /** Installation id (`inst_...`). */
+  id: string;
+  /** Target of the installation. */
+  target: InstallationTarget;
+  /** Current status. */
+  status: InstallationStatus;
+  /** Custom configuration for the organization. */
+  configuration: InstallationConfiguration;
+  /** External ids assigned by the integration. */
+  externalIds: string[];
+  /** Whether all spaces or selected spaces are used. */
+  space_selection: SpaceSelection;
+  /** URLs of the installation. */
+  urls: InstallationUrls;
+}
+
+/**
+ * A space installation (present only when the installation targets a space).
+ *
+ * @example
+ * const s: SpaceInstallation = { space: 'spc_1', status: 'active', configuration: {}, externalIds: [], urls: { publicEndpoint: 'https://host/p' } };
+ */
+export interface SpaceInstallation {
+  /** Id of the space where the integration is installed. */
+  space: string;
+  /** Status of this space installation. */
+  status: InstallationStatus;
+  /** Custom configuration variables for the space. */
+  configuration: InstallationConfiguration;
+  /** External identifiers. */
+  externalIds: string[];
+  /** URLs of the installation. */
+  urls: InstallationUrls;
+}
+
+/**
+ * A site installation (present only when the installation targets a site).
+ *
+ * @example
+ * const s: SiteInstallation = { site: 'site_1', status: 'pending', configuration: {}, externalIds: [], urls: { publicEndpoint: 'https://host/p' } };
+ */
+export interface SiteInstallation {
+  /** Id of the site where the integration is installed. */
+  site: string;
+  /** Status of this site installation. */
+  status: InstallationStatus;
+  /** Custom configuration variables for the site. */
+  configuration: InstallationConfiguration;
+  /** External identifiers. */
+  externalIds: string[];
+  /** URLs of the installation. */
+  urls: InstallationUrls;
+}
+
+/**
+ * Details about the integration itself.
+ *
+ * @example
+ * const i: IntegrationInfo = { name: 'hello', version: '1.0.0', title: 'Hello', urls: { publicEndpoint: 'https://host/p' } };
+ */
+export interface IntegrationInfo {
+  /** Unique name from the manifest. */
+  name: string;
+  /** Published version of the integration bundle. */
+  version: string;
+  /** Display name from the manifest. */
+  title: string;
+  /** URLs of the integration; `publicEndpoint` is the current installation's public endpoint. */
+  urls: InstallationUrls;
+}
+
+/**
+ * Tokens for the host HTTP API.
+ *
+ * @example
+ * const t: ApiTokens = { installation: 'pit_abc' };
+ */
+export interface ApiTokens {
+  /** Bearer token scoped to this installation: it reads and edits only its own installation. */
+  installation: string;
+}
+
+/**
+ * The `environment` part of the envelope, exposed as `context.environment`
+ * (docs/contracts.md). The runtime normalizes it: `secrets` is always an object, and
+ * `configuration`/`externalIds` always exist on installation shapes that are present.
+ *
+ * @example
+ * const url = environment.installation?.urls.publicEndpoint ?? environment.integration.urls.publicEndpoint;
+ */
+export interface IntegrationEnvironment {
+  /** Base URL of the host HTTP API (e.g. `http://127.0.0.1:8080`). */
+  apiEndpoint: string;
+  /** Tokens for the host API. */
+  apiTokens: ApiTokens;
+  /** The integration being run. */
+  integration: IntegrationInfo;
+  /** Secrets declared by the manifest `secrets` key, name to value. */
+  secrets: Record<string, string>;
+  /** The installation (organization-level shape); absent only for calls not tied to one. */
+  installation?: OrganizationInstallation;
+  /** Present for space installations only. */
+  spaceInstallation?: SpaceInstallation;
+  /** Present for site installations only. */
+  siteInstallation?: SiteInstallation;
+}
+
+/**
+ * An installation as the host API returns it (`GET /v1/installations/{id}`).
+ *
+ * @example
+ * const inst: Installation = await api.installations.get('inst_1');
+ * if (inst.status === 'active') console.log(inst.configuration);
+ */
+export interface Installation {
+  /** Installation id. */
+  id: string;
+  /** Name of the installed integration. */
+  integration: string;
+  /** Target of the installation. */
+  target: InstallationTarget;
+  /** Space id, for space installations. */
+  space?: string;
+  /** Site id, for site installations. */
+  site?: string;
+  /** Current status. */
+  status: InstallationStatus;
+  /** Current configuration values. */
+  configuration: InstallationConfiguration;
+  /** External ids assigned by the integration. */
+  externalIds: string[];
+  /** URLs of the installation. */
+  urls: InstallationUrls;
+  /** ISO 8601 creation time. */
+  createdAt: string;
+  /** ISO 8601 time of the last change. */
+  updatedAt: string;
+}
