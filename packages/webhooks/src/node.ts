@@ -1,0 +1,117 @@
+// node:http receiver. Uses only *types* from node, so the package build stays platform-neutral.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { concatBytes, utf8 } from './bytes.js';
+import {
+  createWebhookProcessor,
+  type WebhookHandlerOptions,
+  type WebhookReply,
+  WebhookRequestError,
+} from './receiver.js';
+
+export type { WebhookHandlerOptions, WebhookMeta } from './receiver.js';
+
+/** A node request, possibly with a `body` a framework's body parser already set. */
+export type NodeWebhookRequest = IncomingMessage & { body?: unknown };
+
+const PARSED_HINT =
+  'The request body was already parsed by a body parser (e.g. express.json()) before the webhook handler, ' +
+  "so the signed raw bytes are gone. Mount the webhook route before express.json(), or use express.raw({ type: 'application/json' }) on it.";
+
+async function readNodeBody(req: NodeWebhookRequest, max: number): Promise<Uint8Array> {
+  const preset = req.body;
+  if (preset instanceof Uint8Array) return preset; // express.raw() (a Buffer)
+  if (typeof preset === 'string') return utf8(preset); // express.text()
+  if (req.readableEnded || (preset !== undefined && preset !== null && !req.readable)) {
+    throw new WebhookRequestError('body_already_parsed', 500, PARSED_HINT);
+  }
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (declared > max) {
+    req.resume();
+    throw new WebhookRequestError('body_too_large', 413, `The request body is larger than ${max} bytes.`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
+      const bytes = typeof chunk === 'string' ? utf8(chunk) : chunk;
+      total += bytes.byteLength;
+      if (total > max) {
+        throw new WebhookRequestError('body_too_large', 413, `The request body is larger than ${max} bytes.`);
+      }
+      chunks.push(bytes);
+    }
+  } catch (error) {
+    if (error instanceof WebhookRequestError) throw error;
+    throw new WebhookRequestError('body_read_failed', 400, 'The request body could not be read completely.');
+  }
+  return concatBytes(chunks);
+}
+
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function writeReply(res: ServerResponse, reply: WebhookReply): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.statusCode = reply.status;
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  res.end(reply.body);
+}
+
+/**
+ * Handles one request with the shared receiver; resolves when the answer is written. Never rejects:
+ * an unexpected failure answers 500.
+ */
+export async function handleNodeWebhook(
+  process: ReturnType<typeof createWebhookProcessor>,
+  req: NodeWebhookRequest,
+  res: ServerResponse,
+): Promise<void> {
+  let reply: WebhookReply;
+  try {
+    reply = await process({
+      method: req.method ?? 'GET',
+      header: (name) => headerValue(req, name),
+      readBody: (max) => readNodeBody(req, max),
+    });
+  } catch (error) {
+    console.error(
+      '[@platform/webhooks] unexpected receiver error:',
+      error instanceof Error ? error.message : error,
+    );
+    reply = {
+      status: 500,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({
+        error: { code: 'internal_error', message: 'The webhook receiver failed unexpectedly.' },
+      }),
+    };
+  }
+  writeReply(res, reply);
+}
+
+/**
+ * A node:http request listener receiving webhooks (same answers as `createWebhookHandler`: 405, 401
+ * JSON, 200 received / duplicate, 500 when `onEvent` throws). Reads the raw body itself; if a
+ * framework already set `req.body` to raw bytes or a string it uses that; an already-parsed JSON
+ * object answers 500 `body_already_parsed` with instructions (a configuration error, so the platform
+ * retries after you fix it).
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * import { createNodeWebhookListener } from '@platform/webhooks/node';
+ * createServer(createNodeWebhookListener({ secret: process.env.WEBHOOK_SECRET!, onEvent: console.log })).listen(3000);
+ */
+export function createNodeWebhookListener(
+  options: WebhookHandlerOptions,
+): (req: NodeWebhookRequest, res: ServerResponse) => void {
+  const process = createWebhookProcessor(options);
+  return (req, res) => {
+    void handleNodeWebhook(process, req, res);
+  };
+}
