@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-export {};
+import { runCli } from './program.js';
+
+process.exitCode = await runCli(process.argv);

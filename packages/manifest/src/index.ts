@@ -1,1 +1,33 @@
-export {};
+export {
+  type ConfigurationCheck,
+  type ConfigurationError,
+  configurationDefaults,
+  validateConfiguration,
+} from './configuration.js';
+export {
+  InvalidSecretExpressionError,
+  ManifestError,
+  ManifestNotFoundError,
+  MissingSecretEnvError,
+} from './errors.js';
+export { formatIssues, formatPath, type Issue } from './issues.js';
+export { MANIFEST_SCHEMA_ID, manifestJsonSchema } from './json-schema.js';
+export { loadManifest, MANIFEST_FILE } from './load.js';
+export { type ManifestResult, type ParseOptions, parseManifest } from './parse.js';
+export {
+  type ConfigurationPlace,
+  type ConfigurationPlaceName,
+  type ConfigurationProperty,
+  type Manifest,
+  manifestSchema,
+} from './schema.js';
+export {
+  CATEGORIES,
+  EVENT_SCOPES,
+  INTERNAL_SCOPES,
+  SCOPES,
+  type Scope,
+  type ScopedEventType,
+  VISIBILITIES,
+} from './scopes.js';
+export { parseSecretValue, resolveSecrets, type SecretPart } from './secrets.js';

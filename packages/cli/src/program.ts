@@ -1,0 +1,73 @@
+import { Command, CommanderError } from 'commander';
+import pkg from '../package.json' with { type: 'json' };
+import { registerCheck } from './commands/check.js';
+import { registerManifest } from './commands/manifest.js';
+import type { CommandContext } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { type Io, processIo } from './io.js';
+
+/** Every command module: one file under `src/commands/`, registered here. */
+const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => void> = [
+  registerCheck,
+  registerManifest,
+];
+
+/**
+ * Builds the `platform` program. Commander never exits the process: errors surface as
+ * `CommanderError` (see {@link runCli}).
+ *
+ * @example
+ * ```ts
+ * const context = { io: processIo(), exitCode: 0 };
+ * await createProgram(context).parseAsync(['check', '.'], { from: 'user' });
+ * ```
+ */
+export function createProgram(context: CommandContext): Command {
+  const { io } = context;
+  const program = new Command('platform')
+    .description('Build, check and run integrations of the platform')
+    .version(pkg.version, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showHelpAfterError('(run `platform --help` for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ platform check                      validate ./platform-manifest.yaml
+  $ platform check my-integration --json
+  $ platform manifest schema > platform-manifest.schema.json
+  $ platform <command> --help           help and examples of one command`,
+    );
+  for (const register of COMMANDS) register(program, context);
+  return program;
+}
+
+/**
+ * Runs the CLI on `argv` (as in `process.argv`) and returns the exit code: 0 success, 1 failed
+ * check, 2 usage error. Never calls `process.exit`.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCli(process.argv);
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const context: CommandContext = { io, exitCode: EXIT.ok };
+  const program = createProgram(context);
+  try {
+    await program.parseAsync([...argv]);
+    return context.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (error instanceof CliError) {
+      io.stderr(`error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}

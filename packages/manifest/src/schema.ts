@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { CATEGORIES, SCOPES, VISIBILITIES } from './scopes.js';
+
+/** `name`: lowercase slug, at most 64 characters. */
+export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Names of configuration properties. */
+export const PROPERTY_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Names of secrets (environment-variable style). */
+export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `completion_url` / `callback_url`: a path served by the integration, below its public endpoint. */
+export const INTEGRATION_PATH_PATTERN = /^\/(?!\/)\S*$/;
+
+const text = (what: string) => z.string().min(1, { error: `${what} must not be empty` });
+
+const integrationPath = (what: string) =>
+  z.string().regex(INTEGRATION_PATH_PATTERN, {
+    error: `${what} must be a path served by the integration, starting with \`/\` (for example \`/oauth\`)`,
+  });
+
+const propertyBase = {
+  title: text('the property `title`').describe('Label shown to the user next to the field.'),
+  description: z.string().describe('Help text shown under the field.'),
+};
+
+/** A `string` configuration property (SPEC 2.9). */
+export const stringPropertySchema = z
+  .strictObject({
+    type: z.literal('string').describe('Free text, or a dropdown with `enum` / `completion_url`.'),
+    ...propertyBase,
+    default: z.string().optional().describe('Initial value; must be one of `enum` when `enum` is set.'),
+    enum: z
+      .array(z.string())
+      .min(1, { error: '`enum` must list at least one value' })
+      .optional()
+      .describe('Fixed list of values the user picks from.'),
+    completion_url: integrationPath('`completion_url`')
+      .optional()
+      .describe('Path of the integration that returns the dropdown options, e.g. `/channels`.'),
+  })
+  .describe('A text value.');
+
+/** A `number` configuration property (SPEC 2.9). */
+export const numberPropertySchema = z
+  .strictObject({
+    type: z.literal('number').describe('A number.'),
+    ...propertyBase,
+    default: z.number().optional().describe('Initial value.'),
+  })
+  .describe('A numeric value.');
+
+/** A `boolean` configuration property (SPEC 2.9). */
+export const booleanPropertySchema = z
+  .strictObject({
+    type: z.literal('boolean').describe('A checkbox.'),
+    ...propertyBase,
+    default: z.boolean().optional().describe('Initial value.'),
+  })
+  .describe('An on/off value.');
+
+/** A `button` configuration property that starts an OAuth connection (SPEC 2.9). */
+export const buttonPropertySchema = z
+  .strictObject({
+    type: z.literal('button').describe('A button that starts an OAuth connection.'),
+    ...propertyBase,
+    button_text: text('`button_text`').describe('Label of the button.'),
+    callback_url: integrationPath('`callback_url`').describe(
+      'Path of the integration that starts the OAuth flow, e.g. `/oauth`.',
+    ),
+  })
+  .describe('A button starting an OAuth flow; satisfied once the flow saved credentials.');
+
+/** Any configuration property, discriminated by `type`. */
+export const propertySchema = z.discriminatedUnion('type', [
+  stringPropertySchema,
+  numberPropertySchema,
+  booleanPropertySchema,
+  buttonPropertySchema,
+]);
+
+/** The settings of one installation place (`configurations.account`, `.site`, `.space`). */
+export const configurationPlaceSchema = z
+  .strictObject({
+    properties: z
+      .record(
+        z.string().regex(PROPERTY_NAME_PATTERN, {
+          error: 'property names use letters, digits, `_` and `-`, and start with a letter or `_`',
+        }),
+        propertySchema,
+      )
+      .describe('One entry per setting, keyed by the configuration key it is stored under.'),
+    required: z.array(z.string()).optional().describe('Names of properties that must be set.'),
+  })
+  .describe('Installation settings of one place.');
+
+/** The manifest `configurations` object (SPEC 2.9). */
+export const configurationsSchema = z
+  .strictObject({
+    account: configurationPlaceSchema.optional().describe('Settings of the organization-wide installation.'),
+    space: configurationPlaceSchema.optional().describe('Settings of a space installation.'),
+    site: configurationPlaceSchema.optional().describe('Settings of a site installation.'),
+  })
+  .describe('Installation settings (SPEC 2.9).');
+
+/**
+ * The schema of `platform-manifest.yaml` (SPEC 2.7–2.9): the single source of truth for the
+ * `Manifest` type and the published JSON Schema. Rules a JSON Schema cannot express (unique block
+ * ids, `default` within `enum`, `required` names, secret expressions, files) live in `rules.ts`
+ * and `files.ts`.
+ *
+ * @example
+ * ```ts
+ * manifestSchema.safeParse({ name: 'x' }).success; // false
+ * ```
+ */
+export const manifestSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .max(64, { error: '`name` must be at most 64 characters long' })
+      .regex(NAME_PATTERN, {
+        error:
+          '`name` must be a lowercase slug: letters a-z, digits and single hyphens (e.g. `my-integration`)',
+      })
+      .describe('Unique identifier of the integration: a lowercase slug, at most 64 characters.'),
+    title: text('`title`').describe('Name shown in the platform.'),
+    description: text('`description`').describe('Short description.'),
+    summary: z
+      .string()
+      .max(2048, { error: '`summary` must be at most 2048 characters long' })
+      .optional()
+      .describe('Markdown shown on the installation page, at most 2048 characters.'),
+    organization: text('`organization`').describe('Id or subdomain of the owning organization.'),
+    visibility: z
+      .enum(VISIBILITIES)
+      .describe('`private` (owning organization only), `unlisted` (install link only) or `public`.'),
+    scopes: z.array(z.enum(SCOPES)).describe('Permissions the integration requests.'),
+    script: text('`script`')
+      .optional()
+      .describe('Entry file calling `createIntegration()`, relative to the manifest.'),
+    blocks: z
+      .array(
+        z.strictObject({
+          id: text('the block `id`').describe('Id of the component (`componentId`) the block renders.'),
+          title: text('the block `title`').describe('Title shown in the Command + / menu.'),
+          description: z.string().describe('Description shown in the Command + / menu.'),
+        }),
+      )
+      .optional()
+      .describe('Components offered in the Command + / menu.'),
+    categories: z.array(z.enum(CATEGORIES)).optional().describe('Marketplace categories.'),
+    icon: text('`icon`').optional().describe('Icon file, relative to the manifest.'),
+    previewImages: z
+      .array(text('a preview image path'))
+      .optional()
+      .describe(
+        'PNG or JPEG files for the installation page, relative to the manifest; 1600x800 recommended.',
+      ),
+    externalLinks: z
+      .array(
+        z.strictObject({
+          label: text('the link `label`').describe('Text of the link.'),
+          url: z.url({ protocol: /^https?$/ }).describe('An http(s) URL.'),
+        }),
+      )
+      .optional()
+      .describe('Links shown on the installation page.'),
+    configurations: configurationsSchema.optional(),
+    secrets: z
+      .record(
+        z.string().regex(SECRET_NAME_PATTERN, {
+          error: 'secret names use letters, digits and `_`, and do not start with a digit',
+        }),
+        z.string(),
+      )
+      .optional()
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: documents the expression syntax
+      .describe('Secret name -> value, usually an expression like `${{ env.CLIENT_ID }}`.'),
+  })
+  .describe('The manifest of an integration (platform-manifest.yaml).');
+
+/**
+ * A validated manifest.
+ *
+ * @example
+ * ```ts
+ * const title: string = manifest.title;
+ * ```
+ */
+export type Manifest = z.infer<typeof manifestSchema>;
+/** A validated configuration property. */
+export type ConfigurationProperty = z.infer<typeof propertySchema>;
+/** The validated settings of one installation place. */
+export type ConfigurationPlace = z.infer<typeof configurationPlaceSchema>;
+/** Installation places that can carry settings. */
+export type ConfigurationPlaceName = keyof z.infer<typeof configurationsSchema>;
