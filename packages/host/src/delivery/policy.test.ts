@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AttemptOutcome,
+  type Classification,
+  classify,
+  decide,
+  MAX_RETRIES,
+  nextAttemptDelay,
+} from './policy.js';
+
+describe('nextAttemptDelay', () => {
+  it.each([
+    [1, 0, 1000],
+    [1, 0.5, 1050],
+    [1, 0.999999, 1099.9999],
+    [2, 0, 2000],
+    [2, 0.999999, 2199.9998],
+    [3, 0, 4000],
+    [3, 0.999999, 4399.9996],
+  ])('retry %i with rng %d -> %d ms', (retry, draw, expected) => {
+    expect(nextAttemptDelay(retry, () => draw)).toBeCloseTo(expected, 3);
+  });
+
+  it('stays inside the windows of SPEC 8 with Math.random', () => {
+    const windows: Array<[number, number]> = [
+      [1000, 1100],
+      [2000, 2200],
+      [4000, 4400],
+    ];
+    for (let i = 0; i < 1000; i++) {
+      windows.forEach(([low, high], index) => {
+        const delay = nextAttemptDelay(index + 1);
+        expect(delay).toBeGreaterThanOrEqual(low);
+        expect(delay).toBeLessThanOrEqual(high);
+      });
+    }
+  });
+
+  it('clamps a misbehaving rng into the window', () => {
+    expect(nextAttemptDelay(1, () => 7)).toBe(1100);
+    expect(nextAttemptDelay(1, () => -1)).toBe(1000);
+    expect(nextAttemptDelay(1, () => Number.NaN)).toBe(1000);
+  });
+
+  it.each([0, 4, 1.5, -1])('rejects retry %d', (retry) => {
+    expect(() => nextAttemptDelay(retry)).toThrow(RangeError);
+  });
+});
+
+describe('classify', () => {
+  const table: Array<[AttemptOutcome, Classification]> = [
+    [{ statusCode: 200 }, 'succeeded'],
+    [{ statusCode: 201 }, 'succeeded'],
+    [{ statusCode: 204 }, 'succeeded'],
+    [{ statusCode: 299 }, 'succeeded'],
+    [{ statusCode: 429 }, 'retry'],
+    [{ statusCode: 500 }, 'retry'],
+    [{ statusCode: 502 }, 'retry'],
+    [{ statusCode: 503 }, 'retry'],
+    [{ statusCode: 599 }, 'retry'],
+    [{ statusCode: 400 }, 'failed'],
+    [{ statusCode: 401 }, 'failed'],
+    [{ statusCode: 404 }, 'failed'],
+    [{ statusCode: 410 }, 'failed'],
+    [{ statusCode: 413 }, 'failed'],
+    [{ statusCode: 301 }, 'failed'],
+    [{ statusCode: 302 }, 'failed'],
+    [{ statusCode: 307 }, 'failed'],
+    [{ statusCode: 101 }, 'failed'],
+    [{ error: { code: 'timeout' } }, 'retry'],
+    [{ error: { code: 'connection_refused' } }, 'retry'],
+    [{ error: { code: 'connection_reset' } }, 'retry'],
+    [{ error: { code: 'dns_error' } }, 'retry'],
+    [{ error: { code: 'tls_error' } }, 'retry'],
+    [{ error: { code: 'network_error' } }, 'retry'],
+    [{ error: { code: 'target_blocked' } }, 'failed'],
+    [{ error: { code: 'invalid_target' } }, 'failed'],
+    [{ error: { code: 'target_unavailable' } }, 'failed'],
+  ];
+  it.each(table)('%j -> %s', (outcome, expected) => {
+    expect(classify(outcome)).toBe(expected);
+  });
+});
+
+describe('decide', () => {
+  it('retries 3 times with growing delays, then is exhausted', () => {
+    expect(MAX_RETRIES).toBe(3);
+    const rng = () => 0.5;
+    expect(decide(1, 'retry', rng)).toEqual({ retryInMs: 1050 });
+    expect(decide(2, 'retry', rng)).toEqual({ retryInMs: 2100 });
+    expect(decide(3, 'retry', rng)).toEqual({ retryInMs: 4200 });
+    expect(decide(4, 'retry', rng)).toEqual({ state: 'exhausted' });
+  });
+
+  it('stops at once on success or a non-retryable failure, whatever the attempt', () => {
+    for (const attempt of [1, 2, 3, 4]) {
+      expect(decide(attempt, 'succeeded')).toEqual({ state: 'succeeded' });
+      expect(decide(attempt, 'failed')).toEqual({ state: 'failed' });
+    }
+  });
+
+  it('a full series of retryable failures makes exactly 4 attempts', () => {
+    let attempts = 0;
+    let decision = decide(++attempts, 'retry');
+    while ('retryInMs' in decision) decision = decide(++attempts, 'retry');
+    expect(attempts).toBe(4);
+    expect(decision).toEqual({ state: 'exhausted' });
+  });
+});

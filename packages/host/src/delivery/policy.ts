@@ -1,0 +1,92 @@
+/**
+ * Retry policy of webhook deliveries (SPEC 7 and 8, PRODUCT.md "Retry policy"). Pure functions.
+ */
+
+/** A retryable failure is retried at most this many times (4 attempts in total). */
+export const MAX_RETRIES = 3;
+
+/** Base delay before retry 1; doubles for each later retry. */
+export const BASE_DELAY_MS = 1000;
+
+/** Jitter is drawn uniformly from [0, JITTER_RATIO × base]. */
+export const JITTER_RATIO = 0.1;
+
+/** Final states of a delivery (of one attempt series). */
+export type FinalState = 'succeeded' | 'failed' | 'exhausted';
+
+/** What one attempt's outcome means for the delivery. */
+export type Classification = 'succeeded' | 'retry' | 'failed';
+
+/** The outcome of one attempt: an HTTP status, or a network-level error code. */
+export type AttemptOutcome = { statusCode: number } | { error: { code: string } };
+
+/** The next step after an attempt: a final state, or another attempt after `retryInMs`. */
+export type Decision = { state: FinalState } | { retryInMs: number };
+
+/** Error codes of network failures that are worth retrying. */
+export const RETRYABLE_ERROR_CODES: ReadonlySet<string> = new Set([
+  'timeout',
+  'connection_refused',
+  'connection_reset',
+  'dns_error',
+  'tls_error',
+  'network_error',
+]);
+
+/**
+ * Delay in ms before retry `retry` (1, 2 or 3): `1000 × 2^(retry-1)` plus a jitter drawn
+ * uniformly from 0 to 10% of that base, i.e. 1.0–1.1 s, 2.0–2.2 s, 4.0–4.4 s.
+ *
+ * @example
+ * nextAttemptDelay(1, () => 0); // 1000
+ * nextAttemptDelay(3, () => 0.5); // 4200
+ */
+export function nextAttemptDelay(retry: number, rng: () => number = Math.random): number {
+  if (!Number.isInteger(retry) || retry < 1 || retry > MAX_RETRIES) {
+    throw new RangeError(`nextAttemptDelay: retry must be an integer from 1 to ${MAX_RETRIES}, got ${retry}`);
+  }
+  const base = BASE_DELAY_MS * 2 ** (retry - 1);
+  const draw = rng();
+  const unit = Number.isFinite(draw) ? Math.min(Math.max(draw, 0), 1) : 0;
+  return base + unit * base * JITTER_RATIO;
+}
+
+/**
+ * Classifies one attempt: 2xx succeeded; 429 and 5xx retry; 1xx, 3xx and other 4xx failed
+ * (redirects are not followed); retryable network errors (timeout, refused, reset, DNS, TLS,
+ * other network errors) retry; `target_blocked` and any unknown error code failed.
+ *
+ * @example
+ * classify({ statusCode: 503 }); // 'retry'
+ * classify({ error: { code: 'target_blocked' } }); // 'failed'
+ */
+export function classify(outcome: AttemptOutcome): Classification {
+  if ('statusCode' in outcome) {
+    const status = outcome.statusCode;
+    if (status >= 200 && status < 300) return 'succeeded';
+    if (status === 429 || (status >= 500 && status < 600)) return 'retry';
+    return 'failed';
+  }
+  return RETRYABLE_ERROR_CODES.has(outcome.error.code) ? 'retry' : 'failed';
+}
+
+/**
+ * What to do after attempt number `attemptNumber` (1-based) of a series was classified:
+ * stop with a final state, or retry after a delay. A retryable failure of attempt 4 (the 3rd
+ * retry) ends as `exhausted`.
+ *
+ * @example
+ * decide(1, 'retry'); // { retryInMs: 1000..1100 }
+ * decide(4, 'retry'); // { state: 'exhausted' }
+ * decide(2, 'failed'); // { state: 'failed' }
+ */
+export function decide(
+  attemptNumber: number,
+  classification: Classification,
+  rng: () => number = Math.random,
+): Decision {
+  if (classification === 'succeeded') return { state: 'succeeded' };
+  if (classification === 'failed') return { state: 'failed' };
+  if (attemptNumber > MAX_RETRIES) return { state: 'exhausted' };
+  return { retryInMs: nextAttemptDelay(Math.max(1, Math.floor(attemptNumber)), rng) };
+}

@@ -1,0 +1,137 @@
+import { sign } from '@platform/webhooks';
+import { type Dispatcher, request } from 'undici';
+import { type AttemptError, describe, toAttemptError } from './errors.js';
+
+/** At most this many bytes of a response body are kept (and read). */
+export const RESPONSE_EXCERPT_BYTES = 4096;
+
+/** Default attempt timeout (connect + headers + body excerpt), PRODUCT.md "Webhook integration". */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
+
+/** Input of {@link sendWebhook}: one attempt of one delivery. */
+export interface SendWebhookInput {
+  /** The subscriber's URL (validated beforehand with `validateWebhookUrl`). */
+  url: string | URL;
+  /** The event JSON, byte-identical on every attempt. */
+  body: string;
+  /** Active secrets (two during a rotation overlap): one `v1=` each. */
+  secrets: readonly string[];
+  eventId: string;
+  eventType: string;
+  /** Stable across the retries of a delivery. */
+  deliveryId: string;
+  /** 1-based attempt number within the series. */
+  attempt: number;
+  /** Deadline of the whole attempt: connect, headers and the body excerpt. Default 10 s. */
+  timeoutMs?: number;
+  /** A guarded dispatcher (`createGuardedDispatcher`): it applies the address policy. */
+  dispatcher: Dispatcher;
+  /** Goes into `User-Agent: Platform-Webhooks/<version>`. */
+  userAgentVersion: string;
+  /** Wall clock in ms (`startedAt` and the signature's `t`). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** What happened during one attempt; every attempt is recorded with this. */
+export interface AttemptResult {
+  /** Wall-clock start of the attempt, ms since the epoch. */
+  startedAt: number;
+  /** Until the status and the body excerpt were in (or the failure), ms. */
+  durationMs: number;
+  /** The HTTP status, when the receiver answered. */
+  statusCode?: number;
+  /** The network-level failure, when it did not. */
+  error?: AttemptError;
+  /** The first 4 KiB of the response body, decoded as UTF-8 (a cut character is dropped). */
+  responseExcerpt?: string;
+}
+
+/**
+ * Reads at most `limit` bytes of `body` then destroys it (a huge or endless body is never
+ * buffered). A failure midway keeps what was read.
+ */
+async function readExcerpt(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= limit) break;
+    }
+  } catch {
+    // Keep the partial excerpt: the status already decided the outcome.
+  } finally {
+    body.destroy();
+  }
+  const bytes = Buffer.concat(chunks, size).subarray(0, limit);
+  return new TextDecoder('utf-8').decode(bytes, { stream: true });
+}
+
+/**
+ * Sends one signed attempt of a webhook delivery. Never throws for network outcomes: they come
+ * back as `error.code` (`timeout`, `connection_refused`, `connection_reset`, `dns_error`,
+ * `tls_error`, `target_blocked`, `network_error`). Redirects are not followed (a 3xx is just a
+ * status). The signature is computed afresh for this attempt.
+ *
+ * @example
+ * const result = await sendWebhook({
+ *   url: 'https://hooks.example.com/in', body: JSON.stringify(event), secrets: [secret],
+ *   eventId: event.eventId, eventType: event.type, deliveryId: 'dlv_1', attempt: 1,
+ *   dispatcher, userAgentVersion: '0.1.0',
+ * });
+ * if (result.statusCode === 200) console.log('delivered in', result.durationMs, 'ms');
+ */
+export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResult> {
+  const now = input.now ?? Date.now;
+  const timeoutMs = input.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const startedAt = now();
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const bytes = Buffer.from(input.body, 'utf8');
+
+  let signature: string;
+  try {
+    signature = await sign(bytes, input.secrets, { timestamp: Math.floor(now() / 1000) });
+  } catch (error) {
+    // A configuration problem (no secret): never include the secret values in the message.
+    const name = error instanceof Error ? error.name : 'Error';
+    return {
+      startedAt,
+      durationMs: elapsed(),
+      error: { code: 'signing_error', message: `${describe('signing_error')} (${name})` },
+    };
+  }
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  try {
+    const response = await request(input.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-platform-signature': signature,
+        'x-platform-event-id': input.eventId,
+        'x-platform-event-type': input.eventType,
+        'x-platform-delivery-id': input.deliveryId,
+        'x-platform-delivery-attempt': String(input.attempt),
+        'user-agent': `Platform-Webhooks/${input.userAgentVersion}`,
+      },
+      body: bytes,
+      dispatcher: input.dispatcher,
+      signal: controller.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const responseExcerpt = await readExcerpt(response.body, RESPONSE_EXCERPT_BYTES);
+    return { startedAt, durationMs: elapsed(), statusCode: response.statusCode, responseExcerpt };
+  } catch (error) {
+    return { startedAt, durationMs: elapsed(), error: toAttemptError(error, timedOut, timeoutMs) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
