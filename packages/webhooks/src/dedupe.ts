@@ -30,7 +30,10 @@ export interface MemoryDedupeStoreOptions {
 
 /** The in-memory store, with its size for tests and metrics. */
 export interface MemoryDedupeStore extends DedupeStore {
+  /** Ids currently remembered. */
   readonly size: number;
+  has(eventId: string): boolean;
+  add(eventId: string): void;
 }
 
 /**

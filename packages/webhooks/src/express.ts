@@ -1,9 +1,9 @@
 // Express (4 or 5) receiver. Uses only node *types*: an Express request/response is a node one.
 import type { ServerResponse } from 'node:http';
-import { handleNodeWebhook, type NodeWebhookRequest } from './node.js';
-import { createWebhookProcessor, type WebhookHandlerOptions } from './receiver.js';
+import { createWebhookProcessor, type WebhookHandlerOptions } from '@platform/webhooks';
+import { handleNodeWebhook, type NodeWebhookRequest } from '@platform/webhooks/node';
 
-export type { WebhookHandlerOptions, WebhookMeta } from './receiver.js';
+export type { WebhookHandlerOptions, WebhookMeta } from '@platform/webhooks';
 
 /**
  * An Express route handler receiving webhooks. Works with no body parser on the route (it reads the

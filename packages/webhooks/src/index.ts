@@ -18,7 +18,13 @@ export { parseEvent, verifyEvent } from './events.js';
 export { createWebhookHandler } from './handler.js';
 export type { ParsedSignatureHeader } from './header.js';
 export { parseSignatureHeader, SIGNATURE_HEADER } from './header.js';
-export type { WebhookErrorInfo, WebhookHandlerOptions, WebhookMeta } from './receiver.js';
+export type {
+  IncomingWebhook,
+  WebhookErrorInfo,
+  WebhookHandlerOptions,
+  WebhookMeta,
+  WebhookReply,
+} from './receiver.js';
 export { createWebhookProcessor, WebhookRequestError } from './receiver.js';
 export { generateSecret } from './secret.js';
 export type { SignOptions, VerifiedSignature, VerifyOptions } from './signature.js';

@@ -1,14 +1,15 @@
 // node:http receiver. Uses only *types* from node, so the package build stays platform-neutral.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { concatBytes, utf8 } from './bytes.js';
+// The core comes from the package itself (not bundled twice), so error classes are shared with '@platform/webhooks'.
 import {
   createWebhookProcessor,
   type WebhookHandlerOptions,
   type WebhookReply,
   WebhookRequestError,
-} from './receiver.js';
+} from '@platform/webhooks';
+import { concatBytes, utf8 } from './bytes.js';
 
-export type { WebhookHandlerOptions, WebhookMeta } from './receiver.js';
+export type { WebhookHandlerOptions, WebhookMeta } from '@platform/webhooks';
 
 /** A node request, possibly with a `body` a framework's body parser already set. */
 export type NodeWebhookRequest = IncomingMessage & { body?: unknown };
@@ -17,17 +18,26 @@ const PARSED_HINT =
   'The request body was already parsed by a body parser (e.g. express.json()) before the webhook handler, ' +
   "so the signed raw bytes are gone. Mount the webhook route before express.json(), or use express.raw({ type: 'application/json' }) on it.";
 
+function tooLarge(max: number): WebhookRequestError {
+  return new WebhookRequestError('body_too_large', 413, `The request body is larger than ${max} bytes.`);
+}
+
 async function readNodeBody(req: NodeWebhookRequest, max: number): Promise<Uint8Array> {
   const preset = req.body;
-  if (preset instanceof Uint8Array) return preset; // express.raw() (a Buffer)
-  if (typeof preset === 'string') return utf8(preset); // express.text()
+  const presetBytes =
+    preset instanceof Uint8Array ? preset : typeof preset === 'string' ? utf8(preset) : null;
+  if (presetBytes) {
+    // express.raw() (a Buffer) or express.text(): the raw body, already read.
+    if (presetBytes.byteLength > max) throw tooLarge(max);
+    return presetBytes;
+  }
   if (req.readableEnded || (preset !== undefined && preset !== null && !req.readable)) {
     throw new WebhookRequestError('body_already_parsed', 500, PARSED_HINT);
   }
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > max) {
     req.resume();
-    throw new WebhookRequestError('body_too_large', 413, `The request body is larger than ${max} bytes.`);
+    throw tooLarge(max);
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -35,9 +45,7 @@ async function readNodeBody(req: NodeWebhookRequest, max: number): Promise<Uint8
     for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
       const bytes = typeof chunk === 'string' ? utf8(chunk) : chunk;
       total += bytes.byteLength;
-      if (total > max) {
-        throw new WebhookRequestError('body_too_large', 413, `The request body is larger than ${max} bytes.`);
-      }
+      if (total > max) throw tooLarge(max);
       chunks.push(bytes);
     }
   } catch (error) {
