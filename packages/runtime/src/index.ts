@@ -1,1 +1,39 @@
-export {};
+export type {
+  ComponentAction,
+  ContentKitElement,
+  Event,
+  EventOf,
+  EventType,
+  IntegrationEnvironment,
+} from '@platform/api-client';
+export type {
+  ActionResult,
+  Component,
+  ComponentData,
+  ComponentDefinition,
+  ComponentElement,
+} from './component';
+export { createComponent } from './component';
+export { ContentKit } from './contentkit';
+export type { FetchHandler, IntegrationContext } from './context';
+export { publicEndpointOf } from './context';
+export { EnvelopeError } from './envelope';
+export { IntegrationError } from './errors';
+export type {
+  EventHandlers,
+  ExecutionContextLike,
+  IntegrationDefinition,
+  IntegrationModule,
+  RuntimeEventType,
+} from './integration';
+export { createIntegration, SUPPORTED_VERSIONS } from './integration';
+export type { Logger, LogLevel, LogLine } from './logs';
+export { LOGS_HEADER } from './logs';
+export type { OAuthConfig, OAuthCredentials } from './oauth';
+export { createOAuthHandler, defaultExtractCredentials } from './oauth';
+export { OAUTH_STATE_TTL_MS } from './oauth-state';
+export { signPlatformBody, verifyPlatformSignature } from './platform-signature';
+export type { PublicEndpointOptions } from './public-endpoint';
+export { createPublicEndpointHandler } from './public-endpoint';
+export type { WebhookSignatureOptions } from './webhook-signature';
+export { verifyWebhookSignature } from './webhook-signature';

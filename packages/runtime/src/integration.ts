@@ -1,0 +1,217 @@
+import type { Event, EventOf, EventType, FetchEvent } from '@platform/api-client';
+import { createApiClient } from '@platform/api-client';
+import type { Component } from './component';
+import type { FetchHandler, IntegrationContext } from './context';
+import { type Envelope, EnvelopeError, parseEnvelope } from './envelope';
+import { IntegrationError, jsonError } from './errors';
+import { ConsoleCapture, createLogger, InvocationLog, LOGS_HEADER, type Logger } from './logs';
+import { verifyPlatformSignature } from './platform-signature';
+
+/** Envelope versions this runtime speaks. */
+export const SUPPORTED_VERSIONS = ['v1'] as const;
+
+/** Event names handled through `events` (`fetch` and `ui_render` have their own slots). */
+export type RuntimeEventType = Exclude<EventType, 'fetch' | 'ui_render'>;
+
+/**
+ * Handlers of runtime events, by name.
+ * @example const events: EventHandlers = { space_content_updated: async (e, ctx) => ctx.logger.info(e.revisionId) };
+ */
+export type EventHandlers = {
+  [K in RuntimeEventType]?: (event: EventOf<K>, context: IntegrationContext) => unknown | Promise<unknown>;
+};
+
+/**
+ * Parameters of {@link createIntegration} (SPEC 2.1).
+ * @example const def: IntegrationDefinition = { events: {}, components: [] };
+ */
+export interface IntegrationDefinition {
+  /** Handles requests to the public endpoint (and below it). */
+  fetch?: FetchHandler;
+  /** Components made with `createComponent`. */
+  components?: Component[];
+  /** Runtime event handlers. */
+  events?: EventHandlers;
+}
+
+/** The `ctx` of a Workers module `fetch`. */
+export interface ExecutionContextLike {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/**
+ * A Workers module: `export default createIntegration(...)`.
+ * @example const response = await integration.fetch(request, {}, ctx);
+ */
+export interface IntegrationModule {
+  fetch(request: Request, env?: Record<string, unknown>, ctx?: ExecutionContextLike): Promise<Response>;
+  /** The definition given to `createIntegration` (for tests and tools). */
+  readonly definition: IntegrationDefinition;
+}
+
+const capture = new ConsoleCapture();
+
+function makeWaitUntil(ctx: ExecutionContextLike | undefined): (promise: Promise<unknown>) => void {
+  return (promise) => {
+    const guarded = promise.catch((error: unknown) => {
+      console.error('[platform] waitUntil task failed:', error instanceof Error ? error.message : error);
+    });
+    if (ctx) ctx.waitUntil(guarded);
+  };
+}
+
+function errorResponse(error: unknown, logger: Logger): Response {
+  if (error instanceof IntegrationError) {
+    logger.warn(`IntegrationError ${error.status} ${error.code}: ${error.message}`);
+    return jsonError(error.status, error.code, error.message);
+  }
+  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  logger.error(`Unhandled error: ${detail}`);
+  return jsonError(500, 'integration_error', 'The integration failed');
+}
+
+function rebuildRequest(event: FetchEvent, body: ArrayBuffer | undefined): Request {
+  const { method, url, headers } = event.request;
+  const clean = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^(content-length|transfer-encoding|connection|keep-alive)$/i.test(name)) clean.set(name, value);
+  }
+  const upper = method.toUpperCase();
+  const hasBody = body !== undefined && upper !== 'GET' && upper !== 'HEAD';
+  try {
+    return new Request(url, { method: upper, headers: clean, body: hasBody ? body : undefined });
+  } catch {
+    throw new EnvelopeError('Invalid "event" part: event.request could not be turned into a Request');
+  }
+}
+
+async function dispatch(
+  definition: IntegrationDefinition,
+  envelope: Envelope,
+  context: IntegrationContext,
+): Promise<Response> {
+  const event: Event = envelope.event;
+  if (event.type === 'fetch') {
+    const request = rebuildRequest(event, envelope.body);
+    if (!definition.fetch) return jsonError(404, 'no_fetch_handler', 'This integration has no fetch handler');
+    const response: unknown = await definition.fetch(request, context);
+    if (!(response instanceof Response)) throw new TypeError('The fetch handler did not return a Response');
+    return response;
+  }
+  if (event.type === 'ui_render') {
+    const component = definition.components?.find((c) => c.componentId === event.componentId);
+    if (!component) {
+      return jsonError(404, 'component_not_found', `No component "${event.componentId}" in this integration`);
+    }
+    return Response.json(await component.handle(event, context));
+  }
+  const handler = definition.events?.[event.type] as
+    | ((event: Event, context: IntegrationContext) => unknown)
+    | undefined;
+  if (!handler) {
+    context.logger.info(`No handler for event "${event.type}"; acknowledged`);
+    return Response.json({ ok: true, handled: false });
+  }
+  await handler(event, context);
+  return Response.json({ ok: true });
+}
+
+function withLogs(response: Response, log: InvocationLog): Response {
+  const value = log.toHeader();
+  try {
+    response.headers.set(LOGS_HEADER, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(LOGS_HEADER, value);
+    return copy;
+  }
+}
+
+/**
+ * Builds the Workers module of an integration. It serves `POST /v1` with the
+ * multipart envelope (docs/contracts.md): verifies `X-Platform-Signature` when
+ * `env.PLATFORM_SIGNING_SECRET` is set, dispatches the event, and returns the
+ * invocation's logs in `X-Platform-Logs`.
+ *
+ * @example
+ * export default createIntegration({
+ *   events: { installation_setup: async (event, context) => context.logger.info(event.status) },
+ *   fetch: async (request) => new Response('hello'),
+ * });
+ */
+export function createIntegration(definition: IntegrationDefinition): IntegrationModule {
+  const ids = (definition.components ?? []).map((c) => c.componentId);
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (duplicate) throw new TypeError(`createIntegration: two components have the id "${duplicate}"`);
+
+  async function handle(request: Request, env: Record<string, unknown> = {}, ctx?: ExecutionContextLike) {
+    const path = new URL(request.url).pathname;
+    const match = /^\/(v\d+)\/?$/.exec(path);
+    if (!match) return jsonError(404, 'not_found', `Nothing at ${path}: the runtime serves POST /v1`);
+    if (!(SUPPORTED_VERSIONS as readonly string[]).includes(match[1] ?? '')) {
+      return jsonError(400, 'unsupported_version', `Envelope version "${match[1]}" is not supported`, {
+        supported: [...SUPPORTED_VERSIONS],
+      });
+    }
+    if (request.method !== 'POST') {
+      return jsonError(
+        405,
+        'method_not_allowed',
+        `Use POST ${path}, not ${request.method}`,
+        {},
+        { allow: 'POST' },
+      );
+    }
+    const raw = await request.arrayBuffer();
+    const secret = env.PLATFORM_SIGNING_SECRET;
+    if (typeof secret === 'string' && secret !== '') {
+      const ok = await verifyPlatformSignature(
+        request.headers.get('x-platform-signature'),
+        new Uint8Array(raw),
+        secret,
+      );
+      if (!ok) {
+        return jsonError(
+          401,
+          'invalid_signature',
+          'X-Platform-Signature is missing, malformed, expired or wrong',
+        );
+      }
+    }
+    let envelope: Envelope;
+    try {
+      envelope = await parseEnvelope(raw, request.headers.get('content-type'));
+    } catch (error) {
+      if (error instanceof EnvelopeError) return jsonError(400, error.code, error.message);
+      throw error;
+    }
+    const { environment } = envelope;
+    const log = new InvocationLog([
+      environment.apiTokens.installation,
+      ...Object.values(environment.secrets),
+    ]);
+    const logger = createLogger(log);
+    const context: IntegrationContext = {
+      environment,
+      api: createApiClient({ endpoint: environment.apiEndpoint, token: environment.apiTokens.installation }),
+      waitUntil: makeWaitUntil(ctx),
+      logger,
+      env,
+    };
+    let response: Response;
+    try {
+      response = await capture.run(log, () => dispatch(definition, envelope, context));
+    } catch (error) {
+      response =
+        error instanceof EnvelopeError
+          ? jsonError(400, error.code, error.message)
+          : errorResponse(error, logger);
+    } finally {
+      log.close();
+    }
+    return withLogs(response, log);
+  }
+
+  return { fetch: handle, definition };
+}
