@@ -1,0 +1,121 @@
+import { expect, it } from 'vitest';
+import { isStorageError } from '../errors.js';
+import type { StorageTx } from '../storage.js';
+import { type Ctx, installationInput } from './harness.js';
+
+export function eventsContract(ctx: () => Ctx): void {
+  it('insertIfAbsent is idempotent on eventId and returns the stored event', async () => {
+    const { storage } = ctx();
+    const first = await storage.events.insertIfAbsent({
+      eventId: 'evt_1',
+      type: 'site_view',
+      payload: { a: 1 },
+      siteId: 'st1',
+      receivedAt: 1_700_000_000_000,
+    });
+    expect(first.inserted).toBe(true);
+    expect(first.event).toEqual({
+      eventId: 'evt_1',
+      type: 'site_view',
+      payload: { a: 1 },
+      spaceId: null,
+      siteId: 'st1',
+      receivedAt: 1_700_000_000_000,
+    });
+    const again = await storage.events.insertIfAbsent({
+      eventId: 'evt_1',
+      type: 'site_view',
+      payload: { a: 2 },
+    });
+    expect(again).toEqual({ inserted: false, event: first.event });
+    expect(await storage.events.get('evt_1')).toEqual(first.event);
+  });
+
+  it('a transaction that throws leaves neither the event nor its jobs', async () => {
+    const { storage } = ctx();
+    const inst = await storage.installations.create(installationInput());
+    let jobId = '';
+    const error = await storage
+      .transaction(async (tx) => {
+        await tx.events.insertIfAbsent({ eventId: 'evt_rb', type: 'space_content_updated', payload: {} });
+        const [job] = await tx.jobs.enqueue([
+          { kind: 'deliver', installationId: inst.id, eventId: 'evt_rb', payload: {} },
+        ]);
+        jobId = job!.id;
+        expect(await tx.jobs.getJob(jobId)).not.toBeNull();
+        throw new Error('boom');
+      })
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe('boom');
+    expect(await storage.events.get('evt_rb')).toBeNull();
+    expect(await storage.jobs.getJob(jobId)).toBeNull();
+    expect(await storage.jobs.nextDueAt(['deliver'])).toBeNull();
+
+    const committed = await storage.transaction(async (tx) => {
+      const { inserted } = await tx.events.insertIfAbsent({ eventId: 'evt_ok', type: 't', payload: {} });
+      const jobs = inserted
+        ? await tx.jobs.enqueue([{ kind: 'deliver', installationId: inst.id, payload: {} }])
+        : [];
+      return jobs[0]!.id;
+    });
+    expect(await storage.events.get('evt_ok')).not.toBeNull();
+    expect((await storage.jobs.getJob(committed))?.state).toBe('queued');
+  });
+
+  it('nested transactions are savepoints; the handle works only inside its callback', async () => {
+    const { storage } = ctx();
+    let leaked: StorageTx | undefined;
+    await storage.transaction(async (tx) => {
+      leaked = tx;
+      await tx.settings.set('outer', '1');
+      await tx
+        .transaction(async (inner) => {
+          await inner.settings.set('inner', '1');
+          throw new Error('inner fails');
+        })
+        .catch(() => undefined);
+      await tx.transaction(async (inner) => inner.settings.set('inner2', '1'));
+      const misuse = await storage.settings.get('outer').catch((e: unknown) => e);
+      expect(isStorageError(misuse, 'invalid')).toBe(true);
+    });
+    expect(await storage.settings.get('outer')).toBe('1');
+    expect(await storage.settings.get('inner')).toBeNull();
+    expect(await storage.settings.get('inner2')).toBe('1');
+    const closed = await leaked!.settings.get('outer').catch((e: unknown) => e);
+    expect(isStorageError(closed, 'transaction_closed')).toBe(true);
+  });
+
+  it('work outside a transaction never becomes part of it (no interleaving)', async () => {
+    const { storage } = ctx();
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const tx = storage
+      .transaction(async (t) => {
+        await t.events.insertIfAbsent({ eventId: 'evt_in_tx', type: 't', payload: {} });
+        await sleep(60);
+        throw new Error('rollback');
+      })
+      .catch(() => 'rolled back');
+    await sleep(10);
+    const outside = await storage.events.insertIfAbsent({ eventId: 'evt_outside', type: 't', payload: {} });
+    expect(outside.inserted).toBe(true);
+    expect(await tx).toBe('rolled back');
+    expect(await storage.events.get('evt_in_tx')).toBeNull();
+    expect(await storage.events.get('evt_outside')).not.toBeNull();
+  });
+
+  it('concurrent transactions all commit', async () => {
+    const { storage } = ctx();
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        storage.transaction(async (tx) => {
+          await tx.events.insertIfAbsent({ eventId: `evt_c${i}`, type: 't', payload: { i } });
+          await tx.settings.set(`k${i}`, String(i));
+        }),
+      ),
+    );
+    for (let i = 0; i < 8; i++) {
+      expect((await storage.events.get(`evt_c${i}`))?.payload).toEqual({ i });
+      expect(await storage.settings.get(`k${i}`)).toBe(String(i));
+    }
+  });
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe } from 'vitest';
+import type { CreateInstallationInput } from '../repos/installations.js';
+import type { PublishInput } from '../repos/integrations.js';
+import type { Storage } from '../storage.js';
+import { eventsContract } from './events.contract.js';
+import { installationsContract } from './installations.contract.js';
+import { integrationsContract } from './integrations.contract.js';
+import { miscContract } from './misc.contract.js';
+import { queueContract } from './queue.contract.js';
+import { queueConcurrencyContract } from './queue-concurrency.contract.js';
+
+/** One empty database; `open()` may be called several times for independent Storage instances on it. */
+export interface TestDatabase {
+  open(): Promise<Storage>;
+  dispose(): Promise<void>;
+}
+
+/** A backend under test: makes a fresh empty database per test. */
+export interface Backend {
+  create(): Promise<TestDatabase>;
+}
+
+/** What every contract test gets: the storage of a fresh database, and a way to open more on it. */
+export interface Ctx {
+  storage: Storage;
+  db: TestDatabase;
+}
+
+/**
+ * Registers the whole storage contract suite for one backend.
+ *
+ * @example
+ * defineStorageContract('sqlite', { create: async () => ({ open, dispose }) });
+ */
+export function defineStorageContract(name: string, backend: Backend): void {
+  describe(`storage contract: ${name}`, () => {
+    let current: Ctx | undefined;
+    beforeEach(async () => {
+      const db = await backend.create();
+      current = { db, storage: await db.open() };
+    });
+    afterEach(async () => {
+      await current?.db.dispose();
+      current = undefined;
+    });
+    const ctx = (): Ctx => {
+      if (!current) throw new Error('no test database');
+      return current;
+    };
+    integrationsContract(ctx);
+    installationsContract(ctx);
+    eventsContract(ctx);
+    queueContract(ctx);
+    queueConcurrencyContract(ctx);
+    miscContract(ctx);
+  });
+}
+
+/** A unique suffix. */
+export function uid(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/** A publishable integration record. */
+export function integrationInput(overrides: Partial<PublishInput> = {}): PublishInput {
+  return {
+    name: 'hello',
+    version: '1.0.0',
+    title: 'Hello',
+    manifest: { name: 'hello', scopes: ['space:content:read'], nested: { list: [1, 2] } },
+    bundle: 'export default { fetch() {} };',
+    bundleHash: 'abc123',
+    envelopeVersion: 'v1',
+    signingSecret: 'sig_secret',
+    secrets: { CLIENT_ID: 'cid' },
+    firstParty: false,
+    devMode: false,
+    ...overrides,
+  };
+}
+
+/** An installation to create (active space installation by default). */
+export function installationInput(overrides: Partial<CreateInstallationInput> = {}): CreateInstallationInput {
+  return {
+    integrationName: 'hello',
+    target: 'space',
+    spaceId: 'space_1',
+    status: 'active',
+    tokenHash: `hash_${uid()}`,
+    ...overrides,
+  };
+}

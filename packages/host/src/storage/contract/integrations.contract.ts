@@ -1,0 +1,57 @@
+import { expect, it } from 'vitest';
+import { isStorageError } from '../errors.js';
+import { type Ctx, integrationInput } from './harness.js';
+
+export function integrationsContract(ctx: () => Ctx): void {
+  it('publishes and reads back an integration version with JSON, booleans and a numeric timestamp', async () => {
+    const { storage } = ctx();
+    const published = await storage.integrations.publish(
+      integrationInput({ firstParty: true, createdAt: 1_700_000_000_123 }),
+    );
+    const read = await storage.integrations.getVersion('hello', '1.0.0');
+    expect(read).toEqual(published);
+    expect(read?.manifest).toEqual({
+      name: 'hello',
+      scopes: ['space:content:read'],
+      nested: { list: [1, 2] },
+    });
+    expect(read?.firstParty).toBe(true);
+    expect(read?.devMode).toBe(false);
+    expect(read?.createdAt).toBe(1_700_000_000_123);
+    expect(await storage.integrations.getVersion('hello', '9.9.9')).toBeNull();
+    expect(await storage.integrations.getLatest('nope')).toBeNull();
+  });
+
+  it('refuses to re-publish a version outside dev mode, replaces it in dev mode', async () => {
+    const { storage } = ctx();
+    await storage.integrations.publish(integrationInput());
+    const error = await storage.integrations.publish(integrationInput({ bundle: 'changed' })).catch((e) => e);
+    expect(isStorageError(error, 'conflict')).toBe(true);
+    expect((await storage.integrations.getVersion('hello', '1.0.0'))?.bundle).toBe(
+      'export default { fetch() {} };',
+    );
+
+    await storage.integrations.publish(integrationInput({ version: '1.1.0' }));
+    await storage.integrations.publish(integrationInput({ bundle: 'dev build', devMode: true }));
+    const latest = await storage.integrations.getLatest('hello');
+    expect(latest?.version).toBe('1.0.0');
+    expect(latest?.bundle).toBe('dev build');
+    expect(latest?.devMode).toBe(true);
+    expect((await storage.integrations.listVersions('hello')).map((r) => r.version)).toEqual([
+      '1.0.0',
+      '1.1.0',
+    ]);
+  });
+
+  it('getLatest is the most recently published version; list gives the latest of each name', async () => {
+    const { storage } = ctx();
+    await storage.integrations.publish(integrationInput({ version: '1.0.0' }));
+    await storage.integrations.publish(integrationInput({ version: '2.0.0' }));
+    await storage.integrations.publish(
+      integrationInput({ name: 'webhook', version: '0.1.0', title: 'Webhook' }),
+    );
+    expect((await storage.integrations.getLatest('hello'))?.version).toBe('2.0.0');
+    const list = await storage.integrations.list();
+    expect(list.map((r) => `${r.name}@${r.version}`)).toEqual(['hello@2.0.0', 'webhook@0.1.0']);
+  });
+}

@@ -1,0 +1,83 @@
+import { expect, it } from 'vitest';
+import { isStorageError } from '../errors.js';
+import { type Ctx, installationInput } from './harness.js';
+
+const DAY = 24 * 3600_000;
+
+export function miscContract(ctx: () => Ctx): void {
+  it('webhook secrets: set, rotate with overlap, previous expires', async () => {
+    const { storage } = ctx();
+    const inst = await storage.installations.create(installationInput());
+    expect(await storage.webhookSecrets.active(inst.id, 0)).toEqual([]);
+    const rotateMissing = await storage.webhookSecrets.rotate(inst.id, 'whsec_x', DAY, 0).catch((e) => e);
+    expect(isStorageError(rotateMissing, 'not_found')).toBe(true);
+    const setMissing = await storage.webhookSecrets.set('inst_missing', 'whsec_x').catch((e) => e);
+    expect(isStorageError(setMissing, 'not_found')).toBe(true);
+
+    await storage.webhookSecrets.set(inst.id, 'whsec_a');
+    expect(await storage.webhookSecrets.active(inst.id, 0)).toEqual(['whsec_a']);
+    const t0 = 1_700_000_000_000;
+    await storage.webhookSecrets.rotate(inst.id, 'whsec_b', DAY, t0);
+    expect(await storage.webhookSecrets.active(inst.id, t0 + DAY - 1)).toEqual(['whsec_b', 'whsec_a']);
+    expect(await storage.webhookSecrets.active(inst.id, t0 + DAY)).toEqual(['whsec_b']);
+    await storage.webhookSecrets.rotate(inst.id, 'whsec_c', DAY, t0 + 10);
+    expect(await storage.webhookSecrets.active(inst.id, t0 + 20)).toEqual(['whsec_c', 'whsec_b']);
+    await storage.webhookSecrets.set(inst.id, 'whsec_d');
+    expect(await storage.webhookSecrets.active(inst.id, t0 + 20)).toEqual(['whsec_d']);
+  });
+
+  it('invocation logs: insert and list newest first with limit and since', async () => {
+    const { storage } = ctx();
+    const base = { installationId: 'inst_1', integrationName: 'hello', eventType: 'fetch', eventId: null };
+    const a = await storage.invocationLogs.insert({
+      ...base,
+      status: 200,
+      durationMs: 12.6,
+      lines: [{ level: 'info', message: 'hi', time: 5 }],
+      createdAt: 100,
+    });
+    const b = await storage.invocationLogs.insert({
+      ...base,
+      eventId: 'evt_1',
+      status: 'error',
+      durationMs: 3,
+      lines: [],
+      createdAt: 200,
+    });
+    await storage.invocationLogs.insert({
+      ...base,
+      installationId: 'inst_2',
+      status: 500,
+      durationMs: 1,
+      lines: [],
+    });
+    expect(a.id).toMatch(/^log_/);
+    const listed = await storage.invocationLogs.list('inst_1');
+    expect(listed).toEqual([b, { ...a, durationMs: 13 }]);
+    expect(listed[1]?.status).toBe(200);
+    expect(await storage.invocationLogs.list('inst_1', { limit: 1 })).toEqual([b]);
+    expect(await storage.invocationLogs.list('inst_1', { since: 150 })).toEqual([b]);
+  });
+
+  it('settings: get, set, setIfAbsent, delete', async () => {
+    const { storage } = ctx();
+    expect(await storage.settings.get('admin_token_hash')).toBeNull();
+    expect(await storage.settings.setIfAbsent('admin_token_hash', 'h1')).toBe('h1');
+    expect(await storage.settings.setIfAbsent('admin_token_hash', 'h2')).toBe('h1');
+    await storage.settings.set('admin_token_hash', 'h3');
+    expect(await storage.settings.get('admin_token_hash')).toBe('h3');
+    expect(await storage.settings.delete('admin_token_hash')).toBe(true);
+    expect(await storage.settings.delete('admin_token_hash')).toBe(false);
+    expect(await storage.settings.get('admin_token_hash')).toBeNull();
+  });
+
+  it('migrations apply once: reopening (also two at once) applies nothing and keeps the data', async () => {
+    const { storage, db } = ctx();
+    expect(storage.appliedMigrations).toEqual([1]);
+    await storage.settings.set('kept', 'yes');
+    const [again, third] = await Promise.all([db.open(), db.open()]);
+    expect(again.appliedMigrations).toEqual([]);
+    expect(third.appliedMigrations).toEqual([]);
+    expect(await again.settings.get('kept')).toBe('yes');
+  });
+}

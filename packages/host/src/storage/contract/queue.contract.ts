@@ -1,0 +1,341 @@
+import { expect, it } from 'vitest';
+import { isStorageError } from '../errors.js';
+import type { Storage } from '../storage.js';
+import { type Ctx, installationInput } from './harness.js';
+
+async function setup(storage: Storage) {
+  const inst = await storage.installations.create(installationInput());
+  return inst.id;
+}
+
+export function queueContract(ctx: () => Ctx): void {
+  it('enqueue creates queued jobs with kind-specific ids', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const [dlv, job] = await storage.jobs.enqueue(
+      [
+        { kind: 'deliver', installationId, eventId: 'evt_1', payload: { body: '{"a":1}' } },
+        { kind: 'invoke', installationId, payload: { event: { type: 'x' } }, runAt: 5000 },
+      ],
+      1000,
+    );
+    expect(dlv?.id).toMatch(/^dlv_/);
+    expect(job?.id).toMatch(/^job_/);
+    expect(await storage.jobs.getJob(dlv!.id)).toEqual({
+      id: dlv!.id,
+      kind: 'deliver',
+      installationId,
+      eventId: 'evt_1',
+      payload: { body: '{"a":1}' },
+      state: 'queued',
+      series: 1,
+      attempt: 0,
+      runAt: 1000,
+      leaseUntil: null,
+      leaseToken: null,
+      lastError: null,
+      createdAt: 1000,
+      updatedAt: 1000,
+      finishedAt: null,
+      attempts: [],
+    });
+    expect((await storage.jobs.getJob(job!.id))?.runAt).toBe(5000);
+    expect(await storage.jobs.getJob('dlv_missing')).toBeNull();
+  });
+
+  it('claim takes only due jobs of the given kinds, oldest first, up to the limit, and leases them', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const [late, early, mid, invoke] = await storage.jobs.enqueue([
+      { kind: 'deliver', installationId, payload: {}, runAt: 300 },
+      { kind: 'deliver', installationId, payload: {}, runAt: 100 },
+      { kind: 'deliver', installationId, payload: {}, runAt: 200 },
+      { kind: 'invoke', installationId, payload: {}, runAt: 100 },
+    ]);
+    const first = await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 250 });
+    expect(first.map((j) => j.id)).toEqual([early!.id, mid!.id]);
+    for (const job of first) {
+      expect(job).toMatchObject({ state: 'running', leaseUntil: 1250, updatedAt: 250 });
+      expect(job.leaseToken).toEqual(expect.any(String));
+    }
+    expect(await storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1000, now: 250 })).toEqual([]);
+    const next = await storage.jobs.claim({
+      kinds: ['deliver', 'invoke'],
+      limit: 5,
+      leaseMs: 1000,
+      now: 300,
+    });
+    expect(next.map((j) => j.id)).toEqual([invoke!.id, late!.id]);
+    const bad = await storage.jobs.claim({ kinds: [], limit: 1, leaseMs: 1, now: 0 }).catch((e) => e);
+    expect(isStorageError(bad, 'invalid')).toBe(true);
+  });
+
+  it('a job whose lease expired (process died mid-attempt) is claimed again; the old claim can no longer finish it', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    await storage.jobs.enqueue([{ kind: 'deliver', installationId, payload: {}, runAt: 0 }]);
+    const [first] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 1000, now: 10 });
+    expect(first).toBeDefined();
+    expect(await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 1000, now: 1009 })).toEqual([]);
+    const [again] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 1000, now: 1010 });
+    expect(again?.id).toBe(first!.id);
+    expect(again?.leaseUntil).toBe(2010);
+    expect(again?.leaseToken).not.toBe(first!.leaseToken);
+    expect(await storage.jobs.complete(first!, 'succeeded', 1020)).toBe(false);
+    expect(await storage.jobs.reschedule(first!, 5000, 1020, 'stale')).toBe(false);
+    expect(await storage.jobs.complete(again!, 'succeeded', 1030)).toBe(true);
+    expect(await storage.jobs.getJob(first!.id)).toMatchObject({
+      state: 'succeeded',
+      finishedAt: 1030,
+      leaseUntil: null,
+      leaseToken: null,
+    });
+  });
+
+  it('complete and reschedule act only on running jobs', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const [a, b] = await storage.jobs.enqueue([
+      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
+      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
+    ]);
+    expect(await storage.jobs.complete(a!.id, 'succeeded', 1)).toBe(false);
+    expect(await storage.jobs.reschedule(a!.id, 10, 1, 'x')).toBe(false);
+    await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 1 });
+
+    expect(await storage.jobs.reschedule(a!.id, 500, 2, 'HTTP 503')).toBe(true);
+    expect(await storage.jobs.getJob(a!.id)).toMatchObject({
+      state: 'queued',
+      runAt: 500,
+      lastError: 'HTTP 503',
+    });
+    expect(await storage.jobs.reschedule(a!.id, 600, 3, 'again')).toBe(false);
+    expect(await storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1000, now: 499 })).toEqual([]);
+    expect((await storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1000, now: 500 })).length).toBe(
+      1,
+    );
+
+    expect(await storage.jobs.complete(b!.id, 'failed', 4, 'HTTP 400')).toBe(true);
+    expect(await storage.jobs.complete(b!.id, 'succeeded', 5)).toBe(false);
+    expect(await storage.jobs.getJob(b!.id)).toMatchObject({
+      state: 'failed',
+      finishedAt: 4,
+      lastError: 'HTTP 400',
+    });
+    const bad = await storage.jobs.complete(a!.id, 'queued' as 'failed', 6).catch((e) => e);
+    expect(isStorageError(bad, 'invalid')).toBe(true);
+  });
+
+  it('recordAttempt stores attempts idempotently, advances attempt and cuts the excerpt to 4096 bytes', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const [job] = await storage.jobs.enqueue([{ kind: 'deliver', installationId, payload: {}, runAt: 0 }]);
+    const id = job!.id;
+    await storage.jobs.recordAttempt(id, {
+      series: 1,
+      number: 1,
+      startedAt: 10,
+      durationMs: 5,
+      statusCode: 500,
+    });
+    await storage.jobs.recordAttempt(id, {
+      series: 1,
+      number: 2,
+      startedAt: 20,
+      durationMs: 7,
+      error: 'ECONNREFUSED',
+      responseExcerpt: `${'a'.repeat(4095)}é tail`,
+    });
+    await storage.jobs.recordAttempt(id, {
+      series: 1,
+      number: 1,
+      startedAt: 11,
+      durationMs: 6,
+      statusCode: 502,
+    });
+    const stored = await storage.jobs.getJob(id);
+    expect(stored?.attempt).toBe(2);
+    expect(stored?.attempts).toEqual([
+      {
+        series: 1,
+        number: 1,
+        startedAt: 11,
+        durationMs: 6,
+        statusCode: 502,
+        error: null,
+        responseExcerpt: null,
+      },
+      {
+        series: 1,
+        number: 2,
+        startedAt: 20,
+        durationMs: 7,
+        statusCode: null,
+        error: 'ECONNREFUSED',
+        responseExcerpt: 'a'.repeat(4095),
+      },
+    ]);
+    const missing = await storage.jobs
+      .recordAttempt('dlv_missing', { series: 1, number: 1, startedAt: 0, durationMs: 0 })
+      .catch((e) => e);
+    expect(isStorageError(missing, 'not_found')).toBe(true);
+  });
+
+  it('nextDueAt gives the earliest queued runAt or running lease expiry', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    expect(await storage.jobs.nextDueAt(['deliver'])).toBeNull();
+    await storage.jobs.enqueue([
+      { kind: 'deliver', installationId, payload: {}, runAt: 1_700_000_005_000 },
+      { kind: 'deliver', installationId, payload: {}, runAt: 1_700_000_003_000 },
+      { kind: 'invoke', installationId, payload: {}, runAt: 1_700_000_001_000 },
+    ]);
+    const due = await storage.jobs.nextDueAt(['deliver']);
+    expect(due).toBe(1_700_000_003_000);
+    expect(typeof due).toBe('number');
+    expect(await storage.jobs.nextDueAt(['invoke', 'deliver'])).toBe(1_700_000_001_000);
+    await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 500, now: 1_700_000_003_000 });
+    expect(await storage.jobs.nextDueAt(['deliver'])).toBe(1_700_000_003_500);
+  });
+
+  it('redeliver starts a new series on terminal jobs only, keeping the attempt history', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const [job] = await storage.jobs.enqueue([{ kind: 'deliver', installationId, payload: {}, runAt: 0 }]);
+    const id = job!.id;
+    expect(isStorageError(await storage.jobs.redeliver(id, 1).catch((e) => e), 'conflict')).toBe(true);
+    expect(isStorageError(await storage.jobs.redeliver('dlv_nope', 1).catch((e) => e), 'not_found')).toBe(
+      true,
+    );
+    const [claimed] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 100, now: 1 });
+    await storage.jobs.recordAttempt(id, {
+      series: 1,
+      number: 1,
+      startedAt: 1,
+      durationMs: 1,
+      statusCode: 400,
+    });
+    await storage.jobs.complete(claimed!, 'failed', 2, 'HTTP 400');
+
+    const again = await storage.jobs.redeliver(id, 50);
+    expect(again).toMatchObject({
+      state: 'queued',
+      series: 2,
+      attempt: 0,
+      runAt: 50,
+      finishedAt: null,
+      lastError: null,
+    });
+    const [reclaimed] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 100, now: 50 });
+    expect(reclaimed?.series).toBe(2);
+    await storage.jobs.recordAttempt(id, {
+      series: 2,
+      number: 1,
+      startedAt: 51,
+      durationMs: 1,
+      statusCode: 200,
+    });
+    await storage.jobs.recordAttempt(id, { series: 1, number: 3, startedAt: 51, durationMs: 1 });
+    await storage.jobs.complete(reclaimed!, 'succeeded', 52);
+    const final = await storage.jobs.getJob(id);
+    expect(final?.attempt).toBe(1);
+    expect(final?.attempts.map((a) => `${a.series}.${a.number}`)).toEqual(['1.1', '1.3', '2.1']);
+  });
+
+  it('redeliverRange requeues the failed/exhausted jobs of one installation created in a range', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const otherId = await setup(storage);
+    const make = async (inst: string, createdAt: number, state: 'failed' | 'exhausted' | 'succeeded') => {
+      const [job] = await storage.jobs.enqueue(
+        [{ kind: 'deliver', installationId: inst, payload: {}, runAt: 0 }],
+        createdAt,
+      );
+      const [claimed] = await storage.jobs.claim({
+        kinds: ['deliver'],
+        limit: 1,
+        leaseMs: 10,
+        now: createdAt,
+      });
+      expect(claimed?.id).toBe(job!.id);
+      await storage.jobs.complete(claimed!, state, createdAt);
+      return job!.id;
+    };
+    const inRange1 = await make(installationId, 100, 'failed');
+    const inRange2 = await make(installationId, 150, 'exhausted');
+    const succeeded = await make(installationId, 160, 'succeeded');
+    const tooLate = await make(installationId, 200, 'failed');
+    const otherInst = await make(otherId, 120, 'failed');
+    expect(await storage.jobs.redeliverRange(installationId, { since: 100, until: 200 }, 1000)).toBe(2);
+    for (const id of [inRange1, inRange2]) {
+      expect(await storage.jobs.getJob(id)).toMatchObject({ state: 'queued', series: 2, runAt: 1000 });
+    }
+    expect((await storage.jobs.getJob(succeeded))?.state).toBe('succeeded');
+    expect((await storage.jobs.getJob(tooLate))?.state).toBe('failed');
+    expect((await storage.jobs.getJob(otherInst))?.state).toBe('failed');
+    expect(await storage.jobs.redeliverRange(installationId, { states: ['succeeded'] }, 1001)).toBe(1);
+  });
+
+  it('listDeliveries pages newest first with filters and attempts', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [job] = await storage.jobs.enqueue(
+        [{ kind: 'deliver', installationId, payload: { i }, runAt: 0 }],
+        100 + i,
+      );
+      ids.push(job!.id);
+    }
+    await storage.jobs.enqueue([{ kind: 'invoke', installationId, payload: {} }], 500);
+    await storage.jobs.recordAttempt(ids[4]!, {
+      series: 1,
+      number: 1,
+      startedAt: 1,
+      durationMs: 1,
+      statusCode: 200,
+    });
+
+    const page1 = await storage.jobs.listDeliveries(installationId, { limit: 2 });
+    expect(page1.items.map((j) => j.id)).toEqual([ids[4], ids[3]]);
+    expect(page1.items[0]?.attempts).toHaveLength(1);
+    expect(page1.items[1]?.attempts).toEqual([]);
+    const page2 = await storage.jobs.listDeliveries(installationId, { limit: 2, cursor: page1.nextCursor! });
+    expect(page2.items.map((j) => j.id)).toEqual([ids[2], ids[1]]);
+    const page3 = await storage.jobs.listDeliveries(installationId, { limit: 2, cursor: page2.nextCursor! });
+    expect(page3.items.map((j) => j.id)).toEqual([ids[0]]);
+    expect(page3.nextCursor).toBeNull();
+
+    const ranged = await storage.jobs.listDeliveries(installationId, { since: 101, until: 103 });
+    expect(ranged.items.map((j) => j.id)).toEqual([ids[2], ids[1]]);
+    const [claimed] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 10, now: 1 });
+    await storage.jobs.complete(claimed!, 'exhausted', 2);
+    const exhausted = await storage.jobs.listDeliveries(installationId, { state: 'exhausted' });
+    expect(exhausted.items.map((j) => j.id)).toEqual([claimed!.id]);
+    expect((await storage.jobs.listDeliveries(installationId, { kind: 'invoke' })).items).toHaveLength(1);
+    const bad = await storage.jobs.listDeliveries(installationId, { cursor: 'garbage' }).catch((e) => e);
+    expect(isStorageError(bad, 'invalid')).toBe(true);
+  });
+
+  it('cancelForInstallation cancels queued and running jobs only', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const [a, b, c] = await storage.jobs.enqueue([
+      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
+      { kind: 'deliver', installationId, payload: {}, runAt: 1 },
+      { kind: 'invoke', installationId, payload: {}, runAt: 2 },
+    ]);
+    const [running] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 10, now: 0 });
+    expect(running?.id).toBe(a!.id);
+    const [done] = await storage.jobs.claim({ kinds: ['invoke'], limit: 1, leaseMs: 10, now: 5 });
+    await storage.jobs.complete(done!, 'succeeded', 5);
+    expect(await storage.jobs.cancelForInstallation(installationId, 9)).toBe(2);
+    expect((await storage.jobs.getJob(a!.id))?.state).toBe('cancelled');
+    expect((await storage.jobs.getJob(b!.id))?.state).toBe('cancelled');
+    expect((await storage.jobs.getJob(c!.id))?.state).toBe('succeeded');
+    expect(await storage.jobs.complete(running!, 'succeeded', 10)).toBe(false);
+    expect(
+      await storage.jobs.claim({ kinds: ['deliver', 'invoke'], limit: 9, leaseMs: 10, now: 1e13 }),
+    ).toEqual([]);
+  });
+}

@@ -1,0 +1,33 @@
+export { isStorageError, StorageError, type StorageErrorCode } from './errors.js';
+export { type EventScope, installationMatches } from './matching.js';
+export type { EventInput, EventsRepo } from './repos/events.js';
+export type {
+  CreateInstallationInput,
+  InstallationFilter,
+  InstallationPatch,
+  InstallationsRepo,
+} from './repos/installations.js';
+export type { IntegrationsRepo, PublishInput } from './repos/integrations.js';
+export type { InvocationLogInput, InvocationLogsRepo } from './repos/invocation-logs.js';
+export type {
+  AttemptInput,
+  ClaimOptions,
+  DeliveryListOptions,
+  DeliveryPage,
+  EnqueueInput,
+  JobRef,
+  JobsRepo,
+  RedeliverRangeOptions,
+} from './repos/jobs-api.js';
+export type { SettingsRepo } from './repos/settings.js';
+export type { WebhookSecretsRepo } from './repos/webhook-secrets.js';
+export type { Migration } from './schema.js';
+export type { Dialect } from './sql.js';
+export {
+  openStorage,
+  type Repositories,
+  type Storage,
+  type StorageOptions,
+  type StorageTx,
+} from './storage.js';
+export type * from './types.js';

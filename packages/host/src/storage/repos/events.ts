@@ -1,0 +1,69 @@
+import { StorageError } from '../errors.js';
+import { json, num, str, strOrNull } from '../rows.js';
+import type { Row, Sql } from '../sql.js';
+import type { EventRecord } from '../types.js';
+
+/** What `insertIfAbsent` takes; `receivedAt` defaults to now, spaceId/siteId to null. */
+export interface EventInput {
+  eventId: string;
+  type: string;
+  payload: Record<string, unknown>;
+  spaceId?: string | null;
+  siteId?: string | null;
+  receivedAt?: number;
+}
+
+/**
+ * Accepted events, idempotent on `eventId`.
+ *
+ * @example
+ * await storage.transaction(async (tx) => {
+ *   const { inserted } = await tx.events.insertIfAbsent({ eventId, type, payload, spaceId });
+ *   if (inserted) await tx.jobs.enqueue(jobs);
+ * });
+ */
+export interface EventsRepo {
+  /** Inserts the event unless one with its eventId exists; returns the stored event either way. */
+  insertIfAbsent(event: EventInput): Promise<{ inserted: boolean; event: EventRecord }>;
+  get(eventId: string): Promise<EventRecord | null>;
+}
+
+const COLUMNS = 'event_id, type, payload, space_id, site_id, received_at';
+
+function toRecord(row: Row): EventRecord {
+  return {
+    eventId: str(row, 'event_id'),
+    type: str(row, 'type'),
+    payload: json(row, 'payload'),
+    spaceId: strOrNull(row, 'space_id'),
+    siteId: strOrNull(row, 'site_id'),
+    receivedAt: num(row, 'received_at'),
+  };
+}
+
+/** Builds the events repository on an adapter (or transaction handle). */
+export function eventsRepo(sql: Sql): EventsRepo {
+  const get = async (eventId: string) => {
+    const row = await sql.get(`SELECT ${COLUMNS} FROM events WHERE event_id = ?`, [eventId]);
+    return row ? toRecord(row) : null;
+  };
+  return {
+    async insertIfAbsent(input) {
+      const { changes } = await sql.run(
+        `INSERT INTO events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+        [
+          input.eventId,
+          input.type,
+          JSON.stringify(input.payload),
+          input.spaceId ?? null,
+          input.siteId ?? null,
+          input.receivedAt ?? Date.now(),
+        ],
+      );
+      const event = await get(input.eventId);
+      if (!event) throw new StorageError('internal', `event ${input.eventId} vanished right after insert`);
+      return { inserted: changes > 0, event };
+    },
+    get,
+  };
+}

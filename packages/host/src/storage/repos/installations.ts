@@ -1,0 +1,215 @@
+import { StorageError } from '../errors.js';
+import { newId } from '../ids.js';
+import { type EventScope, installationMatches } from '../matching.js';
+import { json, num, str, strOrNull } from '../rows.js';
+import type { Row, Sql, SqlValue } from '../sql.js';
+import type { InstallationRecord, InstallationStatus, InstallationTarget, SpaceSelection } from '../types.js';
+import { cancelJobsForInstallation } from './jobs.js';
+
+/** What `create` takes; `id` is generated (`inst_...`) unless given. */
+export interface CreateInstallationInput {
+  id?: string;
+  integrationName: string;
+  target: InstallationTarget;
+  spaceId?: string | null;
+  siteId?: string | null;
+  organizationId?: string | null;
+  configuration?: Record<string, unknown>;
+  status?: InstallationStatus;
+  tokenHash: string;
+  externalIds?: string[];
+  spaceSelection?: SpaceSelection;
+  now?: number;
+}
+
+/** Fields `update` can change. */
+export interface InstallationPatch {
+  configuration?: Record<string, unknown>;
+  status?: InstallationStatus;
+  tokenHash?: string;
+  externalIds?: string[];
+  spaceSelection?: SpaceSelection;
+}
+
+/** Filters of `list`. */
+export interface InstallationFilter {
+  integrationName?: string;
+  spaceId?: string;
+  siteId?: string;
+  organizationId?: string;
+}
+
+/**
+ * Installations.
+ *
+ * @example
+ * const inst = await storage.installations.create({ integrationName: 'hello', target: 'space', spaceId: 'sp1', tokenHash });
+ * await storage.installations.update(inst.id, { status: 'active' });
+ * const targets = await storage.installations.matching({ spaceId: 'sp1' });
+ */
+export interface InstallationsRepo {
+  create(input: CreateInstallationInput): Promise<InstallationRecord>;
+  get(id: string): Promise<InstallationRecord | null>;
+  getByTokenHash(tokenHash: string): Promise<InstallationRecord | null>;
+  /** Applies `patch` (whole values, no merge) and returns the new record; `StorageError('not_found')` if absent. */
+  update(id: string, patch: InstallationPatch, now?: number): Promise<InstallationRecord>;
+  /** Deletes the installation and its webhook secrets, and cancels its queued/running jobs, atomically. */
+  delete(id: string, now?: number): Promise<boolean>;
+  /** Oldest first. */
+  list(filter?: InstallationFilter): Promise<InstallationRecord[]>;
+  /** The ACTIVE installations an event in `scope` reaches (rules in `installationMatches`). */
+  matching(scope: EventScope & { integrationName?: string }): Promise<InstallationRecord[]>;
+}
+
+const COLUMNS =
+  'id, integration_name, target, space_id, site_id, organization_id, configuration, status, token_hash, external_ids, space_selection, created_at, updated_at';
+
+function toRecord(row: Row): InstallationRecord {
+  return {
+    id: str(row, 'id'),
+    integrationName: str(row, 'integration_name'),
+    target: str(row, 'target') as InstallationTarget,
+    spaceId: strOrNull(row, 'space_id'),
+    siteId: strOrNull(row, 'site_id'),
+    organizationId: strOrNull(row, 'organization_id'),
+    configuration: json(row, 'configuration'),
+    status: str(row, 'status') as InstallationStatus,
+    tokenHash: str(row, 'token_hash'),
+    externalIds: json(row, 'external_ids'),
+    spaceSelection: json(row, 'space_selection'),
+    createdAt: num(row, 'created_at'),
+    updatedAt: num(row, 'updated_at'),
+  };
+}
+
+/** Builds the installations repository on an adapter (or transaction handle). */
+export function installationsRepo(sql: Sql): InstallationsRepo {
+  const get = async (id: string) => {
+    const row = await sql.get(`SELECT ${COLUMNS} FROM installations WHERE id = ?`, [id]);
+    return row ? toRecord(row) : null;
+  };
+
+  return {
+    async create(input) {
+      const now = input.now ?? Date.now();
+      const record: InstallationRecord = {
+        id: input.id ?? newId('inst'),
+        integrationName: input.integrationName,
+        target: input.target,
+        spaceId: input.spaceId ?? null,
+        siteId: input.siteId ?? null,
+        organizationId: input.organizationId ?? null,
+        configuration: input.configuration ?? {},
+        status: input.status ?? 'pending',
+        tokenHash: input.tokenHash,
+        externalIds: input.externalIds ?? [],
+        spaceSelection: input.spaceSelection ?? { mode: 'selected', spaces: [] },
+        createdAt: now,
+        updatedAt: now,
+      };
+      await sql.run(`INSERT INTO installations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        record.id,
+        record.integrationName,
+        record.target,
+        record.spaceId,
+        record.siteId,
+        record.organizationId,
+        JSON.stringify(record.configuration),
+        record.status,
+        record.tokenHash,
+        JSON.stringify(record.externalIds),
+        JSON.stringify(record.spaceSelection),
+        record.createdAt,
+        record.updatedAt,
+      ]);
+      return record;
+    },
+
+    get,
+
+    async getByTokenHash(tokenHash) {
+      const row = await sql.get(`SELECT ${COLUMNS} FROM installations WHERE token_hash = ?`, [tokenHash]);
+      return row ? toRecord(row) : null;
+    },
+
+    update: (id, patch, now = Date.now()) =>
+      sql.transaction(async (tx) => {
+        const sets: string[] = ['updated_at = ?'];
+        const values: SqlValue[] = [now];
+        const add = (column: string, value: SqlValue) => {
+          sets.push(`${column} = ?`);
+          values.push(value);
+        };
+        if (patch.configuration !== undefined) add('configuration', JSON.stringify(patch.configuration));
+        if (patch.status !== undefined) add('status', patch.status);
+        if (patch.tokenHash !== undefined) add('token_hash', patch.tokenHash);
+        if (patch.externalIds !== undefined) add('external_ids', JSON.stringify(patch.externalIds));
+        if (patch.spaceSelection !== undefined) add('space_selection', JSON.stringify(patch.spaceSelection));
+        const { changes } = await tx.run(`UPDATE installations SET ${sets.join(', ')} WHERE id = ?`, [
+          ...values,
+          id,
+        ]);
+        const row =
+          changes > 0 ? await tx.get(`SELECT ${COLUMNS} FROM installations WHERE id = ?`, [id]) : undefined;
+        if (!row) throw new StorageError('not_found', `installation ${id} does not exist`);
+        return toRecord(row);
+      }),
+
+    delete: (id, now = Date.now()) =>
+      sql.transaction(async (tx) => {
+        await cancelJobsForInstallation(tx, id, now);
+        await tx.run('DELETE FROM webhook_secrets WHERE installation_id = ?', [id]);
+        const { changes } = await tx.run('DELETE FROM installations WHERE id = ?', [id]);
+        return changes > 0;
+      }),
+
+    async list(filter = {}) {
+      const where: string[] = [];
+      const values: SqlValue[] = [];
+      const add = (column: string, value: string | undefined) => {
+        if (value === undefined) return;
+        where.push(`${column} = ?`);
+        values.push(value);
+      };
+      add('integration_name', filter.integrationName);
+      add('space_id', filter.spaceId);
+      add('site_id', filter.siteId);
+      add('organization_id', filter.organizationId);
+      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM installations ${clause} ORDER BY created_at, id`,
+        values,
+      );
+      return rows.map(toRecord);
+    },
+
+    async matching(scope) {
+      const ors: string[] = [];
+      const values: SqlValue[] = [];
+      if (scope.spaceId) {
+        ors.push("(target = 'space' AND space_id = ?)");
+        values.push(scope.spaceId);
+      }
+      if (scope.siteId) {
+        ors.push("(target = 'site' AND site_id = ?)");
+        values.push(scope.siteId);
+      }
+      if (scope.spaceId || scope.organizationId) {
+        ors.push(
+          scope.organizationId
+            ? "(target = 'organization' AND organization_id = ?)"
+            : "target = 'organization'",
+        );
+        if (scope.organizationId) values.push(scope.organizationId);
+      }
+      if (ors.length === 0) return [];
+      let query = `SELECT ${COLUMNS} FROM installations WHERE status = 'active' AND (${ors.join(' OR ')})`;
+      if (scope.integrationName) {
+        query += ' AND integration_name = ?';
+        values.push(scope.integrationName);
+      }
+      const rows = await sql.all(`${query} ORDER BY created_at, id`, values);
+      return rows.map(toRecord).filter((installation) => installationMatches(installation, scope));
+    },
+  };
+}

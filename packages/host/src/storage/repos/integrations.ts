@@ -1,0 +1,132 @@
+import { StorageError } from '../errors.js';
+import { bool, json, num, str } from '../rows.js';
+import type { Row, Sql } from '../sql.js';
+import type { IntegrationRecord } from '../types.js';
+
+/** What `publish` takes: a record, `createdAt` defaulting to now. */
+export type PublishInput = Omit<IntegrationRecord, 'createdAt'> & { createdAt?: number };
+
+/**
+ * Published integration versions. "Latest" = the most recently published version of a name.
+ *
+ * @example
+ * await storage.integrations.publish({ name: 'hello', version: '1.0.0', ... });
+ * const current = await storage.integrations.getLatest('hello');
+ */
+export interface IntegrationsRepo {
+  /**
+   * Stores a new version. Re-publishing an existing (name, version) replaces it only when the new record
+   * has `devMode: true`; otherwise throws `StorageError('conflict')`. The published version becomes latest.
+   */
+  publish(input: PublishInput): Promise<IntegrationRecord>;
+  getLatest(name: string): Promise<IntegrationRecord | null>;
+  getVersion(name: string, version: string): Promise<IntegrationRecord | null>;
+  /** The latest version of every integration, by name. */
+  list(): Promise<IntegrationRecord[]>;
+  /** Every stored version of one integration, newest publish first. */
+  listVersions(name: string): Promise<IntegrationRecord[]>;
+}
+
+const COLUMNS =
+  'name, version, title, manifest, bundle, bundle_hash, envelope_version, signing_secret, secrets, first_party, dev_mode, publish_seq, created_at';
+
+function toRecord(row: Row): IntegrationRecord {
+  return {
+    name: str(row, 'name'),
+    version: str(row, 'version'),
+    title: str(row, 'title'),
+    manifest: json(row, 'manifest'),
+    bundle: str(row, 'bundle'),
+    bundleHash: str(row, 'bundle_hash'),
+    envelopeVersion: str(row, 'envelope_version') as 'v1',
+    signingSecret: str(row, 'signing_secret'),
+    secrets: json(row, 'secrets'),
+    firstParty: bool(row, 'first_party'),
+    devMode: bool(row, 'dev_mode'),
+    createdAt: num(row, 'created_at'),
+  };
+}
+
+/** Builds the integrations repository on an adapter (or transaction handle). */
+export function integrationsRepo(sql: Sql): IntegrationsRepo {
+  return {
+    publish: (input) =>
+      sql.transaction(async (tx) => {
+        const record: IntegrationRecord = { ...input, createdAt: input.createdAt ?? Date.now() };
+        const existing = await tx.get('SELECT dev_mode FROM integrations WHERE name = ? AND version = ?', [
+          record.name,
+          record.version,
+        ]);
+        if (existing && !record.devMode) {
+          throw new StorageError(
+            'conflict',
+            `integration ${record.name} version ${record.version} is already published; bump the version (or publish in dev mode to replace it)`,
+          );
+        }
+        const seqRow = await tx.get('SELECT MAX(publish_seq) AS seq FROM integrations WHERE name = ?', [
+          record.name,
+        ]);
+        const seq = (seqRow && seqRow.seq !== null && seqRow.seq !== undefined ? num(seqRow, 'seq') : 0) + 1;
+        const values = [
+          record.title,
+          JSON.stringify(record.manifest),
+          record.bundle,
+          record.bundleHash,
+          record.envelopeVersion,
+          record.signingSecret,
+          JSON.stringify(record.secrets),
+          record.firstParty,
+          record.devMode,
+          seq,
+          record.createdAt,
+        ];
+        if (existing) {
+          await tx.run(
+            `UPDATE integrations SET title = ?, manifest = ?, bundle = ?, bundle_hash = ?, envelope_version = ?,
+               signing_secret = ?, secrets = ?, first_party = ?, dev_mode = ?, publish_seq = ?, created_at = ?
+             WHERE name = ? AND version = ?`,
+            [...values, record.name, record.version],
+          );
+        } else {
+          await tx.run(
+            `INSERT INTO integrations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            [record.name, record.version, ...values],
+          );
+        }
+        return record;
+      }),
+
+    async getLatest(name) {
+      const row = await sql.get(
+        `SELECT ${COLUMNS} FROM integrations WHERE name = ? ORDER BY publish_seq DESC LIMIT 1`,
+        [name],
+      );
+      return row ? toRecord(row) : null;
+    },
+
+    async getVersion(name, version) {
+      const row = await sql.get(`SELECT ${COLUMNS} FROM integrations WHERE name = ? AND version = ?`, [
+        name,
+        version,
+      ]);
+      return row ? toRecord(row) : null;
+    },
+
+    async list() {
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM integrations i
+         WHERE publish_seq = (SELECT MAX(publish_seq) FROM integrations j WHERE j.name = i.name)
+         ORDER BY name`,
+      );
+      return rows.map(toRecord);
+    },
+
+    async listVersions(name) {
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM integrations WHERE name = ? ORDER BY publish_seq DESC`,
+        [name],
+      );
+      return rows.map(toRecord);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { newId } from '../ids.js';
+import { json, num, str, strOrNull } from '../rows.js';
+import type { Row, Sql, SqlValue } from '../sql.js';
+import type { InvocationLogRecord } from '../types.js';
+
+/** What `insert` takes; `id` defaults to `log_...`, `createdAt` to now. */
+export type InvocationLogInput = Omit<InvocationLogRecord, 'id' | 'createdAt'> & {
+  id?: string;
+  createdAt?: number;
+};
+
+/**
+ * Invocation logs: one row per call into an integration, with the lines it logged.
+ *
+ * @example
+ * await storage.invocationLogs.insert({ installationId, integrationName: 'hello', eventType: 'fetch',
+ *   eventId: null, status: 200, durationMs: 12, lines: [{ level: 'info', message: 'hi', time: Date.now() }] });
+ * const recent = await storage.invocationLogs.list(installationId, { limit: 20 });
+ */
+export interface InvocationLogsRepo {
+  insert(input: InvocationLogInput): Promise<InvocationLogRecord>;
+  /** Newest first; `since` inclusive on createdAt; `limit` default 100, at most 1000. */
+  list(installationId: string, options?: { limit?: number; since?: number }): Promise<InvocationLogRecord[]>;
+}
+
+const COLUMNS =
+  'id, installation_id, integration_name, event_type, event_id, status, duration_ms, lines, created_at';
+
+function toRecord(row: Row): InvocationLogRecord {
+  const status = str(row, 'status');
+  return {
+    id: str(row, 'id'),
+    installationId: strOrNull(row, 'installation_id'),
+    integrationName: str(row, 'integration_name'),
+    eventType: str(row, 'event_type'),
+    eventId: strOrNull(row, 'event_id'),
+    status: status === 'error' ? 'error' : Number(status),
+    durationMs: num(row, 'duration_ms'),
+    lines: json(row, 'lines'),
+    createdAt: num(row, 'created_at'),
+  };
+}
+
+/** Builds the invocation logs repository on an adapter (or transaction handle). */
+export function invocationLogsRepo(sql: Sql): InvocationLogsRepo {
+  return {
+    async insert(input) {
+      const record: InvocationLogRecord = {
+        ...input,
+        id: input.id ?? newId('log'),
+        createdAt: input.createdAt ?? Date.now(),
+      };
+      await sql.run(`INSERT INTO invocation_logs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        record.id,
+        record.installationId,
+        record.integrationName,
+        record.eventType,
+        record.eventId,
+        String(record.status),
+        Math.round(record.durationMs),
+        JSON.stringify(record.lines),
+        record.createdAt,
+      ]);
+      return record;
+    },
+
+    async list(installationId, options = {}) {
+      const limit = Math.min(Math.max(Math.floor(options.limit ?? 100), 1), 1000);
+      const values: SqlValue[] = [installationId];
+      let where = 'installation_id = ?';
+      if (options.since !== undefined) {
+        where += ' AND created_at >= ?';
+        values.push(options.since);
+      }
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM invocation_logs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [...values, limit],
+      );
+      return rows.map(toRecord);
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { JobKind, JobRecord, JobState, JobWithAttempts, TerminalJobState } from '../types.js';
+
+/** A job to enqueue. `id` defaults to `dlv_...` (deliver) or `job_...` (invoke); `runAt` to now. */
+export interface EnqueueInput {
+  id?: string;
+  kind: JobKind;
+  installationId: string;
+  eventId?: string | null;
+  payload: Record<string, unknown>;
+  runAt?: number;
+}
+
+/** Options of `claim`. */
+export interface ClaimOptions {
+  kinds: readonly JobKind[];
+  limit: number;
+  leaseMs: number;
+  now: number;
+}
+
+/** One attempt to record. `responseExcerpt` is cut to its first 4096 UTF-8 bytes. */
+export interface AttemptInput {
+  series: number;
+  number: number;
+  startedAt: number;
+  durationMs: number;
+  statusCode?: number | null;
+  error?: string | null;
+  responseExcerpt?: string | null;
+}
+
+/**
+ * A job to complete/reschedule: its id (guard: still `running`), or the claimed job itself / `{ id, leaseToken }`
+ * (guard: still `running` AND still under this claim, so a worker whose lease was taken over cannot finish it).
+ */
+export type JobRef = string | { id: string; leaseToken: string | null };
+
+/** Options of `listDeliveries` (newest first; `since` inclusive, `until` exclusive, on `createdAt`). */
+export interface DeliveryListOptions {
+  state?: JobState;
+  since?: number;
+  until?: number;
+  /** Default 50, at most 500. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+  /** Default 'deliver'. */
+  kind?: JobKind;
+}
+
+/** A page of jobs with their attempts. */
+export interface DeliveryPage {
+  items: JobWithAttempts[];
+  nextCursor: string | null;
+}
+
+/** Options of `redeliverRange` (`since` inclusive, `until` exclusive, on `createdAt`). */
+export interface RedeliverRangeOptions {
+  /** Default ['failed', 'exhausted']. */
+  states?: readonly TerminalJobState[];
+  since?: number;
+  until?: number;
+  /** Default 'deliver'. */
+  kind?: JobKind;
+}
+
+/**
+ * The durable queue every outbound call goes through.
+ *
+ * Worker loop:
+ * @example
+ * const [job] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 60_000, now: Date.now() });
+ * if (job) {
+ *   const number = job.attempt + 1;
+ *   await storage.jobs.recordAttempt(job.id, { series: job.series, number, startedAt, durationMs, statusCode: 500 });
+ *   await storage.jobs.reschedule(job, Date.now() + 1000, Date.now(), 'HTTP 500'); // or complete(job, 'succeeded', now)
+ * }
+ * const wakeAt = await storage.jobs.nextDueAt(['deliver']); // set a timer for it
+ */
+export interface JobsRepo {
+  /** Inserts queued jobs (call it on the transaction handle that also inserts the event). */
+  enqueue(jobs: readonly EnqueueInput[], now?: number): Promise<JobRecord[]>;
+  /**
+   * Atomically takes up to `limit` due jobs (queued with runAt <= now, or running with an expired lease),
+   * marks them running with leaseUntil = now + leaseMs and a fresh `leaseToken`. Oldest runAt first.
+   */
+  claim(options: ClaimOptions): Promise<JobRecord[]>;
+  /** Records (idempotently, keyed by series+number) one attempt and advances `job.attempt` to `number`. */
+  recordAttempt(jobId: string, attempt: AttemptInput): Promise<void>;
+  /** Finishes a running job; false when it was not running (anymore) or the lease was taken over. */
+  complete(job: JobRef, state: TerminalJobState, now: number, lastError?: string | null): Promise<boolean>;
+  /** Puts a running job back in the queue at `runAt`; false when it was not running or the lease was taken over. */
+  reschedule(job: JobRef, runAt: number, now: number, lastError: string | null): Promise<boolean>;
+  /** The earliest time a job of `kinds` becomes claimable (queued runAt, or running leaseUntil), or null. */
+  nextDueAt(kinds: readonly JobKind[]): Promise<number | null>;
+  listDeliveries(installationId: string, options?: DeliveryListOptions): Promise<DeliveryPage>;
+  getJob(id: string): Promise<JobWithAttempts | null>;
+  /** Requeues a succeeded/failed/exhausted job as a new series (attempt 0, runAt now). not_found / conflict. */
+  redeliver(jobId: string, now: number): Promise<JobRecord>;
+  /** Requeues, as new series, the installation's jobs in `states` created in the range; returns the count. */
+  redeliverRange(installationId: string, options: RedeliverRangeOptions, now: number): Promise<number>;
+  /** Cancels the installation's queued and running jobs; returns the count. */
+  cancelForInstallation(installationId: string, now?: number): Promise<number>;
+}

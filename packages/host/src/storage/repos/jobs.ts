@@ -1,0 +1,335 @@
+// All SQL of the durable queue lives in this file.
+import { randomBytes } from 'node:crypto';
+import { StorageError } from '../errors.js';
+import { newId } from '../ids.js';
+import { json, num, numOrNull, str, strOrNull } from '../rows.js';
+import { placeholders, type Row, type Sql, type SqlValue } from '../sql.js';
+import type {
+  JobAttempt,
+  JobKind,
+  JobRecord,
+  JobState,
+  JobWithAttempts,
+  TerminalJobState,
+} from '../types.js';
+import type {
+  AttemptInput,
+  DeliveryListOptions,
+  EnqueueInput,
+  JobRef,
+  JobsRepo,
+  RedeliverRangeOptions,
+} from './jobs-api.js';
+
+const COLUMNS =
+  'id, kind, installation_id, event_id, payload, state, series, attempt, run_at, lease_until, lease_token, last_error, created_at, updated_at, finished_at';
+const TERMINAL: readonly TerminalJobState[] = ['succeeded', 'failed', 'exhausted'];
+const EXCERPT_BYTES = 4096;
+
+function toJob(row: Row): JobRecord {
+  return {
+    id: str(row, 'id'),
+    kind: str(row, 'kind') as JobKind,
+    installationId: str(row, 'installation_id'),
+    eventId: strOrNull(row, 'event_id'),
+    payload: json(row, 'payload'),
+    state: str(row, 'state') as JobState,
+    series: num(row, 'series'),
+    attempt: num(row, 'attempt'),
+    runAt: num(row, 'run_at'),
+    leaseUntil: numOrNull(row, 'lease_until'),
+    leaseToken: strOrNull(row, 'lease_token'),
+    lastError: strOrNull(row, 'last_error'),
+    createdAt: num(row, 'created_at'),
+    updatedAt: num(row, 'updated_at'),
+    finishedAt: numOrNull(row, 'finished_at'),
+  };
+}
+
+function toAttempt(row: Row): JobAttempt {
+  return {
+    series: num(row, 'series'),
+    number: num(row, 'number'),
+    startedAt: num(row, 'started_at'),
+    durationMs: num(row, 'duration_ms'),
+    statusCode: numOrNull(row, 'status_code'),
+    error: strOrNull(row, 'error'),
+    responseExcerpt: strOrNull(row, 'response_excerpt'),
+  };
+}
+
+/** The first `maxBytes` bytes of `text` in UTF-8, never splitting a character. */
+export function utf8Prefix(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+function refGuard(ref: JobRef): { sql: string; values: SqlValue[] } {
+  if (typeof ref === 'string') return { sql: 'id = ?', values: [ref] };
+  return ref.leaseToken
+    ? { sql: 'id = ? AND lease_token = ?', values: [ref.id, ref.leaseToken] }
+    : { sql: 'id = ?', values: [ref.id] };
+}
+
+function kindList(kinds: readonly JobKind[]): string {
+  if (kinds.length === 0) throw new StorageError('invalid', 'kinds must list at least one job kind');
+  return placeholders(kinds.length);
+}
+
+function encodeCursor(job: JobRecord): string {
+  return Buffer.from(JSON.stringify([job.createdAt, job.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [number, string] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
+      return [value[0], value[1]];
+    }
+  } catch {
+    // fall through
+  }
+  throw new StorageError('invalid', 'invalid cursor: pass the nextCursor value of a previous page unchanged');
+}
+
+async function withAttempts(sql: Sql, jobs: JobRecord[]): Promise<JobWithAttempts[]> {
+  if (jobs.length === 0) return [];
+  const rows = await sql.all(
+    `SELECT job_id, series, number, started_at, duration_ms, status_code, error, response_excerpt
+     FROM job_attempts WHERE job_id IN (${placeholders(jobs.length)}) ORDER BY series, number`,
+    jobs.map((job) => job.id),
+  );
+  const byJob = new Map<string, JobAttempt[]>(jobs.map((job) => [job.id, []]));
+  for (const row of rows) byJob.get(str(row, 'job_id'))?.push(toAttempt(row));
+  return jobs.map((job) => ({ ...job, attempts: byJob.get(job.id) ?? [] }));
+}
+
+/** Cancels the queued and running jobs of an installation; returns how many. */
+export async function cancelJobsForInstallation(
+  sql: Sql,
+  installationId: string,
+  now: number,
+): Promise<number> {
+  const { changes } = await sql.run(
+    `UPDATE jobs SET state = 'cancelled', lease_until = NULL, lease_token = NULL, finished_at = ?, updated_at = ?
+     WHERE installation_id = ? AND state IN ('queued', 'running')`,
+    [now, now, installationId],
+  );
+  return changes;
+}
+
+/** Builds the jobs (durable queue) repository on an adapter (or transaction handle). */
+export function jobsRepo(sql: Sql): JobsRepo {
+  const getJob = async (id: string): Promise<JobWithAttempts | null> => {
+    const row = await sql.get(`SELECT ${COLUMNS} FROM jobs WHERE id = ?`, [id]);
+    if (!row) return null;
+    const [job] = await withAttempts(sql, [toJob(row)]);
+    return job ?? null;
+  };
+
+  return {
+    enqueue: (inputs: readonly EnqueueInput[], now = Date.now()) =>
+      sql.transaction(async (tx) => {
+        const jobs: JobRecord[] = [];
+        for (const input of inputs) {
+          const job: JobRecord = {
+            id: input.id ?? newId(input.kind === 'deliver' ? 'dlv' : 'job'),
+            kind: input.kind,
+            installationId: input.installationId,
+            eventId: input.eventId ?? null,
+            payload: input.payload,
+            state: 'queued',
+            series: 1,
+            attempt: 0,
+            runAt: input.runAt ?? now,
+            leaseUntil: null,
+            leaseToken: null,
+            lastError: null,
+            createdAt: now,
+            updatedAt: now,
+            finishedAt: null,
+          };
+          await tx.run(
+            `INSERT INTO jobs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, 'queued', 1, 0, ?, NULL, NULL, NULL, ?, ?, NULL)`,
+            [
+              job.id,
+              job.kind,
+              job.installationId,
+              job.eventId,
+              JSON.stringify(job.payload),
+              job.runAt,
+              now,
+              now,
+            ],
+          );
+          jobs.push(job);
+        }
+        return jobs;
+      }),
+
+    async claim({ kinds, limit, leaseMs, now }) {
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new StorageError('invalid', 'claim limit must be an integer >= 1');
+      if (!(leaseMs > 0)) throw new StorageError('invalid', 'claim leaseMs must be > 0');
+      const token = randomBytes(12).toString('base64url');
+      const lock = sql.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+      const statement = `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
+        WHERE id IN (
+          SELECT id FROM jobs
+          WHERE kind IN (${kindList(kinds)})
+            AND ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_until <= ?))
+          ORDER BY run_at, id LIMIT ? ${lock}
+        ) RETURNING ${COLUMNS}`;
+      const params = [now + leaseMs, token, now, ...kinds, now, now, limit];
+      // SQLite: one statement inside the writer transaction (BEGIN IMMEDIATE); PostgreSQL: SKIP LOCKED.
+      const rows = await sql.transaction((tx) => tx.all(statement, params));
+      return rows.map(toJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+    },
+
+    recordAttempt: (jobId: string, attempt: AttemptInput) =>
+      sql.transaction(async (tx) => {
+        const excerpt =
+          attempt.responseExcerpt == null ? null : utf8Prefix(attempt.responseExcerpt, EXCERPT_BYTES);
+        const values = [
+          attempt.startedAt,
+          attempt.durationMs,
+          attempt.statusCode ?? null,
+          attempt.error ?? null,
+          excerpt,
+        ];
+        await tx.run(
+          `INSERT INTO job_attempts (job_id, series, number, started_at, duration_ms, status_code, error, response_excerpt)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (job_id, series, number) DO UPDATE SET started_at = excluded.started_at,
+             duration_ms = excluded.duration_ms, status_code = excluded.status_code, error = excluded.error,
+             response_excerpt = excluded.response_excerpt`,
+          [jobId, attempt.series, attempt.number, ...values],
+        );
+        await tx.run('UPDATE jobs SET attempt = ? WHERE id = ? AND series = ? AND attempt < ?', [
+          attempt.number,
+          jobId,
+          attempt.series,
+          attempt.number,
+        ]);
+      }),
+
+    async complete(ref: JobRef, state: TerminalJobState, now: number, lastError?: string | null) {
+      if (!TERMINAL.includes(state))
+        throw new StorageError('invalid', `complete state must be one of ${TERMINAL.join(', ')}`);
+      const guard = refGuard(ref);
+      const { changes } = await sql.run(
+        `UPDATE jobs SET state = ?, finished_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL,
+           last_error = COALESCE(?, last_error)
+         WHERE ${guard.sql} AND state = 'running'`,
+        [state, now, now, lastError ?? null, ...guard.values],
+      );
+      return changes > 0;
+    },
+
+    async reschedule(ref: JobRef, runAt: number, now: number, lastError: string | null) {
+      const guard = refGuard(ref);
+      const { changes } = await sql.run(
+        `UPDATE jobs SET state = 'queued', run_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL, last_error = ?
+         WHERE ${guard.sql} AND state = 'running'`,
+        [runAt, now, lastError, ...guard.values],
+      );
+      return changes > 0;
+    },
+
+    async nextDueAt(kinds: readonly JobKind[]) {
+      const list = kindList(kinds);
+      const row = await sql.get(
+        `SELECT MIN(t) AS t FROM (
+           SELECT MIN(run_at) AS t FROM jobs WHERE state = 'queued' AND kind IN (${list})
+           UNION ALL
+           SELECT MIN(lease_until) AS t FROM jobs WHERE state = 'running' AND kind IN (${list})
+         ) due`,
+        [...kinds, ...kinds],
+      );
+      return row ? numOrNull(row, 't') : null;
+    },
+
+    async listDeliveries(installationId: string, options: DeliveryListOptions = {}) {
+      const limit = Math.min(Math.max(Math.floor(options.limit ?? 50), 1), 500);
+      const where = ['installation_id = ?', 'kind = ?'];
+      const values: SqlValue[] = [installationId, options.kind ?? 'deliver'];
+      if (options.state) {
+        where.push('state = ?');
+        values.push(options.state);
+      }
+      if (options.since !== undefined) {
+        where.push('created_at >= ?');
+        values.push(options.since);
+      }
+      if (options.until !== undefined) {
+        where.push('created_at < ?');
+        values.push(options.until);
+      }
+      if (options.cursor) {
+        const [createdAt, id] = decodeCursor(options.cursor);
+        where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+        values.push(createdAt, createdAt, id);
+      }
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [...values, limit + 1],
+      );
+      const jobs = rows.slice(0, limit).map(toJob);
+      const last = jobs[jobs.length - 1];
+      return {
+        items: await withAttempts(sql, jobs),
+        nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+      };
+    },
+
+    getJob,
+
+    async redeliver(jobId: string, now: number) {
+      const row = await sql.get(
+        `UPDATE jobs SET state = 'queued', series = series + 1, attempt = 0, run_at = ?, lease_until = NULL,
+           lease_token = NULL, last_error = NULL, finished_at = NULL, updated_at = ?
+         WHERE id = ? AND state IN (${placeholders(TERMINAL.length)}) RETURNING ${COLUMNS}`,
+        [now, now, jobId, ...TERMINAL],
+      );
+      if (row) return toJob(row);
+      const existing = await sql.get('SELECT state FROM jobs WHERE id = ?', [jobId]);
+      if (!existing) throw new StorageError('not_found', `job ${jobId} does not exist`);
+      throw new StorageError(
+        'conflict',
+        `job ${jobId} is ${str(existing, 'state')}: only succeeded, failed or exhausted jobs can be redelivered`,
+      );
+    },
+
+    async redeliverRange(installationId: string, options: RedeliverRangeOptions, now: number) {
+      const states = options.states ?? ['failed', 'exhausted'];
+      for (const state of states) {
+        if (!TERMINAL.includes(state))
+          throw new StorageError('invalid', `redeliverRange states must be among ${TERMINAL.join(', ')}`);
+      }
+      if (states.length === 0) return 0;
+      const where = ['installation_id = ?', 'kind = ?', `state IN (${placeholders(states.length)})`];
+      const values: SqlValue[] = [installationId, options.kind ?? 'deliver', ...states];
+      if (options.since !== undefined) {
+        where.push('created_at >= ?');
+        values.push(options.since);
+      }
+      if (options.until !== undefined) {
+        where.push('created_at < ?');
+        values.push(options.until);
+      }
+      const { changes } = await sql.run(
+        `UPDATE jobs SET state = 'queued', series = series + 1, attempt = 0, run_at = ?, lease_until = NULL,
+           lease_token = NULL, last_error = NULL, finished_at = NULL, updated_at = ?
+         WHERE ${where.join(' AND ')}`,
+        [now, now, ...values],
+      );
+      return changes;
+    },
+
+    cancelForInstallation: (installationId: string, now = Date.now()) =>
+      cancelJobsForInstallation(sql, installationId, now),
+  };
+}

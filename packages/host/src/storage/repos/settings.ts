@@ -1,0 +1,45 @@
+import { str } from '../rows.js';
+import type { Sql } from '../sql.js';
+
+/**
+ * A small key/value store for host settings (for example the operator token hash).
+ *
+ * @example
+ * await storage.settings.set('admin_token_hash', hash);
+ * const hash = await storage.settings.get('admin_token_hash'); // string | null
+ */
+export interface SettingsRepo {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, now?: number): Promise<void>;
+  /** Sets the value only when the key is absent; returns the stored value (the existing one if any). */
+  setIfAbsent(key: string, value: string, now?: number): Promise<string>;
+  delete(key: string): Promise<boolean>;
+}
+
+/** Builds the settings repository on an adapter (or transaction handle). */
+export function settingsRepo(sql: Sql): SettingsRepo {
+  const get = async (key: string) => {
+    const row = await sql.get('SELECT value FROM settings WHERE key = ?', [key]);
+    return row ? str(row, 'value') : null;
+  };
+  return {
+    get,
+    async set(key, value, now = Date.now()) {
+      await sql.run(
+        `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+        [key, value, now],
+      );
+    },
+    async setIfAbsent(key, value, now = Date.now()) {
+      await sql.run(
+        'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
+        [key, value, now],
+      );
+      return (await get(key)) ?? value;
+    },
+    async delete(key) {
+      return (await sql.run('DELETE FROM settings WHERE key = ?', [key])).changes > 0;
+    },
+  };
+}

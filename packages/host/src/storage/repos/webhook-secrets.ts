@@ -1,0 +1,63 @@
+import { StorageError } from '../errors.js';
+import { numOrNull, str, strOrNull } from '../rows.js';
+import type { Sql } from '../sql.js';
+
+/**
+ * Webhook signing secrets per installation: the current one and, during a rotation, the previous one
+ * until it expires.
+ *
+ * @example
+ * await storage.webhookSecrets.set(inst.id, 'whsec_a');
+ * await storage.webhookSecrets.rotate(inst.id, 'whsec_b', 24 * 3600_000, Date.now());
+ * await storage.webhookSecrets.active(inst.id, Date.now()); // ['whsec_b', 'whsec_a']
+ */
+export interface WebhookSecretsRepo {
+  /** Sets the current secret and forgets any previous one. `not_found` if the installation does not exist. */
+  set(installationId: string, secret: string, now?: number): Promise<void>;
+  /** Makes `newSecret` current; the old current stays valid until now + overlapMs. `not_found` if none is set. */
+  rotate(installationId: string, newSecret: string, overlapMs: number, now: number): Promise<void>;
+  /** Secrets valid at `now`, current first (empty when none is set). */
+  active(installationId: string, now: number): Promise<string[]>;
+}
+
+/** Builds the webhook secrets repository on an adapter (or transaction handle). */
+export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
+  return {
+    async set(installationId, secret, now = Date.now()) {
+      await sql.run(
+        `INSERT INTO webhook_secrets (installation_id, current_secret, previous_secret, previous_expires_at, updated_at)
+         VALUES (?, ?, NULL, NULL, ?)
+         ON CONFLICT (installation_id) DO UPDATE SET current_secret = excluded.current_secret,
+           previous_secret = NULL, previous_expires_at = NULL, updated_at = excluded.updated_at`,
+        [installationId, secret, now],
+      );
+    },
+
+    async rotate(installationId, newSecret, overlapMs, now) {
+      const { changes } = await sql.run(
+        `UPDATE webhook_secrets SET previous_secret = current_secret, previous_expires_at = ?, current_secret = ?,
+           updated_at = ? WHERE installation_id = ?`,
+        [now + overlapMs, newSecret, now, installationId],
+      );
+      if (changes === 0) {
+        throw new StorageError(
+          'not_found',
+          `installation ${installationId} has no webhook secret to rotate; set one first`,
+        );
+      }
+    },
+
+    async active(installationId, now) {
+      const row = await sql.get(
+        'SELECT current_secret, previous_secret, previous_expires_at FROM webhook_secrets WHERE installation_id = ?',
+        [installationId],
+      );
+      if (!row) return [];
+      const secrets = [str(row, 'current_secret')];
+      const previous = strOrNull(row, 'previous_secret');
+      const expiresAt = numOrNull(row, 'previous_expires_at');
+      if (previous !== null && expiresAt !== null && expiresAt > now) secrets.push(previous);
+      return secrets;
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * One versioned schema change. `sql` is portable, or per dialect where that cannot be avoided.
+ * Migrations are append-only: never edit one that has shipped, add the next version.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string | { readonly sqlite: string; readonly postgres: string };
+}
+
+/** The ordered migrations of the host database. Types: TEXT, INTEGER (booleans 0/1), BIGINT (ms timestamps). */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+CREATE TABLE integrations (
+  name TEXT NOT NULL,
+  version TEXT NOT NULL,
+  title TEXT NOT NULL,
+  manifest TEXT NOT NULL,
+  bundle TEXT NOT NULL,
+  bundle_hash TEXT NOT NULL,
+  envelope_version TEXT NOT NULL,
+  signing_secret TEXT NOT NULL,
+  secrets TEXT NOT NULL,
+  first_party INTEGER NOT NULL,
+  dev_mode INTEGER NOT NULL,
+  publish_seq BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (name, version),
+  UNIQUE (name, publish_seq)
+);
+
+CREATE TABLE installations (
+  id TEXT PRIMARY KEY,
+  integration_name TEXT NOT NULL,
+  target TEXT NOT NULL,
+  space_id TEXT,
+  site_id TEXT,
+  organization_id TEXT,
+  configuration TEXT NOT NULL,
+  status TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  external_ids TEXT NOT NULL,
+  space_selection TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+CREATE INDEX installations_space ON installations (space_id, status);
+CREATE INDEX installations_site ON installations (site_id, status);
+CREATE INDEX installations_org ON installations (target, status, organization_id);
+CREATE INDEX installations_integration ON installations (integration_name);
+
+CREATE TABLE webhook_secrets (
+  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
+  current_secret TEXT NOT NULL,
+  previous_secret TEXT,
+  previous_expires_at BIGINT,
+  updated_at BIGINT NOT NULL
+);
+
+CREATE TABLE events (
+  event_id TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  space_id TEXT,
+  site_id TEXT,
+  received_at BIGINT NOT NULL
+);
+
+CREATE TABLE jobs (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  installation_id TEXT NOT NULL,
+  event_id TEXT,
+  payload TEXT NOT NULL,
+  state TEXT NOT NULL,
+  series INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  run_at BIGINT NOT NULL,
+  lease_until BIGINT,
+  lease_token TEXT,
+  last_error TEXT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  finished_at BIGINT
+);
+CREATE INDEX jobs_due ON jobs (state, run_at);
+CREATE INDEX jobs_installation ON jobs (installation_id, created_at);
+CREATE INDEX jobs_event ON jobs (event_id);
+
+CREATE TABLE job_attempts (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+  series INTEGER NOT NULL,
+  number INTEGER NOT NULL,
+  started_at BIGINT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  response_excerpt TEXT,
+  PRIMARY KEY (job_id, series, number)
+);
+
+CREATE TABLE invocation_logs (
+  id TEXT PRIMARY KEY,
+  installation_id TEXT,
+  integration_name TEXT NOT NULL,
+  event_type TEXT NOT NULL,
+  event_id TEXT,
+  status TEXT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  lines TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX invocation_logs_installation ON invocation_logs (installation_id, created_at);
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+`,
+  },
+];

@@ -1,0 +1,176 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'libsql';
+import { StorageError } from './errors.js';
+import { Mutex } from './mutex.js';
+import { normalizeParams, type Row, type Sql, type SqlValue } from './sql.js';
+import { assertOutsideOwnTx, assertTxOpen, runInTxScope, type TxState, withSavepoint } from './tx-scope.js';
+
+/** Options of {@link openSqlite}. */
+export interface SqliteOptions {
+  /** How long a writer waits for another process's lock, in ms. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+interface Shared {
+  readonly db: Database.Database;
+  readonly mutex: Mutex;
+  readonly busyTimeoutMs: number;
+}
+
+/**
+ * Opens (creating folders as needed) a SQLite database file with WAL, busy_timeout, foreign keys and
+ * synchronous=NORMAL. All access goes through one connection, serialized by an async mutex, so nothing
+ * interleaves with an open transaction.
+ *
+ * @example
+ * const sql = openSqlite('./.platform/platform.db');
+ * await sql.run('INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)', ['k', 'v', Date.now()]);
+ */
+export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  let db: Database.Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
+    db.exec('PRAGMA foreign_keys = ON');
+    db.exec('PRAGMA synchronous = NORMAL');
+  } catch (error) {
+    throw new StorageError('unavailable', `cannot open the SQLite database at ${path}: ${describe(error)}`, {
+      cause: error,
+    });
+  }
+  return new SqliteSql({ db, mutex: new Mutex(), busyTimeoutMs }, null);
+}
+
+class SqliteSql implements Sql {
+  readonly dialect = 'sqlite' as const;
+
+  constructor(
+    private readonly shared: Shared,
+    private readonly tx: TxState | null,
+  ) {}
+
+  all(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
+    return this.#use(() => this.shared.db.prepare(sql).all(normalizeParams(params)) as Row[]);
+  }
+
+  get(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined> {
+    return this.#use(() => {
+      const row = this.shared.db.prepare(sql).get(normalizeParams(params)) as Row | undefined;
+      if (row) delete row._metadata;
+      return row;
+    });
+  }
+
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
+    return this.#use(() => ({ changes: this.shared.db.prepare(sql).run(normalizeParams(params)).changes }));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.#use(() => {
+      this.shared.db.exec(sql);
+    });
+  }
+
+  async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    if (this.tx) {
+      assertTxOpen(this.tx);
+      return withSavepoint(this, this.tx, fn);
+    }
+    assertOutsideOwnTx(this.shared);
+    return this.shared.mutex.run(async () => {
+      const { db } = this.shared;
+      await this.#beginImmediate();
+      const state: TxState = { owner: this.shared, open: true, savepoints: 0 };
+      try {
+        const result = await runInTxScope(state, () => fn(new SqliteSql(this.shared, state)));
+        try {
+          db.exec('COMMIT');
+        } catch (error) {
+          throw wrapSqliteError(error);
+        }
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      } finally {
+        state.open = false;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.shared.mutex.run(() => {
+      if (this.shared.db.open) this.shared.db.close();
+    });
+  }
+
+  /** BEGIN IMMEDIATE, waiting asynchronously (not blocking the event loop) while another connection writes. */
+  async #beginImmediate(): Promise<void> {
+    const { db, busyTimeoutMs } = this.shared;
+    const deadline = Date.now() + busyTimeoutMs;
+    db.exec('PRAGMA busy_timeout = 0');
+    try {
+      for (;;) {
+        try {
+          db.exec('BEGIN IMMEDIATE');
+          return;
+        } catch (error) {
+          if (!isBusy(error) || Date.now() >= deadline) throw wrapSqliteError(error);
+          await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
+        }
+      }
+    } finally {
+      db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
+    }
+  }
+
+  async #use<T>(op: () => T): Promise<T> {
+    const guarded = () => {
+      try {
+        return op();
+      } catch (error) {
+        throw wrapSqliteError(error);
+      }
+    };
+    if (this.tx) {
+      assertTxOpen(this.tx);
+      return guarded();
+    }
+    assertOutsideOwnTx(this.shared);
+    return this.shared.mutex.run(guarded);
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Maps a libsql error to a {@link StorageError} (constraint names only, never bound values). */
+export function wrapSqliteError(error: unknown): unknown {
+  if (error instanceof StorageError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
+  if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    return new StorageError('conflict', `SQLite: ${describe(error)}`, { cause: error });
+  }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return new StorageError('not_found', `SQLite: a referenced row does not exist (${describe(error)})`, {
+      cause: error,
+    });
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new StorageError('unavailable', `SQLite: the database is locked by another writer; retry`, {
+      cause: error,
+    });
+  }
+  return new StorageError('internal', `SQLite: ${describe(error)}`, { cause: error });
+}

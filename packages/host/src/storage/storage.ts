@@ -1,0 +1,97 @@
+import { migrate } from './migrate.js';
+import { openPostgres } from './postgres.js';
+import { type EventsRepo, eventsRepo } from './repos/events.js';
+import { type InstallationsRepo, installationsRepo } from './repos/installations.js';
+import { type IntegrationsRepo, integrationsRepo } from './repos/integrations.js';
+import { type InvocationLogsRepo, invocationLogsRepo } from './repos/invocation-logs.js';
+import { jobsRepo } from './repos/jobs.js';
+import type { JobsRepo } from './repos/jobs-api.js';
+import { type SettingsRepo, settingsRepo } from './repos/settings.js';
+import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
+import type { Dialect, Sql } from './sql.js';
+import { openSqlite } from './sqlite.js';
+
+/** Where the data lives: a SQLite file (embedded default) or a PostgreSQL database. */
+export type StorageOptions =
+  | { sqlitePath: string; busyTimeoutMs?: number }
+  | { databaseUrl: string; schema?: string; poolSize?: number };
+
+/** The repositories; the same set exists on the storage and on a transaction handle. */
+export interface Repositories {
+  readonly dialect: Dialect;
+  readonly integrations: IntegrationsRepo;
+  readonly installations: InstallationsRepo;
+  readonly webhookSecrets: WebhookSecretsRepo;
+  readonly events: EventsRepo;
+  readonly jobs: JobsRepo;
+  readonly invocationLogs: InvocationLogsRepo;
+  readonly settings: SettingsRepo;
+  /**
+   * Runs `fn` atomically: everything done through `tx` commits together or not at all (a throw rolls back).
+   * Inside `fn` use only `tx` (using the outer storage there throws `StorageError('invalid')`). Called on a
+   * transaction handle, it opens a savepoint.
+   */
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>;
+}
+
+/** The handle passed to `storage.transaction(fn)`; valid only until `fn` settles. */
+export type StorageTx = Repositories;
+
+/** An open storage. Close it when done. */
+export interface Storage extends Repositories {
+  /** The migration versions applied when this storage was opened (empty when already up to date). */
+  readonly appliedMigrations: readonly number[];
+  close(): Promise<void>;
+}
+
+function repositories(sql: Sql): Repositories {
+  return {
+    dialect: sql.dialect,
+    integrations: integrationsRepo(sql),
+    installations: installationsRepo(sql),
+    webhookSecrets: webhookSecretsRepo(sql),
+    events: eventsRepo(sql),
+    jobs: jobsRepo(sql),
+    invocationLogs: invocationLogsRepo(sql),
+    settings: settingsRepo(sql),
+    transaction: (fn) => sql.transaction((tx) => fn(repositories(tx))),
+  };
+}
+
+/**
+ * Opens the storage and applies pending migrations. SQLite: the file (and its folder) is created as needed.
+ * PostgreSQL: `schema` (optional) is created when missing and used as search_path. Throws
+ * `StorageError('unavailable')` with a clear message when the database cannot be reached.
+ *
+ * @example
+ * const storage = await openStorage({ sqlitePath: './.platform/platform.db' });
+ * // or: await openStorage({ databaseUrl: process.env.DATABASE_URL! });
+ * await storage.transaction(async (tx) => {
+ *   const { inserted } = await tx.events.insertIfAbsent({ eventId: 'evt_1', type: 'site_view', payload: {}, siteId: 's1' });
+ *   if (inserted) await tx.jobs.enqueue([{ kind: 'deliver', installationId: 'inst_1', eventId: 'evt_1', payload: {} }]);
+ * });
+ * await storage.close();
+ */
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  const sql =
+    'sqlitePath' in options
+      ? openSqlite(
+          options.sqlitePath,
+          options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs },
+        )
+      : await openPostgres(options.databaseUrl, {
+          ...(options.schema === undefined ? {} : { schema: options.schema }),
+          ...(options.poolSize === undefined ? {} : { max: options.poolSize }),
+        });
+  let appliedMigrations: number[];
+  try {
+    appliedMigrations = await migrate(
+      sql,
+      'schema' in options && options.schema ? { schema: options.schema } : {},
+    );
+  } catch (error) {
+    await sql.close().catch(() => undefined);
+    throw error;
+  }
+  return { ...repositories(sql), appliedMigrations, close: () => sql.close() };
+}
