@@ -2,7 +2,8 @@
 // `exports` (default condition) or `bin` is bundled by esbuild from `src/X.ts`
 // (or `src/X.tsx`). Dependencies stay external; workspace packages resolve to
 // each other's dist at run time. A package may set "buildPlatform": "neutral"
-// (code that must also run in workerd) — the default is "node".
+// (code that must also run in workerd) — the default is "node". A package with
+// "platformIntegration": "src/index.ts" also gets dist/integration.js: a self-contained bundle.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,26 @@ for (const dir of workspaceDirs()) {
     const src = ['ts', 'tsx'].map((ext) => join(dir, 'src', `${base}.${ext}`)).find(existsSync);
     if (!src) throw new Error(`${pkg.name}: ${target} has no source file src/${base}.ts`);
     entryPoints[base] = src;
+  }
+  if (pkg.platformIntegration) {
+    // An integration: one self-contained ESM bundle (dependencies included) that the host stores
+    // and runs in workerd or in-process.
+    await build({
+      absWorkingDir: dir,
+      entryPoints: { integration: join(dir, pkg.platformIntegration) },
+      outdir: join(dir, 'dist'),
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      conditions: ['worker', 'browser'],
+      target: 'es2022',
+      minify: true,
+      jsx: 'automatic',
+      jsxImportSource: '@platform/runtime',
+      logLevel: 'warning',
+    });
+    count++;
   }
   if (Object.keys(entryPoints).length === 0) continue;
   await build({
