@@ -68,7 +68,7 @@ for (const dir of workspaceDirs()) {
       format: 'esm',
       platform: 'neutral',
       mainFields: ['module', 'main'],
-      conditions: ['worker', 'browser'],
+      conditions: ['source', 'worker', 'browser'],
       target: 'es2022',
       minify: true,
       jsx: 'automatic',

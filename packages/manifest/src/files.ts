@@ -77,8 +77,10 @@ export function checkFiles(data: unknown, dir: string): PendingIssue[] {
       const file = resolveFile(dir, path, value, 'preview image', report);
       if (file === undefined) return;
       const image = readImage(file);
-      if (image === undefined || !PREVIEW_TYPES.has(image.type)) {
+      if (image === undefined) {
         report(path, `preview image \`${value}\` is not a readable PNG or JPEG image`);
+      } else if (!PREVIEW_TYPES.has(image.type)) {
+        report(path, `preview image \`${value}\` is a ${image.type.toUpperCase()} image; use PNG or JPEG`);
       } else if (image.width !== image.height * 2) {
         report(
           path,

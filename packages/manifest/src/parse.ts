@@ -69,7 +69,7 @@ function dedupe(issues: Issue[]): Issue[] {
 export function parseManifest(text: string, options: ParseOptions = {}): ManifestResult {
   const fileName = options.fileName ?? 'platform-manifest.yaml';
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, logLevel: 'silent' });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, logLevel: 'error' });
   const errors = doc.errors.map((e) => yamlIssue(e, lineCounter, 'error'));
   const warnings = doc.warnings.map((e) => yamlIssue(e, lineCounter, 'warning'));
   const fatal = doc.errors.some((e) => e.code !== 'DUPLICATE_KEY');

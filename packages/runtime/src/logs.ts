@@ -188,17 +188,18 @@ export function findAsyncStorage<T>(): AsyncStorage<T> | undefined {
  * const result = await capture.run(log, () => handler());
  */
 export class ConsoleCapture {
-  readonly #storage: AsyncStorage<InvocationLog> | undefined;
+  readonly #storage: AsyncStorage<InvocationLog> | null;
   readonly #active = new Set<InvocationLog>();
   #installed = false;
 
-  constructor(storage: AsyncStorage<InvocationLog> | undefined = findAsyncStorage<InvocationLog>()) {
+  /** `storage`: AsyncLocalStorage to use; found automatically; `null` forces the fallback. */
+  constructor(storage: AsyncStorage<InvocationLog> | null = findAsyncStorage<InvocationLog>() ?? null) {
     this.#storage = storage;
   }
 
   /** True when console lines are attributed through AsyncLocalStorage. */
   get exact(): boolean {
-    return this.#storage !== undefined;
+    return this.#storage !== null;
   }
 
   /** Runs `fn` with console capture into `log` (the caller closes `log` when it answers). */

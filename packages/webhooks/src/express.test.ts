@@ -1,8 +1,7 @@
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { event, receiverContract, SECRET, sendTo, signedPost } from '../test/receiver-contract.js';
+import { event, listen, receiverContract, SECRET, sendTo, signedPost } from '../test/receiver-contract.js';
 import { createExpressWebhookHandler } from './express.js';
-import { listen } from './node.test.js';
 import type { WebhookHandlerOptions } from './receiver.js';
 
 async function startApp(setup: (app: express.Express) => void) {

@@ -39,20 +39,40 @@ async function readNodeBody(req: NodeWebhookRequest, max: number): Promise<Uint8
     req.resume();
     throw tooLarge(max);
   }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Uint8Array | string): void => {
       const bytes = typeof chunk === 'string' ? utf8(chunk) : chunk;
       total += bytes.byteLength;
-      if (total > max) throw tooLarge(max);
+      if (total > max) {
+        // Stop buffering but keep draining (without storing) so the 413 can still be written.
+        cleanup();
+        req.resume();
+        reject(tooLarge(max));
+        return;
+      }
       chunks.push(bytes);
-    }
-  } catch (error) {
-    if (error instanceof WebhookRequestError) throw error;
-    throw new WebhookRequestError('body_read_failed', 400, 'The request body could not be read completely.');
-  }
-  return concatBytes(chunks);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(concatBytes(chunks));
+    };
+    const onError = (): void => {
+      cleanup();
+      reject(
+        new WebhookRequestError('body_read_failed', 400, 'The request body could not be read completely.'),
+      );
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 function headerValue(req: IncomingMessage, name: string): string | null {

@@ -1,4 +1,6 @@
 // The behaviour every receiver helper (fetch, node:http, Express) must have, run against each.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
 import type { WebhookEvent } from '../src/events.js';
 import type { WebhookHandlerOptions, WebhookMeta } from '../src/receiver.js';
@@ -184,5 +186,15 @@ export async function sendTo(baseUrl: string, req: SentRequest): Promise<Receive
     status: res.status,
     headers: res.headers,
     json: text === '' ? null : (JSON.parse(text) as unknown),
+  };
+}
+
+/** Starts a real server on a free loopback port. */
+export async function listen(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
