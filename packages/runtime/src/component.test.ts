@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { createComponent } from './component';
+import { ContentKit } from './contentkit';
+import { createIntegration } from './integration';
+import { envelopeRequest } from './testing';
+
+const counter = createComponent<{ start?: number }, { count: number }>({
+  componentId: 'counter',
+  initialState: (props) => ({ count: props.start ?? 0 }),
+  action: async (element, action) => {
+    if (action.action === 'increment')
+      return { state: { count: element.state.count + Number(action.by ?? 1) } };
+    return {};
+  },
+  render: async (element) =>
+    ContentKit.block(
+      ContentKit.text(`Count: ${element.state.count}`),
+      ContentKit.button({ label: '+1', onPress: { action: 'increment' } }),
+    ),
+});
+const integration = createIntegration({ components: [counter] });
+
+async function render(fields: Record<string, unknown>) {
+  const response = await integration.fetch(envelopeRequest({ type: 'ui_render', eventId: 'e', ...fields }));
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('components (SPEC 3.2)', () => {
+  it('renders the initial state from props when no state is given', async () => {
+    const { status, body } = await render({ componentId: 'counter', props: { start: 5 } });
+    expect(status).toBe(200);
+    expect(body.state).toEqual({ count: 5 });
+    expect(body.element).toEqual({
+      type: 'block',
+      children: [
+        { type: 'text', text: 'Count: 5' },
+        { type: 'button', label: '+1', onPress: { action: 'increment' } },
+      ],
+    });
+  });
+
+  it('replaces the state with what the action returns, then renders it', async () => {
+    const { body } = await render({
+      componentId: 'counter',
+      props: {},
+      state: { count: 2 },
+      action: { action: 'increment', by: 3 },
+    });
+    expect(body.state).toEqual({ count: 5 });
+    expect(JSON.stringify(body.element)).toContain('Count: 5');
+  });
+
+  it('keeps the state unchanged on an unknown action', async () => {
+    const { body } = await render({
+      componentId: 'counter',
+      props: {},
+      state: { count: 7 },
+      action: { action: 'nope' },
+    });
+    expect(body.state).toEqual({ count: 7 });
+  });
+
+  it('answers 404 JSON for an unknown component', async () => {
+    const { status, body } = await render({ componentId: 'ghost', props: {} });
+    expect(status).toBe(404);
+    expect(body).toEqual({
+      error: { code: 'component_not_found', message: 'No component "ghost" in this integration' },
+    });
+  });
+
+  it('passes props, state and the render context to render; empty state without initialState', async () => {
+    const seen: unknown[] = [];
+    const probe = createComponent({
+      componentId: 'probe',
+      render: (element) => {
+        seen.push(element);
+        return ContentKit.divider();
+      },
+    });
+    const response = await createIntegration({ components: [probe] }).fetch(
+      envelopeRequest({
+        type: 'ui_render',
+        eventId: 'e',
+        componentId: 'probe',
+        props: { a: 1 },
+        context: { where: 'editor' },
+      }),
+    );
+    expect(await response.json()).toEqual({ element: { type: 'divider' }, state: {} });
+    expect(seen).toEqual([
+      { componentId: 'probe', props: { a: 1 }, state: {}, context: { where: 'editor' } },
+    ]);
+  });
+
+  it('refuses two components with the same id', () => {
+    expect(() => createIntegration({ components: [counter, counter] })).toThrow(
+      /two components have the id "counter"/,
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ContentKit } from './contentkit';
+import { counterView, fragment, textInBlock, withComponent } from './jsx-fixtures';
+
+describe('JSX runtime', () => {
+  it('turns JSX into ContentKit JSON', () => {
+    expect(counterView(3)).toEqual({
+      type: 'block',
+      children: [
+        {
+          type: 'hstack',
+          align: 'center',
+          children: [
+            { type: 'text', style: 'bold', text: 'Count: 3' },
+            { type: 'button', label: '+1', onPress: { action: 'increment', by: 1 }, style: 'primary' },
+          ],
+        },
+        { type: 'divider' },
+        { type: 'text', text: '1' },
+        { type: 'text', text: '2' },
+        { type: 'input', id: 'name', label: 'Name', placeholder: 'Ada' },
+      ],
+    });
+  });
+
+  it('drops false children and calls function components', () => {
+    expect(counterView(0).type).toBe('block');
+    expect((counterView(0) as { children: unknown[] }).children).toHaveLength(4);
+    expect(withComponent()).toEqual({ type: 'vstack', children: [{ type: 'text', text: 'Hello Ada' }] });
+  });
+
+  it('refuses fragments and raw text in containers with clear errors', () => {
+    expect(() => fragment()).toThrow(/wrap the children in <vstack> or <block>/);
+    expect(() => textInBlock()).toThrow(/wrap text in <text>/);
+  });
+
+  it('builders produce the same JSON as JSX', () => {
+    expect(
+      ContentKit.block(
+        ContentKit.hstack(
+          [
+            ContentKit.text('Count: 3', 'bold'),
+            ContentKit.button({ label: '+1', onPress: { action: 'increment', by: 1 }, style: 'primary' }),
+          ],
+          { align: 'center' },
+        ),
+        ContentKit.divider(),
+        ContentKit.text('1'),
+        ContentKit.text('2'),
+        ContentKit.input({ id: 'name', label: 'Name', placeholder: 'Ada' }),
+      ),
+    ).toEqual(counterView(3));
+  });
+});

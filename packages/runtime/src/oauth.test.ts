@@ -1,0 +1,189 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIntegration } from './integration';
+import { createOAuthHandler } from './oauth';
+import { signOAuthState } from './oauth-state';
+import { decodeLogsHeader, envelopeRequest, testEnvironment } from './testing';
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+interface Recorded {
+  url: string;
+  method: string;
+  authorization: string | undefined;
+  body: string;
+}
+
+async function listen(handler: Handler): Promise<{ server: Server; url: string; seen: Recorded[] }> {
+  const seen: Recorded[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
+    req.on('end', () => {
+      seen.push({
+        url: req.url ?? '',
+        method: req.method ?? '',
+        authorization: req.headers.authorization,
+        body,
+      });
+      handler(req, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+let provider: Awaited<ReturnType<typeof listen>>;
+let host: Awaited<ReturnType<typeof listen>>;
+let tokenStatus = 200;
+
+beforeAll(async () => {
+  provider = await listen((_req, _body, res) => {
+    if (tokenStatus !== 200) {
+      res.writeHead(tokenStatus, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
+      return;
+    }
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({
+          access_token: 'AT_SECRET_1',
+          refresh_token: 'RT_SECRET_1',
+          expires_in: 3600,
+          token_type: 'bearer',
+        }),
+      );
+  });
+  host = await listen((_req, body, res) => {
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ id: 'inst_test', configuration: JSON.parse(body).configuration }));
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([provider, host].map((s) => new Promise((resolve) => s.server.close(resolve))));
+});
+
+const publicEndpoint = 'https://host.example/v1/integrations/hello/installations/inst_test/public';
+
+function integration(extra: Partial<Parameters<typeof createOAuthHandler>[0]> = {}) {
+  return createIntegration({
+    fetch: createOAuthHandler((ctx) => ({
+      clientId: ctx.environment.secrets.CLIENT_ID ?? '',
+      clientSecret: ctx.environment.secrets.CLIENT_SECRET ?? '',
+      authorizeURL: `${provider.url}/authorize?audience=x`,
+      accessTokenURL: `${provider.url}/token`,
+      scopes: ['read', 'write'],
+      prompt: 'consent',
+      ...extra,
+    })),
+  });
+}
+
+function call(query: string, method = 'GET') {
+  const environment = testEnvironment({
+    apiEndpoint: host.url,
+    secrets: { CLIENT_ID: 'client_1', CLIENT_SECRET: 'client_secret_1' },
+    integration: { name: 'hello', version: '1', title: 'Hello', urls: { publicEndpoint } },
+  });
+  if (environment.installation) environment.installation.urls.publicEndpoint = publicEndpoint;
+  const event = {
+    type: 'fetch',
+    eventId: 'e',
+    request: { method, url: `${publicEndpoint}/oauth${query}`, headers: {} },
+  };
+  return integration().fetch(envelopeRequest(event, { environment }));
+}
+
+describe('createOAuthHandler', () => {
+  it('redirects to the provider with every parameter and a signed state', async () => {
+    const response = await call('');
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get('location') ?? '');
+    expect(location.origin + location.pathname).toBe(`${provider.url}/authorize`);
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({
+      audience: 'x',
+      client_id: 'client_1',
+      redirect_uri: `${publicEndpoint}/oauth`,
+      response_type: 'code',
+      scope: 'read write',
+      prompt: 'consent',
+    });
+    expect(location.searchParams.get('state')).toMatch(/^[\w-]+\.[\w-]+$/);
+  });
+
+  it('exchanges the code, saves oauth_credentials through the API and answers a closing page', async () => {
+    const redirect = new URL((await call('')).headers.get('location') ?? '');
+    const state = redirect.searchParams.get('state') ?? '';
+    const response = await call(`?code=CODE_1&state=${encodeURIComponent(state)}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('You may close this window');
+    expect(html).toContain("window.opener?.postMessage({ type: 'platform:oauth', ok: true }, '*')");
+    expect(html).not.toContain('AT_SECRET_1');
+    expect(Object.fromEntries(new URLSearchParams(provider.seen.at(-1)?.body))).toEqual({
+      client_id: 'client_1',
+      client_secret: 'client_secret_1',
+      code: 'CODE_1',
+      redirect_uri: `${publicEndpoint}/oauth`,
+      grant_type: 'authorization_code',
+    });
+    const saved = host.seen.at(-1);
+    expect(saved).toMatchObject({
+      method: 'PATCH',
+      url: '/v1/installations/inst_test',
+      authorization: 'Bearer pit_test_token',
+    });
+    expect(JSON.parse(saved?.body ?? '')).toEqual({
+      configuration: {
+        oauth_credentials: { access_token: 'AT_SECRET_1', refresh_token: 'RT_SECRET_1', expires_in: 3600 },
+      },
+    });
+    const logs = JSON.stringify(decodeLogsHeader(response.headers.get('x-platform-logs')));
+    expect(logs).toContain('credentials saved');
+    expect(logs).not.toContain('AT_SECRET_1');
+  });
+
+  it('answers 400 HTML for a tampered state without calling the provider', async () => {
+    const before = provider.seen.length;
+    const state = await signOAuthState('inst_test', 'not_the_client_secret');
+    const response = await call(`?code=C&state=${state}`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await response.text()).toContain('invalid or was altered');
+    expect(provider.seen.length).toBe(before);
+  });
+
+  it('answers 400 HTML for an expired state', async () => {
+    const state = await signOAuthState('inst_test', 'client_secret_1', Date.now() - 11 * 60 * 1000);
+    const response = await call(`?code=C&state=${state}`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('has expired');
+  });
+
+  it('answers 502 HTML when the token exchange is refused, saving nothing', async () => {
+    const saves = host.seen.length;
+    const state = await signOAuthState('inst_test', 'client_secret_1');
+    tokenStatus = 400;
+    try {
+      const response = await call(`?code=C&state=${state}`);
+      expect(response.status).toBe(502);
+      const html = await response.text();
+      expect(html).toContain('did not issue a token');
+      expect(html).toContain('ok: false');
+    } finally {
+      tokenStatus = 200;
+    }
+    expect(host.seen.length).toBe(saves);
+  });
+
+  it('shows a provider error and refuses other methods', async () => {
+    const refused = await call('?error=access_denied');
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('access_denied');
+    expect((await call('', 'POST')).status).toBe(405);
+  });
+});
