@@ -45,16 +45,14 @@ beforeAll(async () => {
       res.writeHead(tokenStatus, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
       return;
     }
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          access_token: 'AT_SECRET_1',
-          refresh_token: 'RT_SECRET_1',
-          expires_in: 3600,
-          token_type: 'bearer',
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        access_token: 'AT_SECRET_1',
+        refresh_token: 'RT_SECRET_1',
+        expires_in: 3600,
+        token_type: 'bearer',
+      }),
+    );
   });
   host = await listen((_req, body, res) => {
     res
