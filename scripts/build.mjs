@@ -52,6 +52,7 @@ for (const dir of workspaceDirs()) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const entryPoints = {};
   for (const target of distTargets(pkg)) {
+    if (pkg.platformIntegration && target === './dist/integration.js') continue;
     const base = target.slice('./dist/'.length, -'.js'.length);
     const src = ['ts', 'tsx'].map((ext) => join(dir, 'src', `${base}.${ext}`)).find(existsSync);
     if (!src) throw new Error(`${pkg.name}: ${target} has no source file src/${base}.ts`);
