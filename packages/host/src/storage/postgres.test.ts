@@ -64,3 +64,17 @@ it('postgres: a bad schema name or URL is refused with an invalid error', async 
   const badUrl = await openStorage({ databaseUrl: 'mysql://x' }).catch((e) => e);
   expect(isStorageError(badUrl, 'invalid')).toBe(true);
 });
+
+it('postgres: two hosts opening a fresh schema at once apply the migrations exactly once', async () => {
+  const schema = `storage_test_${randomBytes(6).toString('hex')}`;
+  schemas.push(schema);
+  const open = () => openStorage({ databaseUrl: DATABASE_URL, schema, poolSize: 2 });
+  const both = await Promise.all([open(), open(), open()]);
+  try {
+    expect(both.map((s) => s.appliedMigrations.length).sort()).toEqual([0, 0, 1]);
+    await both[0]!.settings.set('k', 'v');
+    expect(await both[2]!.settings.get('k')).toBe('v');
+  } finally {
+    await Promise.all(both.map((s) => s.close()));
+  }
+});

@@ -37,3 +37,17 @@ it('sqlite: the connection runs in WAL with foreign keys, busy_timeout and synch
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+it('sqlite: two hosts opening a fresh database at once apply the migrations exactly once', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'platform-storage-'));
+  const path = join(dir, 'p.db');
+  const both = await Promise.all([openStorage({ sqlitePath: path }), openStorage({ sqlitePath: path })]);
+  try {
+    expect(both.map((s) => s.appliedMigrations).sort()).toEqual([[], [1]]);
+    await both[0]!.settings.set('k', 'v');
+    expect(await both[1]!.settings.get('k')).toBe('v');
+  } finally {
+    await Promise.all(both.map((s) => s.close()));
+    await rm(dir, { recursive: true, force: true });
+  }
+});
