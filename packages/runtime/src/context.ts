@@ -102,3 +102,20 @@ export function publicEndpointOf(environment: IntegrationEnvironment): string | 
     environment.integration.urls.publicEndpoint;
   return typeof url === 'string' && url !== '' ? url.replace(/\/+$/, '') : undefined;
 }
+
+/**
+ * The path of a request below the installation's public endpoint (`/oauth`, `/webhook`, ...);
+ * `/` for the endpoint itself. Falls back to the URL's own path when the request is elsewhere.
+ *
+ * @example
+ * switch (publicPath(request, context)) { case '/oauth': return oauth(request, context); }
+ */
+export function publicPath(request: Request, context: IntegrationContext): string {
+  const path = new URL(request.url).pathname;
+  const base = publicEndpointOf(context.environment);
+  const basePath = base ? new URL(base).pathname.replace(/\/+$/, '') : '';
+  if (basePath && (path === basePath || path.startsWith(`${basePath}/`))) {
+    return path.slice(basePath.length) || '/';
+  }
+  return path;
+}

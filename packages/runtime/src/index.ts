@@ -16,7 +16,7 @@ export type {
 export { createComponent } from './component';
 export { ContentKit } from './contentkit';
 export type { FetchHandler, IntegrationContext } from './context';
-export { publicEndpointOf } from './context';
+export { publicEndpointOf, publicPath } from './context';
 export { EnvelopeError } from './envelope';
 export { IntegrationError } from './errors';
 export type {

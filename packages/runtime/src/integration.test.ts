@@ -299,3 +299,23 @@ describe('createIntegration: fetch events', () => {
     expect(ran).toBe(true);
   });
 });
+
+describe('publicPath', () => {
+  it('gives the path below the public endpoint', async () => {
+    const { publicPath } = await import('./context');
+    const paths: string[] = [];
+    const integration = createIntegration({
+      fetch: (request, context) => {
+        paths.push(publicPath(request, context));
+        return new Response('ok');
+      },
+    });
+    const base = testEnvironment().installation?.urls.publicEndpoint ?? '';
+    for (const url of [`${base}/oauth?x=1`, base, 'https://elsewhere.example/other']) {
+      await integration.fetch(
+        envelopeRequest({ type: 'fetch', eventId: 'e', request: { method: 'GET', url, headers: {} } }),
+      );
+    }
+    expect(paths).toEqual(['/oauth', '/', '/other']);
+  });
+});
