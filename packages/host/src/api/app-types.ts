@@ -1,0 +1,58 @@
+import type { z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HttpError } from '../errors.js';
+
+/** Who is calling: the operator (admin token) or one installation (its scoped token). */
+export type Principal = { kind: 'operator' } | { kind: 'installation'; installationId: string };
+
+/** Hono environment of the host API. */
+export interface HostEnv {
+  Variables: { principal: Principal };
+}
+
+/** One-line description of a zod validation failure: `body.configuration.url: Invalid URL`. */
+export function describeIssues(where: string, issues: ReadonlyArray<z.core.$ZodIssue>): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = [where, ...issue.path.map(String)].join('.');
+      return `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/** A router whose request validation failures are 400s with a readable message (never a 500). */
+export function createRouter(): OpenAPIHono<HostEnv> {
+  return new OpenAPIHono<HostEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const where = 'target' in result ? String(result.target) : 'request';
+        const error = new HttpError(
+          400,
+          'invalid_request',
+          describeIssues(where === 'json' ? 'body' : where, result.error.issues),
+          { issues: result.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
+        );
+        return c.json(error.toJSON(), 400);
+      }
+      return undefined;
+    },
+  });
+}
+
+/** Requires the operator token. */
+export function requireOperator(principal: Principal): void {
+  if (principal.kind !== 'operator') throw new HttpError(403, 'forbidden', 'This needs the operator token.');
+}
+
+/** Requires the operator token or the token of installation `id`. */
+export function requireInstallationAccess(principal: Principal, id: string): void {
+  if (principal.kind === 'operator') return;
+  if (principal.installationId !== id) {
+    throw new HttpError(
+      403,
+      'forbidden',
+      'This token belongs to another installation; it can only access its own.',
+    );
+  }
+}

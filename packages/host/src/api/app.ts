@@ -1,0 +1,95 @@
+import { HTTPException } from 'hono/http-exception';
+import { safeEqual } from '../auth.js';
+import { HttpError, unauthorized } from '../errors.js';
+import { ExecutorError } from '../executor/index.js';
+import type { HostContext } from '../services/context.js';
+import type { ExecutorSelector } from '../services/invoker.js';
+import { createRouter } from './app-types.js';
+import { eventRoutes } from './events.js';
+import { installationRoutes } from './installations.js';
+import { integrationRoutes } from './integrations.js';
+import { publicRoutes } from './public.js';
+import { webhookRoutes } from './webhooks.js';
+
+/** What the API needs besides the host context. */
+export interface ApiOptions {
+  adminToken: string;
+  executors: ExecutorSelector;
+  /** Reports readiness for `GET /healthz`. */
+  ready(): boolean;
+  version: string;
+}
+
+/**
+ * The host's HTTP API: a Hono app (`app.fetch(request)`), with its OpenAPI document at `/openapi.json`.
+ *
+ * @example
+ * const app = createApi(ctx, { adminToken, executors, ready: () => true, version: '0.1.0' });
+ * const response = await app.request('/healthz');
+ */
+export function createApi(ctx: HostContext, options: ApiOptions) {
+  const app = createRouter();
+
+  app.get('/healthz', (c) =>
+    options.ready()
+      ? c.json({ ok: true, version: options.version }, 200)
+      : c.json({ ok: false, starting: true }, 503),
+  );
+
+  // Every /v1 route but the public endpoints needs a bearer token.
+  app.use('/v1/*', async (c, next) => {
+    if (/^\/v1\/integrations\/[^/]+\/installations\/[^/]+\/public(\/|$)/.test(c.req.path)) return next();
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw unauthorized();
+    const token = match[1]!;
+    if (safeEqual(token, options.adminToken)) {
+      c.set('principal', { kind: 'operator' });
+    } else {
+      const installationId = ctx.tokens.verify(token);
+      if (!installationId) throw unauthorized('The bearer token is not valid for this host.');
+      c.set('principal', { kind: 'installation', installationId });
+    }
+    return next();
+  });
+
+  app.route('/', integrationRoutes(ctx));
+  app.route('/', installationRoutes(ctx));
+  app.route('/', webhookRoutes(ctx));
+  app.route('/', eventRoutes(ctx));
+  app.route('/', publicRoutes(ctx, options.executors));
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Platform host API',
+      version: options.version,
+      description:
+        'Integrations, installations, events and webhook deliveries. Errors: `{"error":{"code","message"}}`.',
+    },
+    security: [{ bearer: [] }],
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+
+  app.notFound((c) =>
+    c.json(new HttpError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`).toJSON(), 404),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return c.json(error.toJSON(), error.status as 400);
+    if (error instanceof HTTPException) {
+      const message = error.status === 400 ? 'The request body is not valid JSON.' : error.message;
+      return c.json(new HttpError(error.status, 'invalid_request', message).toJSON(), error.status);
+    }
+    if (error instanceof ExecutorError) {
+      return c.json(new HttpError(502, `integration_${error.code}`, error.message).toJSON(), 502);
+    }
+    ctx.logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
+    return c.json(
+      new HttpError(500, 'internal', 'The host failed to handle this request; see its log.').toJSON(),
+      500,
+    );
+  });
+
+  return app;
+}

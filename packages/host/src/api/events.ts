@@ -1,0 +1,41 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { HostContext } from '../services/context.js';
+import { acceptEvent } from '../services/events.js';
+import { createRouter, requireOperator } from './app-types.js';
+import { ErrorBody, IncomingEvent } from './schemas.js';
+
+/** Route: `POST /v1/events`, where the documentation platform posts its events. */
+export function eventRoutes(ctx: HostContext) {
+  const app = createRouter();
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/events',
+      summary: 'Accept a platform event: stored durably, then fanned out to matching installations',
+      description:
+        'Idempotent on `eventId` (assigned when absent). Answers once the event and every delivery it creates are committed.',
+      request: { body: { required: true, content: { 'application/json': { schema: IncomingEvent } } } },
+      responses: {
+        202: {
+          description: 'Accepted',
+          content: {
+            'application/json': {
+              schema: z.object({ eventId: z.string(), duplicate: z.boolean().optional() }),
+            },
+          },
+        },
+        400: { description: 'Invalid event', content: { 'application/json': { schema: ErrorBody } } },
+        401: {
+          description: 'Missing or wrong token',
+          content: { 'application/json': { schema: ErrorBody } },
+        },
+      },
+    }),
+    async (c) => {
+      requireOperator(c.get('principal'));
+      const result = await acceptEvent(ctx, c.req.valid('json'));
+      return c.json({ eventId: result.eventId, ...(result.duplicate ? { duplicate: true } : {}) }, 202);
+    },
+  );
+  return app;
+}

@@ -1,0 +1,204 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { HostContext } from '../services/context.js';
+import {
+  configure,
+  getInstallation,
+  install,
+  setPaused,
+  uninstall,
+  view,
+} from '../services/installations.js';
+import { createRouter, requireInstallationAccess, requireOperator } from './app-types.js';
+import { ErrorBody, Installation, InstallBody, PatchInstallationBody } from './schemas.js';
+
+const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
+const errors = {
+  400: { description: 'Invalid request', content: json(ErrorBody) },
+  401: { description: 'Missing or wrong token', content: json(ErrorBody) },
+  403: { description: 'Token not allowed here', content: json(ErrorBody) },
+  404: { description: 'No such installation or integration', content: json(ErrorBody) },
+};
+const IdParam = z.object({ id: z.string().openapi({ example: 'inst_4f2a9c' }) });
+
+/** Routes: install, get, list, configure, pause, resume, uninstall, invocation logs. */
+export function installationRoutes(ctx: HostContext) {
+  const app = createRouter();
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/installations',
+      summary: 'Install an integration into a space, a site or the organization',
+      description:
+        'Status is `active` when the configuration is complete and valid, `pending` otherwise. Fires `installation_setup`.',
+      request: { body: { required: true, content: json(InstallBody) } },
+      responses: { 201: { description: 'Installed', content: json(Installation) }, ...errors },
+    }),
+    async (c) => {
+      requireOperator(c.get('principal'));
+      return c.json(await install(ctx, c.req.valid('json')), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/installations',
+      summary: 'List installations',
+      request: {
+        query: z.object({
+          integration: z.string().optional(),
+          space: z.string().optional(),
+          site: z.string().optional(),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'Installations',
+          content: json(z.object({ installations: z.array(Installation) })),
+        },
+        ...errors,
+      },
+    }),
+    async (c) => {
+      requireOperator(c.get('principal'));
+      const q = c.req.valid('query');
+      const records = await ctx.storage.installations.list({
+        ...(q.integration ? { integrationName: q.integration } : {}),
+        ...(q.space ? { spaceId: q.space } : {}),
+        ...(q.site ? { siteId: q.site } : {}),
+      });
+      const integrations = new Map((await ctx.storage.integrations.list()).map((i) => [i.name, i]));
+      return c.json(
+        { installations: records.map((r) => view(ctx, integrations.get(r.integrationName) ?? null, r)) },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/installations/{id}',
+      summary: "Get an installation (operator, or the installation's own token)",
+      request: { params: IdParam },
+      responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      requireInstallationAccess(c.get('principal'), id);
+      const { record, integration } = await getInstallation(ctx, id);
+      return c.json(view(ctx, integration, record), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/v1/installations/{id}',
+      summary:
+        'Edit the configuration (JSON merge patch); fires installation_setup and re-validates the status',
+      request: { params: IdParam, body: { required: true, content: json(PatchInstallationBody) } },
+      responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const principal = c.get('principal');
+      requireInstallationAccess(principal, id);
+      const writer = principal.kind === 'operator' ? 'operator' : 'integration';
+      return c.json(await configure(ctx, id, c.req.valid('json'), writer), 200);
+    },
+  );
+
+  for (const action of ['pause', 'resume'] as const) {
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: `/v1/installations/{id}/${action}`,
+        summary:
+          action === 'pause'
+            ? 'Pause: no events or webhooks until resumed'
+            : 'Resume: back to active (or pending if the configuration is incomplete)',
+        request: { params: IdParam },
+        responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
+      }),
+      async (c) => {
+        requireOperator(c.get('principal'));
+        return c.json(await setPaused(ctx, c.req.valid('param').id, action === 'pause'), 200);
+      },
+    );
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/v1/installations/{id}',
+      summary: 'Uninstall (queued work is cancelled)',
+      request: { params: IdParam },
+      responses: { 204: { description: 'Uninstalled' }, ...errors },
+    }),
+    async (c) => {
+      requireOperator(c.get('principal'));
+      await uninstall(ctx, c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );
+
+  const LogLine = z.object({ level: z.string(), message: z.string(), time: z.number() });
+  const Invocation = z
+    .object({
+      id: z.string(),
+      eventType: z.string(),
+      eventId: z.string().nullable(),
+      status: z.union([z.number(), z.literal('error')]),
+      durationMs: z.number(),
+      lines: z.array(LogLine),
+      createdAt: z.string(),
+    })
+    .openapi('Invocation');
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/installations/{id}/logs',
+      summary: "Invocations of the installation's integration, newest first, with their log lines",
+      request: {
+        params: IdParam,
+        query: z.object({
+          limit: z.coerce.number().int().min(1).max(1000).optional(),
+          since: z.coerce.number().int().optional(),
+        }),
+      },
+      responses: {
+        200: { description: 'Invocations', content: json(z.object({ invocations: z.array(Invocation) })) },
+        ...errors,
+      },
+    }),
+    async (c) => {
+      requireOperator(c.get('principal'));
+      const { id } = c.req.valid('param');
+      await getInstallation(ctx, id);
+      const q = c.req.valid('query');
+      const logs = await ctx.storage.invocationLogs.list(id, {
+        ...(q.limit ? { limit: q.limit } : {}),
+        ...(q.since ? { since: q.since } : {}),
+      });
+      return c.json(
+        {
+          invocations: logs.map((l) => ({
+            id: l.id,
+            eventType: l.eventType,
+            eventId: l.eventId,
+            status: l.status,
+            durationMs: l.durationMs,
+            lines: l.lines,
+            createdAt: new Date(l.createdAt).toISOString(),
+          })),
+        },
+        200,
+      );
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,199 @@
+import { z } from '@hono/zod-openapi';
+
+/**
+ * The host API's JSON shapes: one zod schema each, the single source of truth for
+ * request validation, response typing and the served OpenAPI document.
+ */
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'invalid_request' }),
+      message: z.string().openapi({ example: 'configuration.url must be an https: URL.' }),
+      details: z.unknown().optional(),
+    }),
+  })
+  .openapi('Error');
+
+export const InstallationStatus = z.enum(['pending', 'active', 'paused']).openapi('InstallationStatus');
+export const Target = z.enum(['organization', 'space', 'site']);
+
+export const Installation = z
+  .object({
+    id: z.string().openapi({ example: 'inst_4f2a9c' }),
+    integration: z.string().openapi({ example: 'webhook' }),
+    target: Target,
+    space: z.string().optional(),
+    site: z.string().optional(),
+    organization: z.string().optional(),
+    status: InstallationStatus,
+    configuration: z.record(z.string(), z.unknown()),
+    configurationErrors: z.array(z.object({ key: z.string(), message: z.string() })),
+    externalIds: z.array(z.string()),
+    urls: z.object({ publicEndpoint: z.string() }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Installation');
+
+export const InstallBody = z
+  .object({
+    integration: z.string().min(1).openapi({ example: 'webhook' }),
+    space: z.string().min(1).optional(),
+    site: z.string().min(1).optional(),
+    organization: z.string().min(1).optional(),
+    configuration: z.record(z.string(), z.unknown()).default({}),
+    externalIds: z.array(z.string()).optional(),
+  })
+  .strict()
+  .openapi('InstallRequest');
+
+export const PatchInstallationBody = z
+  .object({
+    configuration: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'JSON merge patch of the configuration: keys set, null deletes.' }),
+    externalIds: z.array(z.string()).optional(),
+  })
+  .strict()
+  .openapi('PatchInstallationRequest');
+
+export const Integration = z
+  .object({
+    name: z.string(),
+    version: z.string(),
+    title: z.string(),
+    description: z.string(),
+    visibility: z.string(),
+    scopes: z.array(z.string()),
+    firstParty: z.boolean(),
+    manifest: z.record(z.string(), z.unknown()),
+    createdAt: z.string(),
+  })
+  .openapi('Integration');
+
+export const PublishBody = z
+  .object({
+    manifest: z.string().min(1).openapi({ description: 'platform-manifest.yaml, as text' }),
+    bundle: z.string().min(1).openapi({ description: 'the built ESM bundle (default export { fetch })' }),
+    dev: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'development mode: the same version may be re-published' }),
+    env: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({ description: 'values for ${{ env.NAME }} expressions of the manifest secrets' }),
+  })
+  .strict()
+  .openapi('PublishRequest');
+
+export const Visitor = z.object({
+  anonymousId: z.string(),
+  userAgent: z.string(),
+  ip: z.string(),
+  cookies: z.record(z.string(), z.string()),
+});
+
+const base = { eventId: z.string().min(1).max(200).optional() };
+
+/** Events the documentation platform posts to `POST /v1/events`. */
+export const IncomingEvent = z
+  .discriminatedUnion('type', [
+    z
+      .object({
+        ...base,
+        type: z.literal('space_content_updated'),
+        spaceId: z.string().min(1),
+        revisionId: z.string().min(1),
+      })
+      .strict(),
+    z
+      .object({
+        ...base,
+        type: z.literal('site_view'),
+        siteId: z.string().min(1),
+        visitor: Visitor,
+        url: z.string().url(),
+        referrer: z.string(),
+      })
+      .strict(),
+    z
+      .object({
+        ...base,
+        type: z.literal('page_feedback'),
+        siteId: z.string().min(1),
+        spaceId: z.string().min(1),
+        pageId: z.string().min(1),
+        feedback: z.object({ rating: z.string(), comment: z.string() }),
+        visitor: Visitor,
+        url: z.string().url(),
+        referrer: z.string(),
+      })
+      .strict(),
+    z
+      .object({
+        ...base,
+        type: z.literal('space_view'),
+        spaceId: z.string().min(1),
+        pageId: z.string().optional(),
+        visitor: Visitor.optional(),
+      })
+      .strict(),
+    z
+      .object({
+        ...base,
+        type: z.literal('space_visibility_updated'),
+        spaceId: z.string().min(1),
+        visibility: z.string(),
+      })
+      .strict(),
+    z
+      .object({
+        ...base,
+        type: z.literal('space_gitsync_started'),
+        spaceId: z.string().min(1),
+        commitId: z.string().optional(),
+        branch: z.string().optional(),
+      })
+      .strict(),
+    z
+      .object({
+        ...base,
+        type: z.literal('space_gitsync_completed'),
+        spaceId: z.string().min(1),
+        commitId: z.string().optional(),
+        branch: z.string().optional(),
+        state: z.enum(['success', 'failure']),
+      })
+      .strict(),
+  ])
+  .openapi('Event');
+export type IncomingEvent = z.infer<typeof IncomingEvent>;
+
+export const Attempt = z
+  .object({
+    number: z.number().int(),
+    series: z.number().int(),
+    startedAt: z.string(),
+    durationMs: z.number(),
+    statusCode: z.number().int().optional(),
+    error: z.string().optional(),
+    responseExcerpt: z.string().optional(),
+  })
+  .openapi('Attempt');
+
+export const Delivery = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    state: z.enum(['queued', 'running', 'succeeded', 'failed', 'exhausted', 'cancelled']),
+    series: z.number().int(),
+    nextAttemptAt: z.string().optional(),
+    createdAt: z.string(),
+    payload: z.unknown(),
+    attempts: z.array(Attempt),
+  })
+  .openapi('Delivery');

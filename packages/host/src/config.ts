@@ -1,0 +1,72 @@
+import { resolve } from 'node:path';
+
+/** Operator settings of the host, read from the environment (PRODUCT.md "Operator settings"). */
+export interface HostConfig {
+  /** TCP port of the HTTP server. `0` picks a free port. */
+  port: number;
+  /** Interface to bind. Default `127.0.0.1`; set `HOST=0.0.0.0` to serve other machines. */
+  hostname: string;
+  /** Folder of the embedded SQLite database and the generated admin token. */
+  dataDir: string;
+  /** PostgreSQL connection string; when set, used instead of SQLite. */
+  databaseUrl?: string;
+  /** Operator bearer token; generated and kept in `dataDir` when unset. */
+  adminToken?: string;
+  /** Raw `PLATFORM_ALLOW_PRIVATE_TARGETS` value: `1` or a comma-separated CIDR list. */
+  allowPrivateTargets?: string;
+  /** Base URL the host is reachable at, used for `apiEndpoint` and public endpoints. */
+  publicUrl?: string;
+  /** Per-invocation time limit for integration code, in ms. */
+  invocationTimeoutMs: number;
+  /** Per-attempt time limit of a webhook delivery, in ms. */
+  deliveryTimeoutMs: number;
+  /** Webhook deliveries in flight at once. */
+  deliveryConcurrency: number;
+  /** Log level for the host logger. */
+  logLevel: string;
+}
+
+/** A setting that cannot be used as given; the message names the variable and how to fix it. */
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+  }
+  return value;
+}
+
+/**
+ * Reads the host configuration from environment variables.
+ *
+ * @example
+ * const config = loadConfig(process.env); // PORT=8080 PLATFORM_DATA_DIR=./.platform ...
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
+  const publicUrl = env.PLATFORM_PUBLIC_URL?.replace(/\/+$/, '');
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) {
+    throw new ConfigError(`PLATFORM_PUBLIC_URL must be an absolute http(s) URL; got "${publicUrl}".`);
+  }
+  const adminToken = env.PLATFORM_ADMIN_TOKEN || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('PLATFORM_ADMIN_TOKEN must be at least 16 characters long.');
+  }
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    hostname: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.PLATFORM_DATA_DIR || './.platform'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminToken,
+    allowPrivateTargets: env.PLATFORM_ALLOW_PRIVATE_TARGETS || undefined,
+    publicUrl,
+    invocationTimeoutMs: int(env, 'PLATFORM_INVOCATION_TIMEOUT_MS', 10_000, 100, 300_000),
+    deliveryTimeoutMs: int(env, 'PLATFORM_DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000),
+    deliveryConcurrency: int(env, 'PLATFORM_DELIVERY_CONCURRENCY', 64, 1, 1024),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { installationTokens } from '../auth.js';
+import type { HostConfig } from '../config.js';
+import type { AddressPolicy } from '../net/index.js';
+import type { Storage } from '../storage/index.js';
+
+/** What every host service needs; built once in `createHost`. */
+export interface HostContext {
+  readonly config: HostConfig;
+  readonly storage: Storage;
+  readonly logger: Logger;
+  readonly policy: AddressPolicy;
+  readonly tokens: ReturnType<typeof installationTokens>;
+  /** Base URL the host is reachable at (API endpoint and public endpoints). */
+  baseUrl(): string;
+  /** Wakes the workers after jobs were committed. */
+  readonly notify: { deliveries(): void; invocations(): void };
+}
+
+/** Name of the built-in webhook integration, whose deliveries the host's engine performs. */
+export const WEBHOOK_INTEGRATION = 'webhook';
+
+/** Public endpoint of an installation; every path below it reaches the integration's `fetch`. */
+export function publicEndpoint(ctx: HostContext, integrationName: string, installationId: string): string {
+  return `${ctx.baseUrl()}/v1/integrations/${encodeURIComponent(integrationName)}/installations/${installationId}/public`;
+}

@@ -1,0 +1,267 @@
+import type { Manifest } from '@platform/manifest';
+import { configurationDefaults, validateConfiguration } from '@platform/manifest';
+import { generateSecret } from '@platform/webhooks';
+import { hashToken } from '../auth.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { validateWebhookUrl } from '../net/index.js';
+import type {
+  InstallationRecord,
+  InstallationStatus,
+  IntegrationRecord,
+  StorageTx,
+} from '../storage/index.js';
+import { type HostContext, publicEndpoint, WEBHOOK_INTEGRATION } from './context.js';
+import { installationSetupJobs } from './dispatch.js';
+
+/** How an installation looks through the API. */
+export interface InstallationView {
+  id: string;
+  integration: string;
+  target: 'organization' | 'space' | 'site';
+  space?: string;
+  site?: string;
+  organization?: string;
+  status: InstallationStatus;
+  configuration: Record<string, unknown>;
+  configurationErrors: Array<{ key: string; message: string }>;
+  externalIds: string[];
+  urls: { publicEndpoint: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Who is writing a configuration: the operator (typo protection) or the integration itself (free keys). */
+export type Writer = 'operator' | 'integration';
+
+/** Space and organization installations use `configurations.account`; site installations `configurations.site`. */
+export function configurationPlace(target: InstallationRecord['target']): 'account' | 'site' {
+  return target === 'site' ? 'site' : 'account';
+}
+
+/** Every configuration problem of an installation, for the status machine and the API. */
+export function configurationErrors(
+  ctx: HostContext,
+  integration: IntegrationRecord,
+  target: InstallationRecord['target'],
+  configuration: Record<string, unknown>,
+): Array<{ key: string; message: string }> {
+  const manifest = integration.manifest as Manifest;
+  const errors = [...validateConfiguration(manifest, configurationPlace(target), configuration).errors];
+  if (integration.name === WEBHOOK_INTEGRATION) errors.push(...webhookRules(ctx, target, configuration));
+  return errors;
+}
+
+/** PRODUCT.md "Webhook integration": an allowed URL and at least one event fitting the place. */
+function webhookRules(
+  ctx: HostContext,
+  target: InstallationRecord['target'],
+  configuration: Record<string, unknown>,
+): Array<{ key: string; message: string }> {
+  const errors: Array<{ key: string; message: string }> = [];
+  if (typeof configuration.url === 'string' && configuration.url !== '') {
+    const check = validateWebhookUrl(configuration.url, ctx.policy);
+    if (!check.ok) errors.push({ key: 'url', message: check.message });
+  }
+  const events = target === 'site' ? ['site_view', 'page_feedback'] : ['space_content_updated'];
+  if (!events.some((name) => configuration[name] === true)) {
+    errors.push({ key: events[0]!, message: `select at least one event (${events.join(', ')})` });
+  }
+  return errors;
+}
+
+/**
+ * Rejects keys an operator may not write: keys declared only for the other place (a site setting on a
+ * space installation) always; keys the manifest does not declare anywhere, when the operator writes
+ * (integrations may keep their own state, e.g. `oauth_credentials`).
+ */
+function checkKeys(
+  integration: IntegrationRecord,
+  target: InstallationRecord['target'],
+  patch: Record<string, unknown>,
+  writer: Writer,
+): void {
+  const manifest = integration.manifest as Manifest;
+  const place = configurationPlace(target);
+  const other = place === 'site' ? 'account' : 'site';
+  const here = Object.keys(manifest.configurations?.[place]?.properties ?? {});
+  const there = Object.keys(manifest.configurations?.[other]?.properties ?? {});
+  for (const key of Object.keys(patch)) {
+    if (here.includes(key)) continue;
+    if (there.includes(key)) {
+      throw badRequest(
+        `configuration.${key} is a ${other === 'site' ? 'site' : 'space/organization'} setting of ${integration.name}; ` +
+          `a ${target} installation accepts: ${here.join(', ') || '(none)'}.`,
+      );
+    }
+    if (writer === 'operator') {
+      throw badRequest(
+        `configuration.${key} is not a setting of ${integration.name}; accepted: ${here.join(', ') || '(none)'}.`,
+      );
+    }
+  }
+}
+
+/** The API view of an installation. */
+export function view(
+  ctx: HostContext,
+  integration: IntegrationRecord | null,
+  record: InstallationRecord,
+): InstallationView {
+  return {
+    id: record.id,
+    integration: record.integrationName,
+    target: record.target,
+    ...(record.spaceId ? { space: record.spaceId } : {}),
+    ...(record.siteId ? { site: record.siteId } : {}),
+    ...(record.organizationId ? { organization: record.organizationId } : {}),
+    status: record.status,
+    configuration: record.configuration,
+    configurationErrors: integration
+      ? configurationErrors(ctx, integration, record.target, record.configuration)
+      : [],
+    externalIds: record.externalIds,
+    urls: { publicEndpoint: publicEndpoint(ctx, record.integrationName, record.id) },
+    createdAt: new Date(record.createdAt).toISOString(),
+    updatedAt: new Date(record.updatedAt).toISOString(),
+  };
+}
+
+/** What `install` takes (the body of `POST /v1/installations`). */
+export interface InstallInput {
+  integration: string;
+  space?: string;
+  site?: string;
+  organization?: string;
+  configuration: Record<string, unknown>;
+  externalIds?: string[];
+}
+
+async function requireIntegration(ctx: HostContext, name: string): Promise<IntegrationRecord> {
+  const integration = await ctx.storage.integrations.getLatest(name);
+  if (!integration) throw notFound(`Integration "${name}"`);
+  return integration;
+}
+
+/**
+ * Installs an integration into a space, a site or an organization. Fires `installation_setup`
+ * (and `space_installation_setup` for a space) through the durable queue, in the same transaction.
+ */
+export async function install(ctx: HostContext, input: InstallInput): Promise<InstallationView> {
+  const places = (['space', 'site', 'organization'] as const).filter((p) => input[p] !== undefined);
+  if (places.length > 1) {
+    throw badRequest(`Give one of space, site or organization, not ${places.join(' and ')}.`);
+  }
+  const integration = await requireIntegration(ctx, input.integration);
+  const manifest = integration.manifest as Manifest;
+  const target = places[0] ?? 'organization';
+  checkKeys(integration, target, input.configuration, 'operator');
+  const configuration = {
+    ...configurationDefaults(manifest, configurationPlace(target)),
+    ...input.configuration,
+  };
+  const errors = configurationErrors(ctx, integration, target, configuration);
+  const status: InstallationStatus = errors.length === 0 ? 'active' : 'pending';
+  const record = await ctx.storage.transaction(async (tx) => {
+    const created = await tx.installations.create({
+      integrationName: integration.name,
+      target,
+      spaceId: input.space ?? null,
+      siteId: input.site ?? null,
+      organizationId:
+        input.organization ?? (target === 'organization' ? String(manifest.organization) : null),
+      configuration,
+      status,
+      tokenHash: 'pending',
+      externalIds: input.externalIds ?? [],
+      spaceSelection: {
+        mode: target === 'organization' ? 'all' : 'selected',
+        spaces: input.space ? [input.space] : [],
+      },
+    });
+    const withToken = await tx.installations.update(created.id, {
+      tokenHash: hashToken(ctx.tokens.issue(created.id)),
+    });
+    if (integration.name === WEBHOOK_INTEGRATION) await tx.webhookSecrets.set(created.id, generateSecret());
+    await tx.jobs.enqueue(
+      installationSetupJobs(withToken, [
+        'installation_setup',
+        ...(target === 'space' ? ['space_installation_setup' as const] : []),
+      ]),
+    );
+    return withToken;
+  });
+  ctx.notify.invocations();
+  return view(ctx, integration, record);
+}
+
+/** Loads an installation or answers 404. */
+export async function getInstallation(
+  ctx: HostContext,
+  id: string,
+): Promise<{ record: InstallationRecord; integration: IntegrationRecord | null }> {
+  const record = await ctx.storage.installations.get(id);
+  if (!record) throw notFound(`Installation "${id}"`);
+  return { record, integration: await ctx.storage.integrations.getLatest(record.integrationName) };
+}
+
+/** Applies a JSON merge patch (null deletes a key) to a configuration. */
+export function mergePatch(
+  base: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Edits an installation's configuration (merge patch), re-validates it and moves the status to
+ * `active` or `pending` (a paused installation stays paused); fires `installation_setup`.
+ */
+export async function configure(
+  ctx: HostContext,
+  id: string,
+  patch: { configuration?: Record<string, unknown>; externalIds?: string[] },
+  writer: Writer,
+): Promise<InstallationView> {
+  const { record, integration } = await getInstallation(ctx, id);
+  if (!integration)
+    throw conflict(`The integration "${record.integrationName}" of this installation no longer exists.`);
+  if (patch.configuration) checkKeys(integration, record.target, patch.configuration, writer);
+  const configuration = patch.configuration
+    ? mergePatch(record.configuration, patch.configuration)
+    : record.configuration;
+  const valid = configurationErrors(ctx, integration, record.target, configuration).length === 0;
+  const status: InstallationStatus = record.status === 'paused' ? 'paused' : valid ? 'active' : 'pending';
+  const updated = await ctx.storage.transaction(async (tx: StorageTx) => {
+    const next = await tx.installations.update(id, {
+      configuration,
+      status,
+      ...(patch.externalIds ? { externalIds: patch.externalIds } : {}),
+    });
+    if (patch.configuration) await tx.jobs.enqueue(installationSetupJobs(next, ['installation_setup']));
+    return next;
+  });
+  ctx.notify.invocations();
+  return view(ctx, integration, updated);
+}
+
+/** Pauses (nothing is queued for it meanwhile) or resumes (to `active`, or `pending` if now invalid). */
+export async function setPaused(ctx: HostContext, id: string, paused: boolean): Promise<InstallationView> {
+  const { record, integration } = await getInstallation(ctx, id);
+  const valid = integration
+    ? configurationErrors(ctx, integration, record.target, record.configuration).length === 0
+    : false;
+  const status: InstallationStatus = paused ? 'paused' : valid ? 'active' : 'pending';
+  const updated = await ctx.storage.installations.update(id, { status });
+  return view(ctx, integration, updated);
+}
+
+/** Uninstalls: deletes the installation and cancels its queued work. */
+export async function uninstall(ctx: HostContext, id: string): Promise<void> {
+  const removed = await ctx.storage.installations.delete(id);
+  if (!removed) throw notFound(`Installation "${id}"`);
+}

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { type Manifest, ManifestError, parseManifest, resolveSecrets } from '@platform/manifest';
+import { randomToken } from '../auth.js';
+import { badRequest, HttpError } from '../errors.js';
+import { type IntegrationRecord, isStorageError } from '../storage/index.js';
+import type { HostContext } from './context.js';
+
+/** What `publish` takes: the manifest text and the built bundle. */
+export interface PublishInput {
+  manifest: string;
+  bundle: string;
+  /** Version label; default: the next whole number (`"1"`, `"2"`, ...), or `"dev"` in dev mode. */
+  version?: string;
+  /** Development mode: the same version can be published again, replacing the bundle. */
+  dev?: boolean;
+  /** Values for `${{ env.NAME }}` expressions of the manifest `secrets`. */
+  env?: Record<string, string>;
+  /** Granted only by the host itself to the integrations bundled with it, never through the API. */
+  firstParty?: boolean;
+}
+
+/** How an integration looks through the API (no bundle, no secrets). */
+export function integrationView(record: IntegrationRecord) {
+  const manifest = record.manifest as Manifest;
+  return {
+    name: record.name,
+    version: record.version,
+    title: record.title,
+    description: manifest.description,
+    visibility: manifest.visibility,
+    scopes: [...manifest.scopes],
+    firstParty: record.firstParty,
+    manifest: {
+      ...record.manifest,
+      secrets: Object.fromEntries(Object.keys(manifest.secrets ?? {}).map((k) => [k, '***'])),
+    },
+    createdAt: new Date(record.createdAt).toISOString(),
+  };
+}
+
+/**
+ * Publishes a version of an integration: validates the manifest (every problem reported at once,
+ * with line and column), resolves its secrets, and stores manifest + bundle. The signing secret is
+ * kept across versions so an integration hosted elsewhere keeps verifying envelopes.
+ *
+ * @example
+ * await publish(ctx, { manifest: yamlText, bundle: esmSource });
+ */
+export async function publish(ctx: HostContext, input: PublishInput): Promise<IntegrationRecord> {
+  const parsed = parseManifest(input.manifest, {
+    firstParty: input.firstParty === true,
+    fileName: 'platform-manifest.yaml',
+  });
+  if (!parsed.ok) {
+    const first = parsed.errors[0];
+    throw new HttpError(
+      400,
+      'invalid_manifest',
+      `platform-manifest.yaml has ${parsed.errors.length} error${parsed.errors.length === 1 ? '' : 's'}` +
+        (first
+          ? `; first: ${first.line}:${first.column} ${first.path ? `${first.path}: ` : ''}${first.message}`
+          : ''),
+      { errors: parsed.errors },
+    );
+  }
+  const manifest = parsed.manifest;
+  let secrets: Record<string, string>;
+  try {
+    secrets = resolveSecrets(manifest, input.env ?? {});
+  } catch (error) {
+    if (error instanceof ManifestError) throw badRequest(error.message);
+    throw error;
+  }
+  if (input.version !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(input.version)) {
+    throw badRequest('version must be 1-64 letters, digits, dots, dashes or underscores, e.g. "1.2.0".');
+  }
+  const previous = await ctx.storage.integrations.listVersions(manifest.name);
+  const version = input.version ?? (input.dev ? 'dev' : String(previous.length + 1));
+  try {
+    return await ctx.storage.integrations.publish({
+      name: manifest.name,
+      version,
+      title: manifest.title,
+      manifest: manifest as unknown as Record<string, unknown>,
+      bundle: input.bundle,
+      bundleHash: createHash('sha256').update(input.bundle).digest('hex'),
+      envelopeVersion: 'v1',
+      signingSecret: previous[0]?.signingSecret ?? randomToken('pss_'),
+      secrets,
+      firstParty: input.firstParty === true,
+      devMode: input.dev === true,
+    });
+  } catch (error) {
+    if (isStorageError(error) && error.code === 'conflict') {
+      throw new HttpError(
+        409,
+        'version_exists',
+        `${manifest.name} version ${version} is already published; publish a new version (or use dev mode).`,
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,180 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config.js';
+import { type Host, startHost } from '../src/host.js';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const ADMIN_TOKEN = 'pat_test_operator_token_0123456789';
+
+/** Builds the workspace dists once (the host loads built-in integration bundles from them). */
+let built = false;
+export function buildWorkspace(): void {
+  if (built) return;
+  execFileSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], { stdio: 'pipe' });
+  built = true;
+}
+
+/** A host on a free loopback port with its own temporary data folder. */
+export interface TestHost {
+  host: Host;
+  dataDir: string;
+  api<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: T }>;
+  close(): Promise<void>;
+}
+
+export async function startTestHost(env: Record<string, string> = {}): Promise<TestHost> {
+  buildWorkspace();
+  const dataDir = await mkdtemp(join(tmpdir(), 'platform-host-'));
+  const config = loadConfig({
+    PORT: '0',
+    PLATFORM_DATA_DIR: dataDir,
+    PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
+    PLATFORM_INVOCATION_TIMEOUT_MS: '3000',
+    PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
+    ...env,
+  });
+  const host = await startHost(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  return {
+    host,
+    dataDir,
+    async api(method, path, body, token = ADMIN_TOKEN) {
+      const response = await fetch(`${host.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON
+      }
+      return { status: response.status, body: parsed as never };
+    },
+    async close() {
+      await host.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Bundles an integration folder's script (from its manifest) the way `platform build` does. */
+export async function bundleIntegration(dir: string, entry: string): Promise<string> {
+  const result = await build({
+    absWorkingDir: dir,
+    entryPoints: [join(dir, entry)],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    conditions: ['source', 'worker', 'browser'],
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: '@platform/runtime',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/** Reads a file of the repository. */
+export const readRepoFile = (path: string) => readFile(join(repoRoot, path), 'utf8');
+
+/** One request a test receiver got. */
+export interface Received {
+  at: number;
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A real HTTP receiver on 127.0.0.1 whose answers a test scripts. */
+export interface Receiver {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+  /** Resolves once `count` requests arrived (or rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
+}
+
+export async function startReceiver(
+  answer: (request: Received, res: ServerResponse) => void = (_r, res) =>
+    res.writeHead(200).end('{"received":true}'),
+): Promise<Receiver> {
+  const received: Received[] = [];
+  const waiters: Array<() => void> = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const entry = {
+        at: Date.now(),
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      received.push(entry);
+      for (const w of waiters.splice(0)) w();
+      answer(entry, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+    async waitFor(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`receiver got ${received.length} requests, expected ${count}`);
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, Math.min(left, 200));
+          waiters.push(() => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      return received;
+    },
+  };
+}
+
+/** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
