@@ -1,0 +1,173 @@
+import type { Dispatcher } from 'undici';
+import type { AddressPolicy } from '../net/policy.js';
+import { validateWebhookUrl } from '../net/url.js';
+import { describe } from './errors.js';
+import { type AttemptOutcome, classify, type Decision, decide, type FinalState } from './policy.js';
+import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
+import { createWorker, systemClock, type Worker, type WorkerClock, type WorkerErrorPhase } from './worker.js';
+
+/** One delivery (one attempt series) as the engine needs it. Storage may carry more fields. */
+export interface DeliveryJob {
+  /** Delivery id: stable across the retries of the series (`X-Platform-Delivery-Id`). */
+  id: string;
+  eventId: string;
+  eventType: string;
+  /** The event JSON, sent byte-identical on every attempt. */
+  body: string;
+  /** 1-based number of the attempt about to be made in this series. */
+  attempt: number;
+}
+
+/** Where to send a job. */
+export interface DeliveryTarget {
+  url: string;
+  /** Active signing secrets (two during a rotation overlap). */
+  secrets: readonly string[];
+}
+
+/** An attempt as recorded: the sender's result and the attempt number. */
+export interface RecordedAttempt extends AttemptResult {
+  attempt: number;
+}
+
+/**
+ * The durable queue, adapted from storage. Every call concerns a job this process claimed.
+ * The engine calls `recordAttempt` then exactly one of `complete` / `reschedule` per attempt;
+ * an adapter may make that pair one transaction.
+ */
+export interface DeliveryQueue<J extends DeliveryJob = DeliveryJob> {
+  /** Leases at most `limit` due jobs. */
+  claim(limit: number): Promise<J[]>;
+  /** Stores one attempt (time, duration, status or error, response excerpt). */
+  recordAttempt(job: J, attempt: RecordedAttempt): Promise<void>;
+  /** Ends the series in a final state and releases the lease. */
+  complete(job: J, state: FinalState): Promise<void>;
+  /** Releases the lease; attempt `job.attempt + 1` falls due at `runAt` (ms, `clock.now()` scale). */
+  reschedule(job: J, runAt: number): Promise<void>;
+  /** Due time of the next unclaimed job, or null. */
+  nextDueAt(): Promise<number | null>;
+}
+
+/** Options of {@link createDeliveryEngine}. */
+export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
+  queue: DeliveryQueue<J>;
+  /** The current URL and secrets of the job's installation, or null when it no longer exists. */
+  resolveTarget(job: J): Promise<DeliveryTarget | null> | DeliveryTarget | null;
+  /** A guarded dispatcher (`createGuardedDispatcher`). */
+  dispatcher: Dispatcher;
+  /** When given, the URL is re-validated before each attempt (a policy may have tightened). */
+  policy?: AddressPolicy;
+  /** For `User-Agent: Platform-Webhooks/<version>`. */
+  userAgentVersion: string;
+  /** Attempt timeout in ms. Default 10 000. */
+  timeoutMs?: number;
+  /** The sender (injectable). Default {@link sendWebhook}. */
+  send?: (input: SendWebhookInput) => Promise<AttemptResult>;
+  rng?: () => number;
+  clock?: WorkerClock;
+  /** Deliveries in flight at once. Default 8. */
+  concurrency?: number;
+  /** Safety-net wake-up for work enqueued by other processes. Default 1000 ms. */
+  idleCheckMs?: number;
+  /** Storage or unexpected errors (the job's lease brings it back later). */
+  onError?(error: unknown, phase: WorkerErrorPhase, job?: J): void;
+  /** Called after each attempt with its decision (logs, metrics). */
+  onAttempt?(job: J, attempt: RecordedAttempt, decision: Decision): void;
+}
+
+/** The running delivery engine. */
+export interface DeliveryEngine<J extends DeliveryJob = DeliveryJob> {
+  start(): void;
+  /** A delivery was enqueued: look for due work now. */
+  notify(): void;
+  /** Stops claiming; graceful (default) waits for in-flight attempts. */
+  stop(options?: { graceful?: boolean }): Promise<void>;
+  /** Runs one claimed job through send → record → decide → complete/reschedule (used by the worker). */
+  deliver(job: J): Promise<void>;
+  readonly worker: Worker;
+}
+
+/**
+ * Ties the queue, the sender and the retry policy together: claim → send → record attempt →
+ * decide → complete or reschedule (the retry delay counts from the end of the failed attempt).
+ *
+ * @example
+ * const engine = createDeliveryEngine({
+ *   queue, // adapted from storage
+ *   resolveTarget: async (job) => installations.webhookTarget(job.installationId),
+ *   dispatcher: createGuardedDispatcher(policy),
+ *   policy,
+ *   userAgentVersion: '0.1.0',
+ * });
+ * engine.start();
+ * // after enqueueing a delivery: engine.notify();
+ */
+export function createDeliveryEngine<J extends DeliveryJob>(
+  options: DeliveryEngineOptions<J>,
+): DeliveryEngine<J> {
+  const clock = options.clock ?? systemClock;
+  const send = options.send ?? sendWebhook;
+  const rng = options.rng ?? Math.random;
+  const { queue } = options;
+
+  const refused = (code: 'invalid_target' | 'target_unavailable', message: string): AttemptResult => ({
+    startedAt: clock.now(),
+    durationMs: 0,
+    error: { code, message },
+  });
+
+  async function attempt(job: J): Promise<AttemptResult> {
+    const target = await options.resolveTarget(job);
+    if (!target) return refused('target_unavailable', describe('target_unavailable'));
+    if (options.policy) {
+      const check = validateWebhookUrl(target.url, options.policy);
+      if (!check.ok) return refused('invalid_target', check.message);
+    }
+    return send({
+      url: target.url,
+      body: job.body,
+      secrets: target.secrets,
+      eventId: job.eventId,
+      eventType: job.eventType,
+      deliveryId: job.id,
+      attempt: job.attempt,
+      dispatcher: options.dispatcher,
+      userAgentVersion: options.userAgentVersion,
+      now: () => clock.now(),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+  }
+
+  async function deliver(job: J): Promise<void> {
+    const result = await attempt(job);
+    const endedAt = clock.now();
+    const recorded: RecordedAttempt = { attempt: job.attempt, ...result };
+    await queue.recordAttempt(job, recorded);
+    const outcome: AttemptOutcome =
+      result.statusCode !== undefined
+        ? { statusCode: result.statusCode }
+        : { error: result.error ?? { code: 'network_error' } };
+    const decision = decide(job.attempt, classify(outcome), rng);
+    if ('state' in decision) await queue.complete(job, decision.state);
+    else await queue.reschedule(job, endedAt + decision.retryInMs);
+    options.onAttempt?.(job, recorded, decision);
+  }
+
+  const worker = createWorker<J>({
+    claim: (limit) => queue.claim(limit),
+    nextDueAt: () => queue.nextDueAt(),
+    handle: deliver,
+    clock,
+    concurrency: options.concurrency ?? 8,
+    idleCheckMs: options.idleCheckMs ?? 1000,
+    onError: (error, phase, job) => options.onError?.(error, phase, job),
+  });
+
+  return {
+    start: () => worker.start(),
+    notify: () => worker.notify(),
+    stop: (stopOptions) => worker.stop(stopOptions),
+    deliver,
+    worker,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Webhook delivery engine: retry policy, signed sender, worker loop and the engine that ties
+ * them to a durable queue. See README.md.
+ *
+ * @example
+ * import { createDeliveryEngine } from './delivery/index.js';
+ * const engine = createDeliveryEngine({ queue, resolveTarget, dispatcher, policy, userAgentVersion: '0.1.0' });
+ * engine.start();
+ */
+export {
+  createDeliveryEngine,
+  type DeliveryEngine,
+  type DeliveryEngineOptions,
+  type DeliveryJob,
+  type DeliveryQueue,
+  type DeliveryTarget,
+  type RecordedAttempt,
+} from './engine.js';
+export { type AttemptError, type AttemptErrorCode, toAttemptError } from './errors.js';
+export {
+  type AttemptOutcome,
+  BASE_DELAY_MS,
+  type Classification,
+  classify,
+  type Decision,
+  decide,
+  type FinalState,
+  JITTER_RATIO,
+  MAX_RETRIES,
+  nextAttemptDelay,
+  RETRYABLE_ERROR_CODES,
+} from './policy.js';
+export {
+  type AttemptResult,
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  RESPONSE_EXCERPT_BYTES,
+  type SendWebhookInput,
+  sendWebhook,
+} from './sender.js';
+export {
+  createWorker,
+  systemClock,
+  type Worker,
+  type WorkerClock,
+  type WorkerErrorPhase,
+  type WorkerOptions,
+} from './worker.js';

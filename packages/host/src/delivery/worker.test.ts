@@ -1,0 +1,190 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { createWorker, type WorkerErrorPhase } from './worker.js';
+
+/** A tiny due-time queue (the real one lives in storage/ and is tested there). */
+function timedQueue() {
+  const pending: Array<{ id: number; dueAt: number }> = [];
+  const claims: Array<{ at: number; limit: number; got: number }> = [];
+  return {
+    claims,
+    add(id: number, dueAt = Date.now()) {
+      pending.push({ id, dueAt });
+    },
+    async claim(limit: number) {
+      const now = Date.now();
+      const due = pending.filter((job) => job.dueAt <= now).slice(0, limit);
+      for (const job of due) pending.splice(pending.indexOf(job), 1);
+      claims.push({ at: now, limit, got: due.length });
+      return due;
+    },
+    async nextDueAt() {
+      return pending.length === 0 ? null : Math.min(...pending.map((job) => job.dueAt));
+    },
+  };
+}
+
+const noErrors = (error: unknown, phase: WorkerErrorPhase) => {
+  throw new Error(`unexpected ${phase} error: ${String(error)}`);
+};
+
+describe('createWorker', () => {
+  it('never runs more than `concurrency` handles and claims only free slots', async () => {
+    const queue = timedQueue();
+    for (let id = 0; id < 7; id++) queue.add(id);
+    let running = 0;
+    let peak = 0;
+    const done: number[] = [];
+    const worker = createWorker({
+      ...queue,
+      concurrency: 3,
+      onError: noErrors,
+      handle: async (job) => {
+        running++;
+        peak = Math.max(peak, running);
+        await sleep(40);
+        running--;
+        done.push(job.id);
+      },
+    });
+    worker.start();
+    await expect.poll(() => done.length, { timeout: 2000 }).toBe(7);
+    await worker.stop();
+    expect(peak).toBe(3);
+    expect(queue.claims[0]).toMatchObject({ limit: 3, got: 3 });
+    expect(Math.max(...queue.claims.map((c) => c.limit))).toBe(3);
+    expect(queue.claims.every((c) => c.got <= c.limit)).toBe(true);
+  });
+
+  it('wakes at the exact due time with one timer, not by polling', async () => {
+    const queue = timedQueue();
+    const start = Date.now();
+    queue.add(1, start + 300);
+    const handledAt: number[] = [];
+    const worker = createWorker({
+      ...queue,
+      concurrency: 2,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async () => {
+        handledAt.push(Date.now());
+      },
+    });
+    worker.start();
+    await expect.poll(() => handledAt.length, { timeout: 2000 }).toBe(1);
+    await worker.stop();
+    expect(handledAt[0]! - start).toBeGreaterThanOrEqual(300);
+    expect(handledAt[0]! - start).toBeLessThan(350);
+    // One claim at start (nothing due), one at the due time (allowing one early-wake re-arm):
+    // a polling loop would have claimed many times in 300 ms.
+    const upToDue = queue.claims.slice(0, queue.claims.findIndex((c) => c.got === 1) + 1);
+    expect(upToDue.length).toBeGreaterThanOrEqual(2);
+    expect(upToDue.length).toBeLessThanOrEqual(3);
+  });
+
+  it('notify() claims new work at once', async () => {
+    const queue = timedQueue();
+    const handledAt: number[] = [];
+    const worker = createWorker({
+      ...queue,
+      concurrency: 1,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async () => {
+        handledAt.push(Date.now());
+      },
+    });
+    worker.start();
+    await sleep(50);
+    const enqueuedAt = Date.now();
+    queue.add(1);
+    worker.notify();
+    await expect.poll(() => handledAt.length, { timeout: 1000 }).toBe(1);
+    expect(handledAt[0]! - enqueuedAt).toBeLessThan(30);
+    await worker.stop();
+  });
+
+  it('the idle check picks up work enqueued without notify()', async () => {
+    const queue = timedQueue();
+    let handled = 0;
+    const worker = createWorker({
+      ...queue,
+      concurrency: 1,
+      idleCheckMs: 100,
+      onError: noErrors,
+      handle: async () => {
+        handled++;
+      },
+    });
+    worker.start();
+    await sleep(20);
+    queue.add(1);
+    await expect.poll(() => handled, { timeout: 1000, interval: 10 }).toBe(1);
+    await worker.stop();
+  });
+
+  it('graceful stop waits for in-flight handles and claims nothing more', async () => {
+    const queue = timedQueue();
+    queue.add(1);
+    queue.add(2);
+    queue.add(3);
+    const finished: number[] = [];
+    const worker = createWorker({
+      ...queue,
+      concurrency: 2,
+      onError: noErrors,
+      handle: async (job) => {
+        await sleep(200);
+        finished.push(job.id);
+      },
+    });
+    worker.start();
+    await expect.poll(() => worker.inFlight).toBe(2);
+    const stopping = worker.stop({ graceful: true });
+    expect(worker.state).toBe('stopping');
+    await stopping;
+    expect(finished.sort()).toEqual([1, 2]);
+    expect(worker.inFlight).toBe(0);
+    expect(worker.state).toBe('stopped');
+    const claimsAtStop = queue.claims.length;
+    await sleep(50);
+    expect(queue.claims.length).toBe(claimsAtStop);
+    expect(await queue.nextDueAt()).not.toBeNull(); // job 3 stays queued
+  });
+
+  it('reports claim and handle errors and keeps going', async () => {
+    const queue = timedQueue();
+    queue.add(1);
+    queue.add(2);
+    const errors: Array<[string, WorkerErrorPhase]> = [];
+    let claimCalls = 0;
+    const handled: number[] = [];
+    const worker = createWorker({
+      nextDueAt: queue.nextDueAt,
+      claim: async (limit) => {
+        if (++claimCalls === 1) throw new Error('database down');
+        return queue.claim(limit);
+      },
+      concurrency: 2,
+      idleCheckMs: 50,
+      onError: (error, phase) => errors.push([(error as Error).message, phase]),
+      handle: async (job) => {
+        handled.push(job.id);
+        if (job.id === 1) throw new Error('boom');
+      },
+    });
+    worker.start();
+    await expect.poll(() => handled.length, { timeout: 1000 }).toBe(2);
+    await worker.stop();
+    expect(errors).toEqual([
+      ['database down', 'claim'],
+      ['boom', 'handle'],
+    ]);
+  });
+
+  it('rejects a bad concurrency', () => {
+    expect(() =>
+      createWorker({ ...timedQueue(), handle: async () => {}, concurrency: 0, onError: noErrors }),
+    ).toThrow(/concurrency must be a positive integer/);
+  });
+});

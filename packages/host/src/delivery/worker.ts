@@ -1,0 +1,221 @@
+/**
+ * A storage-agnostic job loop: claims due jobs into free slots, runs them with bounded
+ * concurrency, and sleeps on ONE timer armed for the exact time the next job falls due
+ * (bounded by a safety-net idle check), so a retry leaves inside its window.
+ */
+
+/** Time source and timers (injectable for tests). */
+export interface WorkerClock {
+  /** Wall-clock ms, the same clock the queue's due times use. */
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The process clock. */
+export const systemClock: WorkerClock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** Where an error reported to `onError` came from. */
+export type WorkerErrorPhase = 'claim' | 'handle' | 'nextDueAt';
+
+/** Options of {@link createWorker}. */
+export interface WorkerOptions<J> {
+  /** Claims (leases) at most `limit` due jobs. */
+  claim(limit: number): Promise<J[]>;
+  /** Runs one job. A rejection is reported to `onError`; the job's lease is the storage's business. */
+  handle(job: J): Promise<void>;
+  /** When the next not-yet-claimed job falls due (ms, `clock.now()` scale), or null if none. */
+  nextDueAt(): Promise<number | null>;
+  /** Most jobs handled at once. */
+  concurrency: number;
+  clock?: WorkerClock;
+  /** Longest sleep, a safety net for work enqueued elsewhere without `notify()`. Default 1000 ms. */
+  idleCheckMs?: number;
+  /** Errors of claim / handle / nextDueAt; the loop keeps going. */
+  onError(error: unknown, phase: WorkerErrorPhase, job?: J): void;
+}
+
+/** A running job loop. */
+export interface Worker {
+  /** Starts claiming. Idempotent. */
+  start(): void;
+  /** New work was enqueued: claim now instead of at the next timer. */
+  notify(): void;
+  /**
+   * Stops claiming. With `graceful` (default) resolves once the cycle in progress and every
+   * in-flight handle have finished; otherwise resolves at once and leaves handles running.
+   */
+  stop(options?: { graceful?: boolean }): Promise<void>;
+  /** Jobs being handled right now. */
+  readonly inFlight: number;
+  readonly state: 'idle' | 'running' | 'stopping' | 'stopped';
+}
+
+/**
+ * Creates a job loop in the pg-boss worker shape, with exact wake-ups.
+ *
+ * @example
+ * const worker = createWorker({
+ *   claim: (limit) => queue.claim(limit),
+ *   handle: (job) => deliver(job),
+ *   nextDueAt: () => queue.nextDueAt(),
+ *   concurrency: 8,
+ *   onError: (error, phase) => log.error({ error, phase }, 'delivery worker'),
+ * });
+ * worker.start();
+ * // after enqueueing: worker.notify();
+ * await worker.stop({ graceful: true });
+ */
+export function createWorker<J>(options: WorkerOptions<J>): Worker {
+  const clock = options.clock ?? systemClock;
+  const idleCheckMs = options.idleCheckMs ?? 1000;
+  const concurrency = options.concurrency;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`createWorker: concurrency must be a positive integer, got ${concurrency}`);
+  }
+  if (!(idleCheckMs > 0))
+    throw new RangeError(`createWorker: idleCheckMs must be positive, got ${idleCheckMs}`);
+
+  let state: Worker['state'] = 'idle';
+  let timer: unknown;
+  let cycle: Promise<void> | undefined;
+  let again = false;
+  let dueMisses = 0;
+  const inFlight = new Set<Promise<void>>();
+
+  const report = (error: unknown, phase: WorkerErrorPhase, job?: J) => {
+    try {
+      options.onError(error, phase, job);
+    } catch {
+      // an error reporter must not stop the loop
+    }
+  };
+
+  const disarm = () => {
+    if (timer !== undefined) clock.clearTimeout(timer);
+    timer = undefined;
+  };
+
+  const arm = (ms: number) => {
+    disarm();
+    if (state !== 'running') return;
+    timer = clock.setTimeout(
+      () => {
+        timer = undefined;
+        trigger();
+      },
+      Math.max(1, Math.ceil(ms)),
+    );
+  };
+
+  const launch = (job: J) => {
+    const run = (async () => {
+      try {
+        await options.handle(job);
+      } catch (error) {
+        report(error, 'handle', job);
+      }
+    })();
+    inFlight.add(run);
+    void run.finally(() => {
+      inFlight.delete(run);
+      trigger(); // a slot is free
+    });
+  };
+
+  /** One pass: fill free slots, then sleep until the next due time. */
+  const runCycle = async (): Promise<void> => {
+    const free = concurrency - inFlight.size;
+    let claimed = 0;
+    if (free > 0) {
+      let jobs: J[];
+      try {
+        jobs = await options.claim(free);
+      } catch (error) {
+        report(error, 'claim');
+        arm(idleCheckMs);
+        return;
+      }
+      // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
+      for (const job of jobs) launch(job);
+      claimed = jobs.length;
+    }
+    if (state !== 'running') return;
+    if (inFlight.size >= concurrency) {
+      // Full: a finishing handle triggers the next cycle. The idle check is only a safety net.
+      arm(idleCheckMs);
+      return;
+    }
+    let next: number | null;
+    try {
+      next = await options.nextDueAt();
+    } catch (error) {
+      report(error, 'nextDueAt');
+      arm(idleCheckMs);
+      return;
+    }
+    if (state !== 'running') return;
+    const wait = next === null ? idleCheckMs : next - clock.now();
+    if (wait <= 0 && claimed < free) {
+      // Due but not claimable (another process holds it, or the clock is a hair early): back off
+      // 1, 2, 4 ... ms so a pathological queue cannot spin the loop.
+      dueMisses += 1;
+      arm(Math.min(idleCheckMs, 2 ** (dueMisses - 1)));
+      return;
+    }
+    dueMisses = 0;
+    arm(Math.min(Math.max(wait, 0), idleCheckMs));
+  };
+
+  function trigger(): void {
+    if (state !== 'running') return;
+    if (cycle) {
+      again = true;
+      return;
+    }
+    disarm();
+    cycle = runCycle()
+      .catch((error: unknown) => report(error, 'claim'))
+      .finally(() => {
+        cycle = undefined;
+        if (again) {
+          again = false;
+          trigger();
+        }
+      });
+  }
+
+  return {
+    start() {
+      if (state === 'running') return;
+      state = 'running';
+      trigger();
+    },
+    notify() {
+      trigger();
+    },
+    async stop({ graceful = true } = {}) {
+      if (state === 'idle' || state === 'stopped') {
+        state = 'stopped';
+        return;
+      }
+      state = 'stopping';
+      disarm();
+      if (graceful) {
+        if (cycle) await cycle;
+        while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      }
+      state = 'stopped';
+    },
+    get inFlight() {
+      return inFlight.size;
+    },
+    get state() {
+      return state;
+    },
+  };
+}
