@@ -539,3 +539,11 @@ describe('parseManifest: valid manifests', () => {
     expect(!result.ok && result.errors[0]?.message).toMatch(/^my\.yaml is empty/);
   });
 });
+
+describe('parseManifest: messages', () => {
+  it('keep user text with line breaks on one line', () => {
+    const result = parseManifest(`${BASE}? [\n  #\n]\n: 1\n"multi\n  line": 2\n`);
+    expect(result.ok).toBe(false);
+    for (const issue of result.ok ? [] : result.errors) expect(issue.message).not.toMatch(/[\r\n]/);
+  });
+});

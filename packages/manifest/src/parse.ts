@@ -41,6 +41,11 @@ function yamlIssue(error: YAMLError, lineCounter: LineCounter, severity: Issue['
   return { path: '', ...position(lineCounter, error.pos[0]), message, severity };
 }
 
+/** Messages quote user text (keys, values): keep each on one line. */
+function oneLine(message: string): string {
+  return message.replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
 function byPosition(a: Issue, b: Issue): number {
   return a.line - b.line || a.column - b.column;
 }
@@ -103,7 +108,7 @@ export function parseManifest(text: string, options: ParseOptions = {}): Manifes
     const located: Issue = {
       path: formatPath(issue.path),
       ...locate(doc, lineCounter, issue.path, issue.anchor),
-      message: issue.message,
+      message: oneLine(issue.message),
       severity: issue.severity,
     };
     (issue.severity === 'error' ? errors : warnings).push(located);

@@ -56,7 +56,7 @@ function unknownKeyMessage(root: unknown, path: PathSegments, key: string, data:
   const where = path.length === 0 ? 'at the top level' : `in \`${label(path)}\``;
   const hint = didYouMean(key, known);
   const allowed = known.length > 0 ? ` Allowed keys: ${known.join(', ')}.` : '';
-  return `unknown key \`${key}\` ${where}.${hint || allowed}`;
+  return `unknown key \`${truncate(key)}\` ${where}.${hint || allowed}`;
 }
 
 /** Human name of the field at `path`: its key, or `list[n]` for list items. */
