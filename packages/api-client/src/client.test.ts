@@ -61,6 +61,8 @@ beforeAll(async () => {
               }
             : installation;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(merged));
+      } else if (req.url === '/v1/empty') {
+        res.writeHead(204).end();
       } else if (req.url === '/v1/installations/plain') {
         res.writeHead(502).end('bad gateway');
       } else if (req.url === '/v1/installations/notjson') {
@@ -114,6 +116,11 @@ describe('createApiClient', () => {
     const api = createApiClient({ endpoint, token: TOKEN });
     await expect(api.installations.get('plain')).rejects.toMatchObject({ status: 502, code: 'http_502' });
     await expect(api.installations.get('notjson')).rejects.toMatchObject({ code: 'invalid_response' });
+  });
+
+  it('returns undefined for 204 No Content through request()', async () => {
+    const api = createApiClient({ endpoint, token: TOKEN });
+    expect(await api.request<undefined>('DELETE', '/v1/empty')).toBeUndefined();
   });
 
   it('maps a refused connection to network_error without the token', async () => {

@@ -74,6 +74,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       );
     }
     if (!response.ok) throw await apiErrorFromResponse(response, what);
+    if (response.status === 204) return undefined as T;
     try {
       return (await response.json()) as T;
     } catch {
