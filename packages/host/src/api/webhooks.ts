@@ -5,7 +5,7 @@ import type { HostContext } from '../services/context.js';
 import { WEBHOOK_INTEGRATION } from '../services/context.js';
 import { getInstallation } from '../services/installations.js';
 import { isStorageError, type JobWithAttempts } from '../storage/index.js';
-import { createRouter, requireOperator } from './app-types.js';
+import { createRouter, requireInstallationAccess, requireOperator } from './app-types.js';
 import { Delivery, ErrorBody } from './schemas.js';
 
 /** Rotation overlap: the previous secret stays valid (second `v1=` entry) this long. */
@@ -82,7 +82,8 @@ export function webhookRoutes(ctx: HostContext) {
     createRoute({
       method: 'get',
       path: '/v1/installations/{id}/webhook-secret',
-      summary: 'The signing secret of a webhook installation (and the previous one during a rotation)',
+      summary:
+        "The signing secret of a webhook installation (and the previous one during a rotation); operator or the installation's own token",
       request: { params: IdParam },
       responses: {
         200: {
@@ -93,8 +94,8 @@ export function webhookRoutes(ctx: HostContext) {
       },
     }),
     async (c) => {
-      requireOperator(c.get('principal'));
       const { id } = c.req.valid('param');
+      requireInstallationAccess(c.get('principal'), id);
       await requireWebhookInstallation(ctx, id);
       const [secret, ...previous] = await ctx.storage.webhookSecrets.active(id, Date.now());
       if (!secret) throw notFound(`The webhook secret of "${id}"`);
@@ -118,8 +119,8 @@ export function webhookRoutes(ctx: HostContext) {
       },
     }),
     async (c) => {
-      requireOperator(c.get('principal'));
       const { id } = c.req.valid('param');
+      requireInstallationAccess(c.get('principal'), id);
       await requireWebhookInstallation(ctx, id);
       const secret = generateSecret();
       const now = Date.now();

@@ -62,6 +62,10 @@ export class WorkerdExecutor implements Executor {
   #live: WorkerdInstance | undefined;
   #closed = false;
   #restarts = 0;
+  /** The deployment whose timeout led to the last restart. */
+  #lastSuspect: string | undefined;
+  /** Which workerd process a failed call used (to tell bystanders of a restart). */
+  readonly #failedOn = new WeakMap<ExecutorError, WorkerdInstance | undefined>();
 
   constructor(private readonly options: WorkerdExecutorOptions = {}) {
     this.#logger = options.logger ?? silentLogger;
@@ -89,11 +93,40 @@ export class WorkerdExecutor implements Executor {
     assertDeployment(deployment);
     const timeoutMs = resolveTimeout(options.timeoutMs, this.#defaultTimeoutMs);
     const started = performance.now();
-    const deadline = startDeadline(timeoutMs, options.signal);
     const key = this.#registry.acquire(deployment);
+    try {
+      const body = await readRequestBody(request);
+      try {
+        return await this.#attempt(deployment, key, request, body, timeoutMs, options.signal, started);
+      } catch (error) {
+        // A call that failed only because ANOTHER integration hung workerd (it timed out queued
+        // behind a busy loop, or was in flight during the restart) gets one fresh try on the new
+        // process: the hang's cost falls on the suspect, not on bystanders.
+        if (!(await this.#wasBystander(error, deployment.id))) throw error;
+        this.#logger.info(
+          { source: 'workerd-executor', deploymentId: deployment.id },
+          'retrying a call cut short by another integration hanging workerd',
+        );
+        return await this.#attempt(deployment, key, request, body, timeoutMs, options.signal, started);
+      }
+    } finally {
+      this.#registry.release(key);
+    }
+  }
+
+  /** One try of a call, bounded by its own deadline. */
+  async #attempt(
+    deployment: Deployment,
+    key: string,
+    request: Request,
+    body: Uint8Array | undefined,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    started: number,
+  ): Promise<InvokeResult> {
+    const deadline = startDeadline(timeoutMs, signal);
     let instance: WorkerdInstance | undefined;
     try {
-      const body = await raceSignal(readRequestBody(request), deadline.signal);
       instance = await raceSignal(this.#instance(), deadline.signal);
       const url = new URL(request.url);
       const answer = await instance.send({
@@ -111,11 +144,28 @@ export class WorkerdExecutor implements Executor {
         durationMs: performance.now() - started,
       };
     } catch (error) {
-      throw this.#translate(error, deployment.id, deadline, instance);
+      const translated = this.#translate(error, deployment.id, deadline, instance);
+      if (translated instanceof ExecutorError) this.#failedOn.set(translated, instance);
+      throw translated;
     } finally {
       deadline.dispose();
-      this.#registry.release(key);
     }
+  }
+
+  /**
+   * True when `error` (a timeout or restart) came from workerd being hung by another deployment:
+   * waits for the health verdict, then checks that the process the call used was replaced and that
+   * this deployment is not the one suspected of hanging it.
+   */
+  async #wasBystander(error: unknown, deploymentId: string): Promise<boolean> {
+    if (!(error instanceof ExecutorError) || (error.code !== 'timeout' && error.code !== 'restarted'))
+      return false;
+    const used = this.#failedOn.get(error);
+    if (used === undefined || this.#closed) return false;
+    await this.#current?.catch(() => undefined);
+    return (
+      used.retired === 'restarted' && this.#lastSuspect !== undefined && this.#lastSuspect !== deploymentId
+    );
   }
 
   async close(): Promise<void> {
@@ -218,6 +268,7 @@ export class WorkerdExecutor implements Executor {
 
   async #restart(instance: WorkerdInstance, suspectId: string): Promise<WorkerdInstance> {
     this.#restarts += 1;
+    this.#lastSuspect = suspectId;
     this.#logger.warn(
       { source: 'workerd-executor', suspectDeploymentId: suspectId },
       'workerd did not answer its health probe after a timeout (busy loop?); restarting it',
