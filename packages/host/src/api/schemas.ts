@@ -84,7 +84,7 @@ export const PublishBody = z
     env: z
       .record(z.string(), z.string())
       .optional()
-      .openapi({ description: 'values for ${{ env.NAME }} expressions of the manifest secrets' }),
+      .openapi({ description: 'values of the environment variables the manifest secrets reference (env.NAME expressions)' }),
   })
   .strict()
   .openapi('PublishRequest');
