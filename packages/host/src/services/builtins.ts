@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { HttpError } from '../errors.js';
 import type { FetchModule } from '../executor/index.js';
 import type { HostContext } from './context.js';
 import { publish } from './integrations.js';
@@ -51,17 +52,20 @@ export async function publishBuiltins(ctx: HostContext): Promise<Builtin[]> {
       JSON.stringify(record.manifest) !== JSON.stringify(parsed.manifest)
     ) {
       const existing = await ctx.storage.integrations.getVersion(parsed.manifest.name, version);
-      record = await publish(ctx, {
-        manifest,
-        bundle,
-        firstParty: true,
-        // A changed build of the same package version replaces it (development of the host itself).
-        version: existing ? `${version}-${hash.slice(0, 8)}` : version,
-      });
-      ctx.logger.info(
-        { integration: record.name, version: record.version },
-        'published built-in integration',
-      );
+      // A changed build of the same package version gets its own version (development of the host itself).
+      const label = existing && existing.bundleHash !== hash ? `${version}-${hash.slice(0, 8)}` : version;
+      try {
+        record = await publish(ctx, { manifest, bundle, firstParty: true, version: label });
+        ctx.logger.info(
+          { integration: record.name, version: record.version },
+          'published built-in integration',
+        );
+      } catch (error) {
+        // Several hosts starting at once on one PostgreSQL: another one published this exact build first.
+        const winner = await ctx.storage.integrations.getVersion(parsed.manifest.name, label);
+        if (!(error instanceof HttpError && error.status === 409) || winner?.bundleHash !== hash) throw error;
+        record = winner;
+      }
     }
     out.push({
       deploymentId: deploymentOf(record).id,
