@@ -84,7 +84,10 @@ export const PublishBody = z
     env: z
       .record(z.string(), z.string())
       .optional()
-      .openapi({ description: 'values of the environment variables the manifest secrets reference (env.NAME expressions)' }),
+      .openapi({
+        description:
+          'values of the environment variables the manifest secrets reference (env.NAME expressions)',
+      }),
   })
   .strict()
   .openapi('PublishRequest');
