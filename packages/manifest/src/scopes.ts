@@ -8,27 +8,9 @@
  * EVENT_SCOPES.site_view; // 'site:views:read'
  * ```
  */
-export const SCOPES = [
-  'space:content:read',
-  'space:content:write',
-  'space:metadata:read',
-  'space:metadata:write',
-  'space:git:sync',
-  'site:metadata:read',
-  'site:views:read',
-  'site:script:inject',
-  'site:script:cookies',
-  'site:visitor:auth',
-  'site:visitor:claims',
-  'site:adaptive:read',
-  'site:adaptive:write',
-  'openapi:read',
-  'openapi:write',
-  'conversations:ingest',
-] as const;
+export { SCOPES, type Scope } from '@platform/api-client';
 
-/** One permission scope of SPEC 2.8. */
-export type Scope = (typeof SCOPES)[number];
+import type { Scope } from '@platform/api-client';
 
 /**
  * Scopes reserved to first-party integrations (the ones bundled with the platform).
