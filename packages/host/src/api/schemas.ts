@@ -81,13 +81,10 @@ export const PublishBody = z
       .boolean()
       .optional()
       .openapi({ description: 'development mode: the same version may be re-published' }),
-    env: z
-      .record(z.string(), z.string())
-      .optional()
-      .openapi({
-        description:
-          'values of the environment variables the manifest secrets reference (env.NAME expressions)',
-      }),
+    env: z.record(z.string(), z.string()).optional().openapi({
+      description:
+        'values of the environment variables the manifest secrets reference (env.NAME expressions)',
+    }),
   })
   .strict()
   .openapi('PublishRequest');
