@@ -1,0 +1,155 @@
+/** One field of the configuration screen, derived from a manifest property (SPEC 2.9). */
+export type ConfigField =
+  | { kind: 'text'; key: string; title: string; description: string; required: boolean; default?: string }
+  | {
+      kind: 'select';
+      key: string;
+      title: string;
+      description: string;
+      required: boolean;
+      options: string[];
+      default?: string;
+    }
+  | { kind: 'completion'; key: string; title: string; description: string; required: boolean; url: string }
+  | { kind: 'number'; key: string; title: string; description: string; required: boolean; default?: number }
+  | { kind: 'switch'; key: string; title: string; description: string; required: boolean; default?: boolean }
+  | {
+      kind: 'oauth';
+      key: string;
+      title: string;
+      description: string;
+      required: boolean;
+      buttonText: string;
+      callbackUrl: string;
+    };
+
+type Place = 'account' | 'site';
+
+/**
+ * Which `configurations` section applies to an installation target: site installations use
+ * `site`, space and organization installations use `account`.
+ * @example placeOf('site'); // 'site'
+ */
+export function placeOf(target: string): Place {
+  return target === 'site' ? 'site' : 'account';
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
+
+/**
+ * The fields of the configuration screen for an installation target, in manifest order.
+ * Unknown property types are skipped.
+ *
+ * @example
+ * configFields(integration.manifest, 'space'); // [{ kind: 'text', key: 'url', ... }, ...]
+ */
+export function configFields(manifest: Record<string, unknown>, target: string): ConfigField[] {
+  const configurations = isRecord(manifest.configurations) ? manifest.configurations : {};
+  const section = configurations[placeOf(target)];
+  if (!isRecord(section) || !isRecord(section.properties)) return [];
+  const required = new Set(Array.isArray(section.required) ? section.required.map(String) : []);
+  const fields: ConfigField[] = [];
+  for (const [key, raw] of Object.entries(section.properties)) {
+    if (!isRecord(raw)) continue;
+    const base = {
+      key,
+      title: str(raw.title, key),
+      description: str(raw.description),
+      required: required.has(key),
+    };
+    switch (raw.type) {
+      case 'string':
+        if (Array.isArray(raw.enum)) {
+          fields.push({
+            kind: 'select',
+            ...base,
+            options: raw.enum.map(String),
+            ...(typeof raw.default === 'string' ? { default: raw.default } : {}),
+          });
+        } else if (typeof raw.completion_url === 'string') {
+          fields.push({ kind: 'completion', ...base, url: raw.completion_url });
+        } else {
+          fields.push({
+            kind: 'text',
+            ...base,
+            ...(typeof raw.default === 'string' ? { default: raw.default } : {}),
+          });
+        }
+        break;
+      case 'number':
+        fields.push({
+          kind: 'number',
+          ...base,
+          ...(typeof raw.default === 'number' ? { default: raw.default } : {}),
+        });
+        break;
+      case 'boolean':
+        fields.push({
+          kind: 'switch',
+          ...base,
+          ...(typeof raw.default === 'boolean' ? { default: raw.default } : {}),
+        });
+        break;
+      case 'button':
+        fields.push({
+          kind: 'oauth',
+          ...base,
+          buttonText: str(raw.button_text, 'Connect'),
+          callbackUrl: str(raw.callback_url, '/oauth'),
+        });
+        break;
+      default:
+        break;
+    }
+  }
+  return fields;
+}
+
+/** Values of the form, keyed like the configuration. */
+export type FormValues = Record<string, string | number | boolean | undefined>;
+
+/**
+ * The form's starting values: the saved configuration, else the manifest default.
+ * @example initialValues(fields, { channel: 'general' }); // { channel: 'general', tone: 'friendly', ... }
+ */
+export function initialValues(fields: ConfigField[], configuration: Record<string, unknown>): FormValues {
+  const values: FormValues = {};
+  for (const field of fields) {
+    if (field.kind === 'oauth') continue;
+    const saved = configuration[field.key];
+    if (typeof saved === 'string' || typeof saved === 'number' || typeof saved === 'boolean') {
+      values[field.key] = saved;
+    } else if ('default' in field && field.default !== undefined) {
+      values[field.key] = field.default;
+    } else if (field.kind === 'switch') {
+      values[field.key] = false;
+    }
+  }
+  return values;
+}
+
+/**
+ * The JSON merge patch a save sends: every field's value, with empty text and numbers as `null`
+ * (deletes the key). OAuth credentials are written by the integration, never by the form.
+ * @example toPatch(fields, { url: '', enabled: true }); // { url: null, enabled: true }
+ */
+export function toPatch(fields: ConfigField[], values: FormValues): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.kind === 'oauth') continue;
+    const value = values[field.key];
+    patch[field.key] = value === undefined || value === '' ? null : value;
+  }
+  return patch;
+}
+
+/**
+ * Whether an OAuth button property counts as connected: the integration stored credentials.
+ * @example isConnected({ oauth_credentials: { access_token: 't' } }); // true
+ */
+export function isConnected(configuration: Record<string, unknown>): boolean {
+  const credentials = configuration.oauth_credentials;
+  return isRecord(credentials) && Object.keys(credentials).length > 0;
+}

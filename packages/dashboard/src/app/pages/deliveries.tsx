@@ -1,0 +1,271 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Delivery, describeError } from '../api';
+import { EmptyState, ErrorNotice, StatusBadge, Time } from '../ui';
+
+const POLL_MS = 1000;
+
+function Attempts({ delivery }: { delivery: Delivery }) {
+  if (delivery.attempts.length === 0) return <p class="muted">No attempt yet.</p>;
+  return (
+    <table class="attempts">
+      <caption class="sr-only">Attempts</caption>
+      <thead>
+        <tr>
+          <th scope="col">Attempt</th>
+          <th scope="col">Started</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Result</th>
+          <th scope="col">Response</th>
+        </tr>
+      </thead>
+      <tbody>
+        {delivery.attempts.map((a) => (
+          <tr key={`${a.series}-${a.number}`} data-testid="attempt">
+            <td>
+              {a.number}
+              {a.series > 1 ? <span class="muted"> (redelivery {a.series - 1})</span> : null}
+            </td>
+            <td>
+              <Time iso={a.startedAt} />
+            </td>
+            <td>{a.durationMs} ms</td>
+            <td>
+              {a.statusCode !== undefined ? (
+                <span class={`code ${a.statusCode >= 200 && a.statusCode < 300 ? 'code-ok' : 'code-bad'}`}>
+                  HTTP {a.statusCode}
+                </span>
+              ) : null}
+              {a.error ? <span class="code code-bad">{a.error}</span> : null}
+            </td>
+            <td>
+              {a.responseExcerpt ? (
+                <code class="excerpt">{a.responseExcerpt}</code>
+              ) : (
+                <span class="muted">—</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function DeliveryRow({
+  installationId,
+  delivery,
+  onChanged,
+}: {
+  installationId: string;
+  delivery: Delivery;
+  onChanged(): void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const finished = delivery.state !== 'queued' && delivery.state !== 'running';
+  const redeliver = async () => {
+    setBusy(true);
+    try {
+      await api(
+        'POST',
+        `/v1/installations/${encodeURIComponent(installationId)}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`,
+      );
+      setError(null);
+      onChanged();
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const last = delivery.attempts[delivery.attempts.length - 1];
+  return (
+    <li class="delivery" data-testid="delivery" data-state={delivery.state}>
+      <details>
+        <summary>
+          <StatusBadge status={delivery.state} />
+          <span class="delivery-type">{delivery.eventType}</span>
+          <code class="muted">{delivery.eventId}</code>
+          <span class="muted">
+            {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? '' : 's'}
+            {last?.statusCode !== undefined
+              ? ` · last HTTP ${last.statusCode}`
+              : last?.error
+                ? ` · last: ${last.error}`
+                : ''}
+          </span>
+          <span class="muted delivery-time">
+            <Time iso={delivery.createdAt} />
+          </span>
+        </summary>
+        <div class="delivery-body">
+          {delivery.nextAttemptAt ? (
+            <p class="muted">
+              Next attempt <Time iso={delivery.nextAttemptAt} /> (
+              {new Date(delivery.nextAttemptAt).toLocaleTimeString()}).
+            </p>
+          ) : null}
+          <Attempts delivery={delivery} />
+          <h4>Payload</h4>
+          <pre class="payload">{JSON.stringify(delivery.payload, null, 2)}</pre>
+          <p class="meta">
+            Delivery <code>{delivery.id}</code>
+          </p>
+        </div>
+      </details>
+      <button
+        type="button"
+        class="btn btn-secondary btn-small"
+        disabled={!finished || busy}
+        title={
+          finished ? 'Send this event again as a new attempt series' : 'Wait until this delivery has finished'
+        }
+        onClick={() => void redeliver()}
+      >
+        Redeliver
+      </button>
+      <ErrorNotice message={error} />
+    </li>
+  );
+}
+
+function toIso(local: string): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+function RedeliverRange({ installationId, onDone }: { installationId: string; onDone(): void }) {
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    try {
+      const s = toIso(since);
+      const u = toIso(until);
+      const answer = await api<{ redelivered: number }>(
+        'POST',
+        `/v1/installations/${encodeURIComponent(installationId)}/deliveries/redeliver`,
+        { ...(s ? { since: s } : {}), ...(u ? { until: u } : {}) },
+      );
+      setResult(
+        answer.redelivered === 0
+          ? 'No failed delivery in that range.'
+          : `${answer.redelivered} failed deliver${answer.redelivered === 1 ? 'y' : 'ies'} queued again.`,
+      );
+      setError(null);
+      onDone();
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+  return (
+    <form class="range-form" onSubmit={(e) => void submit(e)} aria-label="Redeliver failed deliveries">
+      <div class="field-inline">
+        <label for="range-since">From</label>
+        <input
+          id="range-since"
+          type="datetime-local"
+          value={since}
+          onInput={(e) => setSince((e.currentTarget as HTMLInputElement).value)}
+        />
+      </div>
+      <div class="field-inline">
+        <label for="range-until">To</label>
+        <input
+          id="range-until"
+          type="datetime-local"
+          value={until}
+          onInput={(e) => setUntil((e.currentTarget as HTMLInputElement).value)}
+        />
+      </div>
+      <button type="submit" class="btn btn-secondary">
+        Redeliver all failed
+      </button>
+      <span role="status" class="muted">
+        {result}
+      </span>
+      <ErrorNotice message={error} />
+    </form>
+  );
+}
+
+/**
+ * The delivery log of a webhook installation, newest first, refreshed every second while the
+ * page is visible: state, attempts (status code or error, timing, response excerpt), payload,
+ * redelivery of one delivery or of every failed one in a time range.
+ */
+export function DeliveryLog({ installationId }: { installationId: string }) {
+  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async () => {
+      if (document.visibilityState === 'visible') {
+        try {
+          const answer = await api<{ deliveries: Delivery[] }>(
+            'GET',
+            `/v1/installations/${encodeURIComponent(installationId)}/deliveries?limit=50`,
+          );
+          if (!stopped) {
+            setDeliveries(answer.deliveries);
+            setError(null);
+          }
+        } catch (e) {
+          if (!stopped) setError(`The delivery log could not be refreshed: ${describeError(e)}`);
+        }
+      }
+      if (!stopped) timer = setTimeout(() => void load(), POLL_MS);
+    };
+    void load();
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') {
+        clearTimeout(timer);
+        void load();
+      }
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [installationId, tick]);
+  const refresh = () => setTick((n) => n + 1);
+  return (
+    <section class="card" aria-labelledby="deliveries-title">
+      <div class="section-head">
+        <h2 id="deliveries-title">Deliveries</h2>
+        <span class="live muted" aria-hidden="true">
+          ● live
+        </span>
+      </div>
+      <ErrorNotice message={error} />
+      {deliveries === null && !error ? <p class="muted">Loading deliveries…</p> : null}
+      {deliveries?.length === 0 ? (
+        <EmptyState title="No delivery yet.">
+          Deliveries appear here as soon as a selected event happens in this installation's place, while the
+          installation is active.
+        </EmptyState>
+      ) : null}
+      {deliveries?.length ? (
+        <ul class="deliveries" aria-live="polite" aria-relevant="additions">
+          {deliveries.map((d) => (
+            <DeliveryRow key={d.id} installationId={installationId} delivery={d} onChanged={refresh} />
+          ))}
+        </ul>
+      ) : null}
+      <h3>Redeliver failed deliveries</h3>
+      <p class="muted">
+        Sends every failed or exhausted delivery created in the range again (leave a bound empty for no
+        limit).
+      </p>
+      <RedeliverRange installationId={installationId} onDone={refresh} />
+    </section>
+  );
+}

@@ -1,0 +1,189 @@
+/** @jsxImportSource preact */
+import { useCallback, useState } from 'preact/hooks';
+import { api, describeError, type Installation, type Integration } from '../api';
+import { configFields } from '../config-fields';
+import { ConfigForm } from '../config-form';
+import { LiveComponent } from '../contentkit';
+import { navigate } from '../router';
+import { ErrorNotice, Link, StatusBadge, useLoad } from '../ui';
+import { DeliveryLog } from './deliveries';
+import { WebhookSecret } from './webhook-secret';
+
+/** Where an installation lives, in words. */
+export function placeOfInstallation(i: Installation): string {
+  if (i.target === 'space') return `space ${i.space ?? ''}`;
+  if (i.target === 'site') return `site ${i.site ?? ''}`;
+  return `organization ${i.organization ?? ''}`.trim();
+}
+
+function Actions({
+  installation,
+  onChange,
+}: {
+  installation: Installation;
+  onChange(i: Installation): void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (what: 'pause' | 'resume' | 'uninstall') => {
+    setBusy(true);
+    try {
+      const id = encodeURIComponent(installation.id);
+      if (what === 'uninstall') {
+        await api('DELETE', `/v1/installations/${id}`);
+        navigate('/installations');
+        return;
+      }
+      onChange(await api<Installation>('POST', `/v1/installations/${id}/${what}`));
+      setError(null);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+    }
+  };
+  return (
+    <div class="actions">
+      {installation.status === 'paused' ? (
+        <button type="button" class="btn btn-secondary" disabled={busy} onClick={() => void run('resume')}>
+          Resume
+        </button>
+      ) : (
+        <button type="button" class="btn btn-secondary" disabled={busy} onClick={() => void run('pause')}>
+          Pause
+        </button>
+      )}
+      {confirming ? (
+        <span class="confirm">
+          <span>Uninstall? Its queued deliveries are cancelled.</span>
+          <button type="button" class="btn btn-danger" disabled={busy} onClick={() => void run('uninstall')}>
+            Yes, uninstall
+          </button>
+          <button type="button" class="btn btn-secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <button
+          type="button"
+          class="btn btn-danger-outline"
+          disabled={busy}
+          onClick={() => setConfirming(true)}
+        >
+          Uninstall
+        </button>
+      )}
+      <ErrorNotice message={error} />
+    </div>
+  );
+}
+
+/**
+ * One installation: status, pause / resume / uninstall, the configuration screen, live previews
+ * of its components and, for webhook installations, the secret and the delivery log.
+ */
+export function InstallationPage({ id }: { id: string }) {
+  const installation = useLoad(
+    () => api<Installation>('GET', `/v1/installations/${encodeURIComponent(id)}`),
+    [id],
+  );
+  const integrationName = installation.data?.integration;
+  const integration = useLoad(
+    async () =>
+      integrationName
+        ? api<Integration>('GET', `/v1/integrations/${encodeURIComponent(integrationName)}`)
+        : null,
+    [integrationName],
+  );
+  const refresh = useCallback(async () => {
+    try {
+      const fresh = await api<Installation>('GET', `/v1/installations/${encodeURIComponent(id)}`);
+      installation.set(fresh);
+      return fresh;
+    } catch {
+      return null;
+    }
+  }, [id, installation.set]);
+
+  const inst = installation.data;
+  const integ = integration.data;
+  if (!inst) {
+    return (
+      <main id="main" class="page">
+        <p>
+          <Link href="/installations">← Installations</Link>
+        </p>
+        <ErrorNotice message={installation.error} onRetry={() => void installation.reload()} />
+        {installation.loading ? <p class="muted">Loading the installation…</p> : null}
+      </main>
+    );
+  }
+  const fields = integ ? configFields(integ.manifest, inst.target) : [];
+  const blocks =
+    integ && Array.isArray(integ.manifest.blocks)
+      ? (integ.manifest.blocks as Array<{ id: string; title?: string }>)
+      : [];
+  const isWebhook = inst.integration === 'webhook';
+  return (
+    <main id="main" class="page">
+      <p>
+        <Link href="/installations">← Installations</Link>
+      </p>
+      <header class="page-head">
+        <div>
+          <h1>{integ?.title ?? inst.integration}</h1>
+          <p class="muted">
+            Installed in {placeOfInstallation(inst)} · <code>{inst.id}</code>
+          </p>
+        </div>
+        <div class="status-line">
+          <span class="muted">Status</span> <StatusBadge status={inst.status} testId="installation-status" />
+        </div>
+      </header>
+      <Actions installation={inst} onChange={installation.set} />
+      <ErrorNotice message={integration.error} />
+      <section class="card" aria-labelledby="config-title">
+        <h2 id="config-title">Configuration</h2>
+        <p class="muted">
+          Each save is sent to the integration and checked; the installation becomes active once every
+          required setting is valid.
+        </p>
+        {integ ? (
+          <ConfigForm
+            key={`${inst.id}-${integ.version}`}
+            installation={inst}
+            fields={fields}
+            onSaved={installation.set}
+            onRefresh={refresh}
+          />
+        ) : (
+          <p class="muted">Loading the settings…</p>
+        )}
+      </section>
+      {isWebhook ? <WebhookSecret installationId={inst.id} /> : null}
+      {isWebhook ? <DeliveryLog installationId={inst.id} /> : null}
+      {blocks.length ? (
+        <section class="card" aria-labelledby="blocks-title">
+          <h2 id="blocks-title">Components</h2>
+          <p class="muted">Blocks this integration adds to the insert menu (Command + /). Live preview:</p>
+          {inst.status === 'paused' ? (
+            <p class="muted">Resume the installation to preview its components.</p>
+          ) : (
+            blocks.map((b) => (
+              <div key={b.id} class="block-preview">
+                <h3>{b.title ?? b.id}</h3>
+                <LiveComponent
+                  installationId={inst.id}
+                  componentId={b.id}
+                  label={`Preview of ${b.title ?? b.id}`}
+                />
+              </div>
+            ))
+          )}
+        </section>
+      ) : null}
+    </main>
+  );
+}

@@ -1,0 +1,102 @@
+/** @jsxImportSource preact */
+import { useState } from 'preact/hooks';
+import { api, type Installation, type Integration } from '../api';
+import { navigate } from '../router';
+import { EmptyState, ErrorNotice, Link, StatusBadge, Time, useLoad } from '../ui';
+import { placeOfInstallation } from './installation';
+
+/** Every installation, and the spaces they are in (each with a link to its editor). */
+export function InstallationsPage() {
+  const data = useLoad(async () => {
+    const [{ installations }, { integrations }] = await Promise.all([
+      api<{ installations: Installation[] }>('GET', '/v1/installations'),
+      api<{ integrations: Integration[] }>('GET', '/v1/integrations'),
+    ]);
+    return { installations, titles: new Map(integrations.map((i) => [i.name, i.title])) };
+  }, []);
+  const [space, setSpace] = useState('');
+  const spaces = [
+    ...new Set((data.data?.installations ?? []).flatMap((i) => (i.space ? [i.space] : []))),
+  ].sort();
+  return (
+    <main id="main" class="page">
+      <h1>Installations</h1>
+      <ErrorNotice message={data.error} onRetry={() => void data.reload()} />
+      {data.loading && !data.data ? <p class="muted">Loading installations…</p> : null}
+      {data.data?.installations.length === 0 ? (
+        <EmptyState title="Nothing is installed yet.">
+          Go to <Link href="/integrations">Integrations</Link> and install one into a space, a site or the
+          organization.
+        </EmptyState>
+      ) : null}
+      {data.data?.installations.length ? (
+        <table class="table">
+          <thead>
+            <tr>
+              <th scope="col">Integration</th>
+              <th scope="col">Installed in</th>
+              <th scope="col">Status</th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.data.installations.map((i) => (
+              <tr key={i.id}>
+                <td>
+                  <Link href={`/installations/${encodeURIComponent(i.id)}`}>
+                    {data.data?.titles.get(i.integration) ?? i.integration}
+                  </Link>
+                  <div class="meta">
+                    <code>{i.id}</code>
+                  </div>
+                </td>
+                <td>{placeOfInstallation(i)}</td>
+                <td>
+                  <StatusBadge status={i.status} />
+                </td>
+                <td>
+                  <Time iso={i.updatedAt} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <section class="card" aria-labelledby="spaces-title">
+        <h2 id="spaces-title">Space editor</h2>
+        <p class="muted">Open a space's document surface and insert blocks with the quick insert menu.</p>
+        {spaces.length ? (
+          <ul class="plain inline-list">
+            {spaces.map((s) => (
+              <li key={s}>
+                <Link href={`/spaces/${encodeURIComponent(s)}`} class="btn btn-secondary">
+                  Open space {s}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <form
+          class="install-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (space.trim()) navigate(`/spaces/${encodeURIComponent(space.trim())}`);
+          }}
+        >
+          <div class="field-inline">
+            <label for="open-space">Space id</label>
+            <input
+              id="open-space"
+              value={space}
+              placeholder="e.g. docs"
+              onInput={(e) => setSpace((e.currentTarget as HTMLInputElement).value)}
+            />
+          </div>
+          <button type="submit" class="btn btn-secondary" disabled={!space.trim()}>
+            Open editor
+          </button>
+        </form>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,72 @@
+/** @jsxImportSource preact */
+import { useState } from 'preact/hooks';
+import { ApiError, api, describeError, setToken } from '../api';
+
+/** The sign-in form: the operator's admin token, checked against the host before it is kept. */
+export function SignInPage({
+  onSignedIn,
+  notice,
+}: {
+  onSignedIn(token: string): void;
+  notice?: string | null;
+}) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const token = value.trim();
+    if (!token) {
+      setError('Enter the admin token.');
+      return;
+    }
+    setBusy(true);
+    setToken(token);
+    try {
+      await api('GET', '/v1/integrations');
+      onSignedIn(token);
+    } catch (e) {
+      setToken('');
+      setError(
+        e instanceof ApiError && (e.status === 401 || e.status === 403)
+          ? 'This host does not accept that token. Use the admin token printed when the host started (or kept in its data folder, file admin-token).'
+          : describeError(e),
+      );
+      setBusy(false);
+    }
+  };
+  return (
+    <main id="main" class="signin">
+      <form class="card signin-card" onSubmit={(e) => void submit(e)} noValidate>
+        <h1>Sign in</h1>
+        <p class="muted">
+          Use the admin token of this host. <code>npm start</code> prints a sign-in link; the token is also in
+          the data folder (<code>.platform/admin-token</code>) unless <code>PLATFORM_ADMIN_TOKEN</code> is
+          set.
+        </p>
+        {notice ? <p class="alert alert-warning">{notice}</p> : null}
+        <label for="token" class="field-label">
+          Admin token
+        </label>
+        <input
+          id="token"
+          type="password"
+          autoComplete="current-password"
+          value={value}
+          onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'token-error' : undefined}
+        />
+        {error ? (
+          <p id="token-error" class="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          {busy ? 'Checking…' : 'Sign in'}
+        </button>
+        <p class="meta">The token is kept for this browser tab only.</p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,102 @@
+/** @jsxImportSource preact */
+import { useState } from 'preact/hooks';
+import { api, describeError } from '../api';
+import { ErrorNotice } from '../ui';
+
+interface SecretAnswer {
+  secret: string;
+  previous?: string[];
+}
+
+/**
+ * The signing secret of a webhook installation: hidden until revealed, copy, rotate
+ * (the previous secret keeps signing for 24 hours).
+ */
+export function WebhookSecret({ installationId }: { installationId: string }) {
+  const [secret, setSecret] = useState<SecretAnswer | null>(null);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [confirmRotate, setConfirmRotate] = useState(false);
+  const path = `/v1/installations/${encodeURIComponent(installationId)}/webhook-secret`;
+
+  const reveal = async () => {
+    try {
+      setSecret(await api<SecretAnswer>('GET', path));
+      setError(null);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+  const copy = async () => {
+    try {
+      const value = secret?.secret ?? (await api<SecretAnswer>('GET', path)).secret;
+      await navigator.clipboard.writeText(value);
+      setNote('Secret copied to the clipboard.');
+    } catch (e) {
+      setNote('');
+      setError(`Copying failed: ${describeError(e)}. Reveal the secret and copy it by hand.`);
+    }
+  };
+  const rotate = async () => {
+    setConfirmRotate(false);
+    try {
+      const rotated = await api<{ secret: string; previousExpiresAt: string }>('POST', `${path}/rotate`);
+      setSecret(await api<SecretAnswer>('GET', path).catch(() => ({ secret: rotated.secret })));
+      setNote(
+        `New secret in use. Deliveries are also signed with the previous secret until ${new Date(rotated.previousExpiresAt).toLocaleString()}: update your receiver before then.`,
+      );
+      setError(null);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+
+  return (
+    <section class="card" aria-labelledby="secret-title">
+      <h2 id="secret-title">Signing secret</h2>
+      <p class="muted">
+        Every delivery carries <code>X-Platform-Signature: t=…,v1=…</code>, an HMAC-SHA256 keyed with this
+        secret. Verify it with <code>@platform/webhooks</code>.
+      </p>
+      <div class="secret-row">
+        <code class="secret" data-testid="webhook-secret">
+          {secret ? secret.secret : 'whsec_' + '•'.repeat(24)}
+        </code>
+        {secret ? (
+          <button type="button" class="btn btn-secondary" onClick={() => setSecret(null)}>
+            Hide
+          </button>
+        ) : (
+          <button type="button" class="btn btn-secondary" onClick={() => void reveal()}>
+            Reveal
+          </button>
+        )}
+        <button type="button" class="btn btn-secondary" onClick={() => void copy()}>
+          Copy
+        </button>
+        {confirmRotate ? (
+          <span class="confirm">
+            <span>Rotate? The old secret stays valid for 24 hours.</span>
+            <button type="button" class="btn btn-danger" onClick={() => void rotate()}>
+              Yes, rotate
+            </button>
+            <button type="button" class="btn btn-secondary" onClick={() => setConfirmRotate(false)}>
+              Cancel
+            </button>
+          </span>
+        ) : (
+          <button type="button" class="btn btn-danger-outline" onClick={() => setConfirmRotate(true)}>
+            Rotate…
+          </button>
+        )}
+      </div>
+      {secret?.previous?.length ? (
+        <p class="muted">The previous secret also signs deliveries until its 24 hours are over.</p>
+      ) : null}
+      <p role="status" class="muted">
+        {note}
+      </p>
+      <ErrorNotice message={error} />
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+const WORDS: Record<string, string> = {
+  'space:content:read': 'Read the content of spaces',
+  'space:content:write': 'Change the content of spaces',
+  'space:metadata:read': 'Read space settings (title, visibility)',
+  'space:metadata:write': 'Change space settings',
+  'space:git:sync': 'Sync spaces with a Git repository',
+  'site:metadata:read': 'Read site settings',
+  'site:views:read': 'See site page views and feedback, including visitor data',
+  'site:script:inject': 'Add scripts to sites (internal)',
+  'site:script:cookies': 'Use cookies on sites (internal)',
+  'site:visitor:auth': 'Authenticate site visitors',
+  'site:visitor:claims': 'Read claims of authenticated visitors',
+  'site:adaptive:read': 'Read adaptive content settings',
+  'site:adaptive:write': 'Change adaptive content settings',
+  'openapi:read': 'Read OpenAPI specifications',
+  'openapi:write': 'Publish OpenAPI specifications',
+  'conversations:ingest': 'Send conversations to the platform',
+};
+
+/**
+ * A scope (SPEC 2.8) in plain words; unknown scopes are shown as they are.
+ * @example scopeInWords('space:content:read'); // 'Read the content of spaces'
+ */
+export function scopeInWords(scope: string): string {
+  return WORDS[scope] ?? scope;
+}
+
+const VISIBILITY: Record<string, string> = {
+  private: 'Private: only members of the owning organization can install it',
+  unlisted: 'Unlisted: anyone with the install link can install it',
+  public: 'Public: any organization can install it',
+};
+
+/**
+ * A visibility value (SPEC 2.7) in plain words.
+ * @example visibilityInWords('public'); // 'Public: any organization can install it'
+ */
+export function visibilityInWords(visibility: string): string {
+  return VISIBILITY[visibility] ?? visibility;
+}

@@ -1,0 +1,121 @@
+/** @jsxImportSource preact */
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { describeError } from './api';
+import { linkHandler } from './router';
+
+/** State of a value loaded from the API. */
+export interface Loaded<T> {
+  data: T | null;
+  error: string | null;
+  loading: boolean;
+  reload(): Promise<void>;
+  set(value: T): void;
+}
+
+/**
+ * Loads a value once (and again on `reload()`), keeping the last good value during reloads.
+ * @example const integrations = useLoad(() => api('GET', '/v1/integrations'), []);
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const reload = useCallback(async () => {
+    setLoading(true);
+    try {
+      setData(await load());
+      setError(null);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setLoading(false);
+    }
+  }, deps);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return { data, error, loading, reload, set: setData };
+}
+
+/** An in-app link. */
+export function Link({
+  href,
+  children,
+  class: className,
+}: {
+  href: string;
+  children: ComponentChildren;
+  class?: string;
+}) {
+  return (
+    <a href={href} class={className} onClick={linkHandler(href)}>
+      {children}
+    </a>
+  );
+}
+
+/** An error from the API, in words, announced to screen readers. */
+export function ErrorNotice({ message, onRetry }: { message: string | null; onRetry?: () => void }) {
+  if (!message) return null;
+  return (
+    <div class="alert alert-error" role="alert">
+      <span>{message}</span>
+      {onRetry ? (
+        <button type="button" class="btn btn-secondary btn-small" onClick={onRetry}>
+          Retry
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** A panel saying there is nothing here yet, and what to do about it. */
+export function EmptyState({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="empty">
+      <p class="empty-title">{title}</p>
+      {children ? <div class="empty-body">{children}</div> : null}
+    </div>
+  );
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  active: 'Active',
+  pending: 'Pending: configuration incomplete',
+  paused: 'Paused',
+  queued: 'Queued',
+  running: 'Sending',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  exhausted: 'Retries exhausted',
+  cancelled: 'Cancelled',
+};
+
+/** A status badge (installation or delivery state). */
+export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
+  return (
+    <span class={`badge badge-${status}`} data-testid={testId}>
+      {STATUS_WORDS[status] ?? status}
+    </span>
+  );
+}
+
+/** A short relative time ("12 s ago") with the exact time as a tooltip. */
+export function Time({ iso }: { iso: string }) {
+  const date = new Date(iso);
+  const seconds = Math.round((Date.now() - date.getTime()) / 1000);
+  const text =
+    seconds < 5
+      ? 'just now'
+      : seconds < 90
+        ? `${seconds} s ago`
+        : seconds < 5400
+          ? `${Math.round(seconds / 60)} min ago`
+          : date.toLocaleString();
+  return (
+    <time dateTime={iso} title={date.toLocaleString()}>
+      {text}
+    </time>
+  );
+}

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export {
+  cacheControlOf,
+  contentTypeOf,
+  DASHBOARD_CSP,
+  isApiPath,
+  securityHeaders,
+  serveDashboard,
+} from './serve.js';
+
+/**
+ * Where the built browser assets are (`packages/dashboard/dist/public`: index.html, and the hashed
+ * JavaScript and CSS under `assets/`). Works from the sources (`src/`) and from the build (`dist/`).
+ *
+ * @example
+ * const { dir } = dashboardAssets();
+ * const response = await serveDashboard(request, dir);
+ */
+export function dashboardAssets(): { dir: string } {
+  const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+  return { dir: join(packageRoot, 'dist', 'public') };
+}

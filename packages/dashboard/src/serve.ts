@@ -1,0 +1,138 @@
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+
+/**
+ * The Content-Security-Policy of every dashboard response: scripts, styles and API calls from
+ * the same origin only; images also as `data:` URLs; no frames, plugins, or foreign form targets.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Content type of a dashboard file, by extension.
+ * @example contentTypeOf('/assets/app-3F2A.js'); // 'text/javascript; charset=utf-8'
+ */
+export function contentTypeOf(path: string): string {
+  return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * Cache policy: file names carrying a content hash (`name-HASH.ext`, made by the build) never
+ * change, so they are cached for a year; everything else (index.html) is revalidated each time.
+ * @example cacheControlOf('/assets/app-Q2ZJ7K4M.js'); // 'public, max-age=31536000, immutable'
+ */
+export function cacheControlOf(path: string): string {
+  return /-[A-Z0-9]{8}\.[a-z]+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+/**
+ * Paths that belong to the host API and are never answered with the dashboard.
+ * @example isApiPath('/v1/installations'); // true
+ */
+export function isApiPath(path: string): boolean {
+  return (
+    path === '/v1' ||
+    path.startsWith('/v1/') ||
+    path === '/healthz' ||
+    path === '/openapi.json' ||
+    path.startsWith('/openapi')
+  );
+}
+
+/** Headers every dashboard response carries. */
+export function securityHeaders(): Record<string, string> {
+  return {
+    'content-security-policy': DASHBOARD_CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin-allow-popups',
+  };
+}
+
+async function fileIfExists(path: string): Promise<Buffer | null> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? await readFile(path) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Answers a `GET`/`HEAD` request for the dashboard from the built assets folder: a file when one
+ * matches the path, `index.html` for any other non-API path (the app routes in the browser),
+ * `null` for API paths and other methods (let the API answer). Missing files under `/assets/`
+ * are a plain 404 (a stale page asking for an old bundle must not get HTML as JavaScript).
+ *
+ * @example
+ * const response = await serveDashboard(request, dashboardAssets().dir);
+ * if (response) return response;
+ */
+export async function serveDashboard(request: Request, dir: string): Promise<Response | null> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(request.url).pathname);
+  } catch {
+    return null;
+  }
+  if (isApiPath(path)) return null;
+  const head = request.method === 'HEAD';
+  const relative = normalize(path).replace(/^([/\\])+/, '');
+  const inside = relative !== '' && !relative.split(sep).includes('..') && !relative.includes('\0');
+  const file = inside ? await fileIfExists(join(dir, relative)) : null;
+  if (file && !relative.endsWith('index.html')) {
+    return new Response(head ? null : new Uint8Array(file), {
+      status: 200,
+      headers: {
+        'content-type': contentTypeOf(relative),
+        'cache-control': cacheControlOf(relative),
+        ...securityHeaders(),
+      },
+    });
+  }
+  if (relative.startsWith('assets/') || relative.startsWith(`assets${sep}`)) {
+    return new Response('Not found', {
+      status: 404,
+      headers: {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-cache',
+        ...securityHeaders(),
+      },
+    });
+  }
+  const index = await fileIfExists(join(dir, 'index.html'));
+  if (!index) {
+    return new Response(
+      'The dashboard is not built: run `npm run build` (or `npm run build -w @platform/dashboard`).',
+      { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } },
+    );
+  }
+  return new Response(head ? null : new Uint8Array(index), {
+    status: 200,
+    headers: { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache', ...securityHeaders() },
+  });
+}
