@@ -71,9 +71,11 @@ describe('webhook delivery through the host (SQLite)', () => {
     const secret = await t.api<{ secret: string }>('GET', `/v1/installations/${inst.id}/webhook-secret`);
     expect(secret.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
 
+    // A SPEC 2.10 payload as is (with an installationId of its own, which is replaced).
     const accepted = await t.api<{ eventId: string }>('POST', '/v1/events', {
       type: 'space_content_updated',
       spaceId: 'space-sig',
+      installationId: 'inst_from_the_caller',
       revisionId: 'rev-1',
     });
     expect(accepted.status).toBe(202);

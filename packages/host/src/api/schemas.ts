@@ -96,7 +96,11 @@ export const Visitor = z.object({
   cookies: z.record(z.string(), z.string()),
 });
 
-const base = { eventId: z.string().min(1).max(200).optional() };
+const base = {
+  eventId: z.string().min(1).max(200).optional(),
+  /** Accepted so a SPEC 2.10 payload can be posted as is; each delivery carries its own installation's id. */
+  installationId: z.string().optional(),
+};
 
 /** Events the documentation platform posts to `POST /v1/events`. */
 export const IncomingEvent = z

@@ -14,7 +14,10 @@ export async function acceptEvent(
   ctx: HostContext,
   input: IncomingEvent,
 ): Promise<{ eventId: string; duplicate: boolean; jobs: number }> {
-  const event = { ...input, eventId: input.eventId ?? newEventId() };
+  // A caller's `installationId` (present in SPEC 2.10 payloads) means nothing here: each
+  // delivery carries the id of the installation it goes to.
+  const { installationId: _ignored, ...rest } = input;
+  const event = { ...rest, eventId: input.eventId ?? newEventId() };
   const spaceId = 'spaceId' in event ? event.spaceId : undefined;
   const siteId = 'siteId' in event ? event.siteId : undefined;
   const result = await ctx.storage.transaction(async (tx) => {
