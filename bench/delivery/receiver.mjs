@@ -1,0 +1,105 @@
+// Loopback webhook receiver of the delivery benchmark, run as its own child process (`node receiver.mjs`,
+// spawned by run.mjs with an IPC channel). Every request is verified with @platform/webhooks `verify`;
+// a verified request is answered 200 {"received":true}, or 500 for a configurable fraction of attempts
+// (drawn at random per attempt). Each request is recorded: body eventId, delivery id, attempt number,
+// arrival and answer times (ms since the epoch, sub-millisecond, same clock as the parent's).
+//
+// IPC, parent → child: {type:'configure', secrets, failRate} | {type:'reset'} | {type:'count', id} |
+// {type:'dump', id} | {type:'stop'}. Child → parent: {type:'ready', port} and a reply {id, ...} per query.
+import { createServer } from 'node:http';
+import { verify } from '@platform/webhooks';
+
+const now = () => performance.timeOrigin + performance.now();
+
+let secrets = [];
+let failRate = 0;
+/** [eventId, deliveryId, attempt, arrivedAt, answeredAt, status, bodyBytes] per request. */
+let records = [];
+let okEvents = new Set();
+/** Events with a 200, or a 500 on their last allowed attempt (4): nothing more will come. */
+let settledEvents = new Set();
+let cpuAtReset = process.cpuUsage();
+
+const server = createServer((req, res) => {
+  const arrivedAt = now();
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    void answer(req, res, Buffer.concat(chunks), arrivedAt);
+  });
+});
+server.keepAliveTimeout = 30_000;
+
+async function answer(req, res, body, arrivedAt) {
+  let status = 200;
+  try {
+    await verify(body, req.headers['x-platform-signature'], secrets);
+  } catch {
+    status = 401;
+  }
+  if (status === 200 && failRate > 0 && Math.random() < failRate) status = 500;
+  let eventId = null;
+  try {
+    eventId = JSON.parse(body.toString('utf8')).eventId ?? null;
+  } catch {
+    // not JSON: recorded with a null eventId
+  }
+  const text =
+    status === 200
+      ? '{"received":true}'
+      : status === 500
+        ? '{"error":{"code":"bench_failure","message":"injected failure"}}'
+        : '{"error":{"code":"signature_mismatch","message":"verification failed"}}';
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  const answeredAt = now();
+  records.push([
+    eventId,
+    String(req.headers['x-platform-delivery-id'] ?? ''),
+    Number(req.headers['x-platform-delivery-attempt'] ?? 0),
+    arrivedAt,
+    answeredAt,
+    status,
+    body.length,
+  ]);
+  if (status === 200 && eventId) okEvents.add(eventId);
+  if (eventId && (status === 200 || records.at(-1)[2] >= 4)) settledEvents.add(eventId);
+}
+
+process.on('message', (message) => {
+  switch (message.type) {
+    case 'configure':
+      secrets = message.secrets;
+      failRate = message.failRate;
+      break;
+    case 'reset':
+      records = [];
+      okEvents = new Set();
+      settledEvents = new Set();
+      cpuAtReset = process.cpuUsage();
+      break;
+    case 'count':
+      process.send({
+        id: message.id,
+        ok: okEvents.size,
+        settled: settledEvents.size,
+        requests: records.length,
+      });
+      break;
+    case 'dump':
+      process.send({ id: message.id, records, cpu: process.cpuUsage(cpuAtReset) });
+      break;
+    case 'stop':
+      server.closeAllConnections();
+      server.close(() => process.exit(0));
+      break;
+    default:
+      break;
+  }
+});
+// The parent is gone: never outlive it.
+process.on('disconnect', () => process.exit(0));
+
+server.listen(0, '127.0.0.1', () => {
+  process.send({ type: 'ready', port: server.address().port });
+});

@@ -1,0 +1,200 @@
+// `npm run bench:delivery`: webhook delivery throughput and latency of the embedded host (SQLite)
+// against the raw ceiling, to one loopback receiver (its own process). A benchmark: it reports, it
+// does not assert. Bounded: fixed counts and durations, a watchdog at 170 s, traffic to 127.0.0.1 only.
+// `--quick` runs a smaller version (for trying the script out; not for recorded figures).
+// `--profile` also writes a CPU profile of this process (host + load generator) during the burst.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, startHost } from '@platform/host';
+import { analyzeHost, analyzeHostGaps, analyzeRaw, analyzeRetries } from './analyze.mjs';
+import { cpuSampler, machine, now, R, startProfiler, startReceiver } from './lib.mjs';
+import { eventPoster, rawPosts } from './load.mjs';
+import { printReport } from './report.mjs';
+
+const quick = process.argv.includes('--quick');
+const profile = process.argv.includes('--profile');
+const P = {
+  concurrency: 64, // raw requests in flight, and the host's PLATFORM_DELIVERY_CONCURRENCY
+  rawCount: quick ? 600 : 3000,
+  burstCount: quick ? 600 : 3000,
+  postConcurrency: 32, // POST /v1/events in flight (client side, bounded)
+  warmup: quick ? 100 : 300,
+  pacedSeconds: quick ? 3 : 10,
+  retrySeconds: quick ? 2 : 5,
+  lightSeconds: quick ? 2 : 5,
+  failRate: 0.1,
+};
+const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
+
+const watchdog = setTimeout(() => {
+  console.error('bench:delivery: still running after 170 s; giving up (results incomplete).');
+  process.exit(2);
+}, 170_000);
+watchdog.unref();
+
+async function api(hostUrl, method, path, body) {
+  const res = await fetch(`${hostUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Runs `fn` between a receiver reset and a dump; returns its result, the records and load figures. */
+async function measured(receiver, fn) {
+  receiver.reset();
+  const cpu = cpuSampler();
+  const run = await fn();
+  const load = cpu.stop();
+  const { records, cpu: receiverCpu } = await receiver.dump();
+  load.receiverProcessCores = (receiverCpu.user + receiverCpu.system) / 1e6 / load.seconds;
+  for (const k of Object.keys(load)) load[k] = Math.round(load[k] * 100) / 100;
+  return { run, records, load };
+}
+
+async function main() {
+  const info = machine();
+  const uptime = execFileSync('uptime', { encoding: 'utf8' }).trim();
+  console.log(`bench:delivery${quick ? ' (quick)' : ''}: ${info.nproc} cores, node ${info.node}`);
+  console.log(`uptime before the run: ${uptime}`);
+
+  const receiver = await startReceiver();
+  const dataDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
+  const host = await startHost(
+    loadConfig({
+      PORT: '0',
+      PLATFORM_DATA_DIR: dataDir,
+      PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
+      PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+      PLATFORM_DELIVERY_CONCURRENCY: String(P.concurrency),
+      LOG_LEVEL: 'silent',
+    }),
+  );
+  const results = { date: new Date().toISOString(), quick, machine: info, uptimeBefore: uptime, params: P };
+  let poster;
+  try {
+    const installation = await api(host.url, 'POST', '/v1/installations', {
+      integration: 'webhook',
+      space: 'bench-space',
+      configuration: { url: receiver.url, space_content_updated: true },
+    });
+    if (installation.status !== 'active') throw new Error(`installation is ${installation.status}`);
+    const { secret } = await api(host.url, 'GET', `/v1/installations/${installation.id}/webhook-secret`);
+    receiver.configure({ secrets: [secret], failRate: 0 });
+    const installationId = installation.id;
+
+    // (a) Raw ceiling, same concurrency over 64 sockets; and over 8 (the host dispatcher's per-origin pool).
+    const raw = async (connections) => {
+      const opts = { url: receiver.url, secret, installationId, concurrency: P.concurrency, connections };
+      await rawPosts({ ...opts, count: P.warmup });
+      const m = await measured(receiver, async () => {
+        const run = await rawPosts({ ...opts, count: P.rawCount });
+        await receiver.waitFor(P.rawCount, 30_000);
+        return run;
+      });
+      return { connections, ...analyzeRaw(m.run, m.records), load: m.load };
+    };
+    results.raw = await raw(P.concurrency);
+    results.raw8 = await raw(8);
+
+    // (b) Through the host. Warm up (JIT, SQLite page cache, sockets) first.
+    poster = eventPoster({
+      hostUrl: host.url,
+      adminToken: ADMIN_TOKEN,
+      installationId,
+      connections: P.postConcurrency,
+    });
+    receiver.reset(); // the wait below must count only the warm-up's own events
+    const warm = await poster.burst(P.warmup, P.postConcurrency);
+    await receiver.waitFor(warm.results.filter((r) => !r.error).length, 30_000);
+
+    const profiler = profile ? await startProfiler() : null;
+    const burst = await measured(receiver, async () => {
+      const run = await poster.burst(P.burstCount, P.postConcurrency);
+      await receiver.waitFor(run.results.filter((r) => !r.error).length, 90_000);
+      return run;
+    });
+    if (profiler)
+      results.profile = await profiler.stop(join(tmpdir(), `bench-delivery-burst-${Date.now()}.cpuprofile`));
+    results.burst = { ...analyzeHost(burst.run, burst.records), load: burst.load };
+
+    const rate = Math.max(10, Math.round(results.burst.peakPerSecond / 2));
+    results.pacedRate = rate;
+    const paced = await measured(receiver, async () => {
+      const run = await poster.paced(rate, P.pacedSeconds, P.concurrency);
+      await receiver.waitFor(run.results.filter((r) => !r.error).length, 30_000);
+      return run;
+    });
+    results.paced = { rate, ...analyzeHost(paced.run, paced.records), load: paced.load };
+
+    // Extra row: a quarter of the peak, for the latency of a host that is not near saturation.
+    const light = Math.max(5, Math.round(results.burst.peakPerSecond / 4));
+    const lightRun = await measured(receiver, async () => {
+      const run = await poster.paced(light, P.lightSeconds, P.concurrency);
+      await receiver.waitFor(run.results.filter((r) => !r.error).length, 30_000);
+      return run;
+    });
+    results.pacedLight = { rate: light, ...analyzeHost(lightRun.run, lightRun.records), load: lightRun.load };
+
+    // (c) The receiver answers 500 to 10% of attempts: at the ½-peak rate, then (extra) at ¼ peak.
+    receiver.configure({ secrets: [secret], failRate: P.failRate });
+    const failingPhase = async (phaseRate) => {
+      const failing = await measured(receiver, async () => {
+        const run = await poster.paced(phaseRate, P.retrySeconds, P.concurrency);
+        const accepted = run.results.filter((r) => !r.error).length;
+        // Longest series: 1.1 + 2.2 + 4.4 s of delays after the first attempt, plus slack.
+        await receiver.waitFor(accepted, 25_000, 'settled');
+        return run;
+      });
+      // The host's own attempt log of every retried delivery (a few dozen GETs, after the measurement).
+      const retried = new Set(failing.records.filter((r) => r[R.attempt] > 1).map((r) => r[R.deliveryId]));
+      const deliveries = [];
+      for (const id of retried) {
+        deliveries.push(await api(host.url, 'GET', `/v1/installations/${installationId}/deliveries/${id}`));
+      }
+      return {
+        rate: phaseRate,
+        failRate: P.failRate,
+        ...analyzeHost(failing.run, failing.records),
+        ...analyzeRetries(failing.run, failing.records),
+        hostRecorded: analyzeHostGaps(deliveries, failing.records),
+        load: failing.load,
+      };
+    };
+    results.retries = await failingPhase(rate);
+    results.retriesLight = await failingPhase(light);
+  } finally {
+    const stopStart = now();
+    await poster?.close();
+    await host.stop();
+    await receiver.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    results.shutdownMs = Math.round(now() - stopStart);
+  }
+  results.ratio =
+    Math.round((results.burst.deliveriesPerSecond / results.raw.deliveriesPerSecond) * 100) / 100;
+  results.uptimeAfter = execFileSync('uptime', { encoding: 'utf8' }).trim();
+
+  printReport(results);
+  const dir = fileURLToPath(new URL('../results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const stamp = results.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const file = join(dir, `delivery-${stamp}${quick ? '-quick' : ''}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nresults written to ${file}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error('bench:delivery failed:', error);
+    process.exit(1);
+  },
+);
