@@ -5,6 +5,8 @@ export interface Io {
   /** Whether stdout / stderr are terminals. */
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** Whether stdin is a terminal (prompts are shown only then). Default false. */
+  stdinIsTTY?: boolean;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
 }
@@ -24,6 +26,7 @@ export function processIo(): Io {
     stderr: (text) => process.stderr.write(text),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
   };

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Issue } from '@platform/manifest';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from './check/run-check.js';
+import { scriptCheckStep } from './check/script-step.js';
 import { CHECK_STEPS } from './commands/check.js';
 import { CliError } from './errors.js';
 import type { Io } from './io.js';
@@ -37,8 +38,8 @@ describe('runCli in process', () => {
     expect(io.err.join('')).toMatch(/^error: folder not found/);
   });
 
-  it('starts with no extra check steps (the script bundling seam)', () => {
-    expect(CHECK_STEPS).toEqual([]);
+  it('checks the script after the manifest (the bundling seam is filled)', () => {
+    expect(CHECK_STEPS).toEqual([scriptCheckStep]);
   });
 });
 

@@ -1,14 +1,36 @@
 import { Command, CommanderError } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
+import { registerBuild } from './commands/build.js';
 import { registerCheck } from './commands/check.js';
+import { registerConfigure } from './commands/configure.js';
+import { registerDeliveries } from './commands/deliveries.js';
+import { registerDev } from './commands/dev.js';
+import { registerInstall } from './commands/install.js';
+import { registerListen } from './commands/listen.js';
+import { registerLogin } from './commands/login.js';
 import { registerManifest } from './commands/manifest.js';
+import { registerNew } from './commands/new.js';
+import { registerPublish } from './commands/publish.js';
+import { registerTail } from './commands/tail.js';
+import { registerTrigger } from './commands/trigger.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { type Io, processIo } from './io.js';
 
 /** Every command module: one file under `src/commands/`, registered here. */
 const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => void> = [
+  registerNew,
   registerCheck,
+  registerBuild,
+  registerDev,
+  registerPublish,
+  registerInstall,
+  registerConfigure,
+  registerTrigger,
+  registerListen,
+  registerTail,
+  registerDeliveries,
+  registerLogin,
   registerManifest,
 ];
 
@@ -35,8 +57,12 @@ export function createProgram(context: CommandContext): Command {
       'after',
       `
 Examples:
-  $ platform check                      validate ./platform-manifest.yaml
-  $ platform check my-integration --json
+  $ platform new my-integration --yes     scaffold an integration
+  $ platform check                        manifest + bundle + boot in workerd
+  $ platform dev                          local host, reload on save, logs
+  $ platform trigger space_content_updated
+  $ platform listen --forward-to http://localhost:3000/webhook
+  $ platform publish --env production
   $ platform manifest schema > platform-manifest.schema.json
   $ platform <command> --help           help and examples of one command`,
     );

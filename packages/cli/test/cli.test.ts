@@ -56,14 +56,14 @@ scopes: [site:script:inject]
 `;
 
 describe('platform check', () => {
-  it('exits 0 on the valid example', async () => {
-    const r = await run(['check', 'examples/manifests/valid']);
+  it('exits 0 on the valid example (manifest only: its demo script has no components)', async () => {
+    const r = await run(['check', 'examples/manifests/valid', '--manifest-only']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toBe('✔ examples/manifests/valid/platform-manifest.yaml is valid\n');
   });
 
   it('checks the current folder by default', async () => {
-    const r = await run(['check'], { cwd: join(ROOT, 'examples/manifests/valid') });
+    const r = await run(['check', '--manifest-only'], { cwd: join(ROOT, 'examples/manifests/valid') });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('✔ platform-manifest.yaml is valid\n');
   });
@@ -98,8 +98,22 @@ describe('platform check', () => {
       column: 13,
       message: '`visibility` must be one of `private`, `unlisted`, `public`, got `secret` (a string).',
     });
-    const valid = JSON.parse((await run(['check', 'examples/manifests/valid', '--json'])).stdout);
+    const valid = JSON.parse(
+      (await run(['check', 'examples/manifests/valid', '--json', '--manifest-only'])).stdout,
+    );
     expect(valid).toEqual({ ok: true, errors: [], warnings: [] });
+    // The full check bundles the demo script and finds that its block has no component.
+    const full = await run(['check', 'examples/manifests/valid', '--json']);
+    expect(full.code).toBe(1);
+    expect(JSON.parse(full.stdout).errors).toEqual([
+      {
+        path: 'blocks[0].id',
+        line: 21,
+        column: 1,
+        message:
+          'block `slack-message` has no component with componentId `slack-message` in the script (components: none).',
+      },
+    ]);
   });
 
   it('allows internal scopes only with --first-party', async () => {

@@ -2,16 +2,18 @@ import { join, relative, resolve } from 'node:path';
 import { formatIssues, type Issue, MANIFEST_FILE } from '@platform/manifest';
 import type { Command } from 'commander';
 import { createColors } from 'picocolors';
+import { preloadMiniflare } from '../check/boot.js';
 import { type CheckReport, type CheckStep, runCheck } from '../check/run-check.js';
+import { scriptCheckStep } from '../check/script-step.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../errors.js';
 import { useColor } from '../io.js';
 
 /**
- * Extra steps of `platform check` after the manifest is valid. Empty for now: the issue that
- * bundles and boots the integration's `script` adds its step here.
+ * Extra steps of `platform check` after the manifest is valid: bundle the `script`, verify the
+ * module and boot it in workerd with a minimal envelope (skipped with `--manifest-only`).
  */
-export const CHECK_STEPS: CheckStep[] = [];
+export const CHECK_STEPS: CheckStep[] = [scriptCheckStep];
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -48,10 +50,13 @@ export function registerCheck(program: Command, context: CommandContext): void {
   const { io } = context;
   program
     .command('check')
-    .description(`validate ${MANIFEST_FILE} in a folder (errors and warnings with line and column)`)
+    .description(
+      `validate ${MANIFEST_FILE} in a folder, then bundle the script and boot it in workerd (errors with line and column)`,
+    )
     .argument('[dir]', 'folder that contains the manifest', '.')
     .option('--json', 'print {"ok", "errors", "warnings"} as JSON instead of text')
     .option('--first-party', 'allow internal scopes (only for integrations bundled with the platform)')
+    .option('--manifest-only', 'validate the manifest only (do not bundle and boot the script)')
     .addHelpText(
       'after',
       `
@@ -61,25 +66,29 @@ Examples:
   $ platform check
   $ platform check integrations/slack
   $ platform check examples/manifests/invalid --json
-  $ platform check integrations/webhook --first-party`,
+  $ platform check integrations/webhook --first-party
+  $ platform check --manifest-only`,
     )
-    .action(async (dir: string, options: { json?: boolean; firstParty?: boolean }) => {
-      const folder = resolve(io.cwd, dir);
-      const fileName = relative(io.cwd, join(folder, MANIFEST_FILE)) || MANIFEST_FILE;
-      const report = await runCheck(folder, {
-        firstParty: options.firstParty === true,
-        steps: CHECK_STEPS,
-      });
-      if (options.json) {
-        const out = {
-          ok: report.ok,
-          errors: report.errors.map(jsonIssue),
-          warnings: report.warnings.map(jsonIssue),
-        };
-        io.stdout(`${JSON.stringify(out, null, 2)}\n`);
-      } else {
-        io.stdout(renderReport(report, fileName, useColor(io.env, io.stdoutIsTTY)));
-      }
-      if (!report.ok) context.exitCode = EXIT.invalid;
-    });
+    .action(
+      async (dir: string, options: { json?: boolean; firstParty?: boolean; manifestOnly?: boolean }) => {
+        const folder = resolve(io.cwd, dir);
+        if (!options.manifestOnly) preloadMiniflare().catch(() => undefined);
+        const fileName = relative(io.cwd, join(folder, MANIFEST_FILE)) || MANIFEST_FILE;
+        const report = await runCheck(folder, {
+          firstParty: options.firstParty === true,
+          steps: options.manifestOnly ? [] : CHECK_STEPS,
+        });
+        if (options.json) {
+          const out = {
+            ok: report.ok,
+            errors: report.errors.map(jsonIssue),
+            warnings: report.warnings.map(jsonIssue),
+          };
+          io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+        } else {
+          io.stdout(renderReport(report, fileName, useColor(io.env, io.stdoutIsTTY)));
+        }
+        if (!report.ok) context.exitCode = EXIT.invalid;
+      },
+    );
 }

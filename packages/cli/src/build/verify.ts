@@ -1,0 +1,105 @@
+import type { Manifest } from '@platform/manifest';
+import type { BundleResult } from '../bundle.js';
+
+/** A problem found in a built integration; `path` is the manifest key it concerns. */
+export interface BundleProblem {
+  path: 'script' | `blocks[${number}].id`;
+  message: string;
+}
+
+/**
+ * Problems with the bundle's exports: workerd refuses a main module whose named exports are not
+ * handlers, and the host calls the default export.
+ *
+ * @example
+ * ```ts
+ * exportProblems({ exports: ['default', 'helper'], entry: 'src/index.ts' }); // [{ path: 'script', ... }]
+ * ```
+ */
+export function exportProblems(bundle: Pick<BundleResult, 'exports' | 'entry'>): BundleProblem[] {
+  const problems: BundleProblem[] = [];
+  if (!bundle.exports.includes('default')) {
+    problems.push({
+      path: 'script',
+      message: `${bundle.entry} has no default export; end it with \`export default createIntegration({ ... })\`.`,
+    });
+  }
+  const named = bundle.exports.filter((name) => name !== 'default');
+  if (named.length > 0) {
+    problems.push({
+      path: 'script',
+      message: `${bundle.entry} exports ${named.map((n) => `\`${n}\``).join(', ')} besides the default export; workerd treats named exports of the main module as entrypoints and refuses them. Move them to another file and import them.`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * Problems with the blocks of the manifest: each `blocks[].id` must name a component.
+ *
+ * @example
+ * ```ts
+ * blockProblems(manifest, ['counter']); // [] when blocks are [{ id: 'counter', ... }]
+ * ```
+ */
+export function blockProblems(
+  manifest: Pick<Manifest, 'blocks'>,
+  componentIds: readonly string[],
+): BundleProblem[] {
+  const known = componentIds.length ? componentIds.map((c) => `\`${c}\``).join(', ') : 'none';
+  return (manifest.blocks ?? []).flatMap((block, i) =>
+    componentIds.includes(block.id)
+      ? []
+      : [
+          {
+            path: `blocks[${i}].id` as const,
+            message: `block \`${block.id}\` has no component with componentId \`${block.id}\` in the script (components: ${known}).`,
+          },
+        ],
+  );
+}
+
+/** What loading the bundle in Node tells about the integration. */
+export type ModuleInspection = { ok: true; componentIds: string[] } | { ok: false; message: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Loads the bundle as an ES module and checks that its default export is an integration made
+ * with `createIntegration()`; returns its component ids.
+ *
+ * @example
+ * ```ts
+ * const inspection = await inspectBundle(bundle.code, 'src/index.ts');
+ * if (inspection.ok) console.log(inspection.componentIds);
+ * ```
+ */
+export async function inspectBundle(code: string, entry: string): Promise<ModuleInspection> {
+  let mod: unknown;
+  try {
+    mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `${entry} throws when loaded: ${reason}` };
+  }
+  const integration = isRecord(mod) ? mod.default : undefined;
+  if (
+    !isRecord(integration) ||
+    typeof integration.fetch !== 'function' ||
+    !isRecord(integration.definition)
+  ) {
+    return {
+      ok: false,
+      message: `the default export of ${entry} is not an integration; export the result of \`createIntegration({ ... })\` from @platform/runtime.`,
+    };
+  }
+  const components = integration.definition.components;
+  const componentIds = Array.isArray(components)
+    ? components.flatMap((c: unknown) =>
+        isRecord(c) && typeof c.componentId === 'string' ? [c.componentId] : [],
+      )
+    : [];
+  return { ok: true, componentIds };
+}

@@ -1,0 +1,117 @@
+import type { Manifest } from '@platform/manifest';
+import { decodeLogsHeader, envelopeRequest, testEnvironment } from '@platform/runtime/testing';
+import type { BundleProblem } from '../build/verify.js';
+
+let loading: Promise<typeof import('miniflare')> | undefined;
+
+/**
+ * Starts importing Miniflare (about half a second) so it overlaps manifest validation and bundling.
+ *
+ * @example
+ * ```ts
+ * preloadMiniflare(); // at the start of `platform check`
+ * ```
+ */
+export function preloadMiniflare(): Promise<typeof import('miniflare')> {
+  loading ??= import('miniflare');
+  return loading;
+}
+
+/** The compatibility date the host's workerd executor runs integrations with. */
+export const COMPATIBILITY_DATE = '2025-09-01';
+
+async function describeFailure(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  let detail = text.slice(0, 300);
+  try {
+    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
+    if (body.error?.message) detail = `${body.error.code ?? 'error'}: ${body.error.message}`;
+  } catch {
+    // not JSON: keep the text
+  }
+  const logged = decodeLogsHeader(response.headers.get('x-platform-logs'))
+    .filter((l) => l.level === 'error')
+    .map((l) => l.message);
+  return `HTTP ${response.status} ${detail}${logged.length ? ` (logged: ${logged.join(' | ')})` : ''}`;
+}
+
+/**
+ * Boots a bundle in workerd (Miniflare, as the host does) and calls it with an `installation_setup`
+ * envelope, then renders every block of the manifest. Returns the problems found.
+ *
+ * @example
+ * ```ts
+ * const problems = await bootBundle(bundle.code, manifest); // [] when it answers 2xx
+ * ```
+ */
+export async function bootBundle(code: string, manifest: Manifest): Promise<BundleProblem[]> {
+  const { Miniflare } = await preloadMiniflare();
+  const mf = new Miniflare({
+    modules: true,
+    script: code,
+    compatibilityDate: COMPATIBILITY_DATE,
+    host: '127.0.0.1',
+    port: 0,
+    handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+      stdout.resume();
+      stderr.resume();
+    },
+  });
+  const environment = testEnvironment({
+    integration: {
+      name: manifest.name,
+      version: 'check',
+      title: manifest.title,
+      urls: { publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public' },
+    },
+  });
+  const post = async (event: object) => {
+    const request = envelopeRequest(event, { environment });
+    const body = new Uint8Array(await request.arrayBuffer());
+    return mf.dispatchFetch('http://integration.local/v1', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+    });
+  };
+  const problems: BundleProblem[] = [];
+  try {
+    try {
+      await mf.ready;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return [{ path: 'script', message: `workerd refused the bundle: ${reason}` }];
+    }
+    const setup = await post({
+      type: 'installation_setup',
+      eventId: 'evt_check',
+      installationId: 'inst_check',
+      status: 'active',
+      target: 'organization',
+      configuration: {},
+    });
+    if (!setup.ok) {
+      problems.push({
+        path: 'script',
+        message: `the integration failed an installation_setup envelope in workerd: ${await describeFailure(setup as unknown as Response)}`,
+      });
+    } else await setup.arrayBuffer();
+    for (const [i, block] of (manifest.blocks ?? []).entries()) {
+      const render = await post({
+        type: 'ui_render',
+        eventId: `evt_render_${i}`,
+        componentId: block.id,
+        props: {},
+      });
+      if (!render.ok) {
+        problems.push({
+          path: `blocks[${i}].id`,
+          message: `block \`${block.id}\` failed to render in workerd: ${await describeFailure(render as unknown as Response)}`,
+        });
+      } else await render.arrayBuffer();
+    }
+  } finally {
+    await mf.dispose();
+  }
+  return problems;
+}

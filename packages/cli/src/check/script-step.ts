@@ -1,0 +1,83 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Issue, MANIFEST_FILE, type Manifest } from '@platform/manifest';
+import { type BundleProblem, blockProblems, exportProblems, inspectBundle } from '../build/verify.js';
+import { bundleIntegration, defaultEntry } from '../bundle.js';
+import { BundleError } from '../errors.js';
+import { bootBundle } from './boot.js';
+import type { CheckStep } from './run-check.js';
+
+/** Line of a manifest key, found in the text (1 when not found). */
+export function lineOf(text: string, path: string): number {
+  const lines = text.split('\n');
+  const block = /^blocks\[(\d+)\]\.id$/.exec(path);
+  if (block) {
+    const start = lines.findIndex((l) => /^blocks\s*:/.test(l));
+    let seen = -1;
+    for (let i = start + 1; start >= 0 && i < lines.length; i++) {
+      const line = lines[i] ?? '';
+      if (/^\S/.test(line)) break;
+      if (/^\s*-\s/.test(line)) seen++;
+      if (seen === Number(block[1]) && /^\s*-?\s*id\s*:/.test(line)) return i + 1;
+    }
+    return start + 1 || 1;
+  }
+  const index = lines.findIndex((l) => new RegExp(`^${path}\\s*:`).test(l));
+  return index + 1 || 1;
+}
+
+function toIssue(text: string, problem: BundleProblem): Issue {
+  return {
+    path: problem.path,
+    line: lineOf(text, problem.path),
+    column: 1,
+    message: problem.message,
+    severity: 'error',
+  };
+}
+
+async function problemsOf(dir: string, manifest: Manifest): Promise<BundleProblem[]> {
+  const entry = manifest.script ?? defaultEntry(dir);
+  if (!existsSync(join(dir, entry))) return [];
+  let bundle: Awaited<ReturnType<typeof bundleIntegration>>;
+  try {
+    bundle = await bundleIntegration(dir, {
+      ...(manifest.script ? { entry: manifest.script } : {}),
+      mode: 'dev',
+    });
+  } catch (error) {
+    if (error instanceof BundleError) return [{ path: 'script', message: error.message }];
+    throw error;
+  }
+  const exports = exportProblems(bundle);
+  if (exports.length > 0) return exports;
+  const inspection = await inspectBundle(bundle.code, bundle.entry);
+  if (!inspection.ok) return [{ path: 'script', message: inspection.message }];
+  const blocks = blockProblems(manifest, inspection.componentIds);
+  if (blocks.length > 0) return blocks;
+  return bootBundle(bundle.code, manifest);
+}
+
+/**
+ * The `platform check` step after the manifest: bundle the `script`, verify the module, boot it in
+ * workerd and call it with a minimal envelope (and render every block).
+ *
+ * @example
+ * ```ts
+ * const report = await runCheck(dir, { steps: [scriptCheckStep] });
+ * ```
+ */
+export const scriptCheckStep: CheckStep = async ({ dir, manifest }) => {
+  const text = readFileSync(join(dir, MANIFEST_FILE), 'utf8');
+  const entry = manifest.script ?? defaultEntry(dir);
+  if (!existsSync(join(dir, entry))) {
+    return [
+      {
+        ...toIssue(text, { path: 'script', message: '' }),
+        severity: 'warning',
+        message: `the script ${entry} does not exist, so it was not bundled or booted; \`platform build\` needs it.`,
+      },
+    ];
+  }
+  return (await problemsOf(dir, manifest)).map((p) => toIssue(text, p));
+};

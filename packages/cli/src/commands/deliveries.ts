@@ -1,0 +1,149 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { CliError, EXIT } from '../errors.js';
+import type { DeliveryView } from '../host/client.js';
+import { formatAttempt } from '../host/format.js';
+import { colors, connect, installationOf, printJson, withHostOptions } from './shared.js';
+
+interface Flags {
+  installation?: string;
+  json?: boolean;
+  url?: string;
+  token?: string;
+}
+
+function path(id: string, rest = ''): string {
+  return `/v1/installations/${encodeURIComponent(id)}/deliveries${rest}`;
+}
+
+function printDelivery(context: CommandContext, d: DeliveryView, full: boolean): void {
+  const c = colors(context);
+  const state =
+    d.state === 'succeeded'
+      ? c.green(d.state)
+      : d.state === 'queued' || d.state === 'running'
+        ? c.yellow(d.state)
+        : c.red(d.state);
+  context.io.stdout(`${c.bold(d.id)} ${d.eventType} ${d.eventId} ${state} ${c.dim(d.createdAt)}\n`);
+  if (!full) return;
+  for (const attempt of d.attempts) context.io.stdout(`  ${formatAttempt(d, attempt, c)}`);
+  if (d.nextAttemptAt) context.io.stdout(`  next attempt at ${d.nextAttemptAt}\n`);
+  context.io.stdout(`  payload: ${JSON.stringify(d.payload)}\n`);
+}
+
+/**
+ * Registers `platform deliveries list|show|redeliver`: the deliveries of a webhook installation.
+ *
+ * @example
+ * ```ts
+ * registerDeliveries(program, context); // platform deliveries redeliver dlv_1 --installation inst_1
+ * ```
+ */
+export function registerDeliveries(program: Command, context: CommandContext): void {
+  const deliveries = program
+    .command('deliveries')
+    .description('list, show and redeliver the deliveries of a webhook installation')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ platform deliveries list --installation inst_4f2a9c --state failed
+  $ platform deliveries show dlv_1 --installation inst_4f2a9c
+  $ platform deliveries redeliver dlv_1 --installation inst_4f2a9c
+  $ platform deliveries redeliver --all-failed --since 2026-11-22T10:00:00Z --installation inst_4f2a9c`,
+    );
+
+  withHostOptions(
+    deliveries
+      .command('list', { isDefault: true })
+      .description('newest deliveries first, with their state')
+      .option('--installation <id>', 'webhook installation id')
+      .option('--state <state>', 'only this state: queued, running, succeeded, failed, exhausted, cancelled')
+      .option('--limit <n>', 'at most this many', '20')
+      .option('--json', 'print {"deliveries", "nextCursor"} as JSON'),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ platform deliveries list --installation inst_4f2a9c --state failed --json',
+    )
+    .action(async (options: Flags & { state?: string; limit: string }) => {
+      const host = connect(context, options);
+      const id = installationOf(host, options.installation);
+      const query = new URLSearchParams({
+        limit: options.limit,
+        ...(options.state ? { state: options.state } : {}),
+      });
+      const page = await host.request<{ deliveries: DeliveryView[]; nextCursor: string | null }>(
+        'GET',
+        path(id, `?${query}`),
+      );
+      if (options.json) return printJson(context, page);
+      if (page.deliveries.length === 0) context.io.stdout('No deliveries.\n');
+      for (const d of page.deliveries) printDelivery(context, d, false);
+    });
+
+  withHostOptions(
+    deliveries
+      .command('show')
+      .description('one delivery with every attempt and its payload')
+      .argument('<deliveryId>', 'delivery id')
+      .option('--installation <id>', 'webhook installation id')
+      .option('--json', 'print the delivery as JSON'),
+  )
+    .addHelpText('after', '\nExamples:\n  $ platform deliveries show dlv_1 --installation inst_4f2a9c')
+    .action(async (deliveryId: string, options: Flags) => {
+      const host = connect(context, options);
+      const id = installationOf(host, options.installation);
+      const delivery = await host.request<DeliveryView>(
+        'GET',
+        path(id, `/${encodeURIComponent(deliveryId)}`),
+      );
+      if (options.json) return printJson(context, delivery);
+      printDelivery(context, delivery, true);
+    });
+
+  withHostOptions(
+    deliveries
+      .command('redeliver')
+      .description('send a finished delivery again (new attempt series), or every failed one in a range')
+      .argument('[deliveryId]', 'delivery id (or use --all-failed)')
+      .option('--installation <id>', 'webhook installation id')
+      .option('--all-failed', 'redeliver every failed or exhausted delivery (of --since/--until)')
+      .option('--since <time>', 'ISO time or Unix ms (with --all-failed)')
+      .option('--until <time>', 'ISO time or Unix ms (with --all-failed)')
+      .option('--json', 'print the answer as JSON'),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ platform deliveries redeliver dlv_1 --installation inst_4f2a9c\n  $ platform deliveries redeliver --all-failed --since 2026-11-22T10:00:00Z',
+    )
+    .action(
+      async (
+        deliveryId: string | undefined,
+        options: Flags & { allFailed?: boolean; since?: string; until?: string },
+      ) => {
+        if (!deliveryId === !options.allFailed) {
+          throw new CliError('usage', 'give a delivery id or --all-failed (not both).', EXIT.usage);
+        }
+        const host = connect(context, options);
+        const id = installationOf(host, options.installation);
+        if (deliveryId) {
+          const delivery = await host.request<DeliveryView>(
+            'POST',
+            path(id, `/${encodeURIComponent(deliveryId)}/redeliver`),
+          );
+          if (options.json) return printJson(context, delivery);
+          context.io.stdout(`Redelivering ${delivery.id} (series ${delivery.series})\n`);
+          return;
+        }
+        const answer = await host.request<{ redelivered: number }>('POST', path(id, '/redeliver'), {
+          ...(options.since ? { since: options.since } : {}),
+          ...(options.until ? { until: options.until } : {}),
+        });
+        if (options.json) return printJson(context, answer);
+        context.io.stdout(
+          `Redelivering ${answer.redelivered} deliver${answer.redelivered === 1 ? 'y' : 'ies'}\n`,
+        );
+      },
+    );
+}

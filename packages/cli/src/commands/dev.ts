@@ -1,0 +1,209 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { buildIntegration } from '../build/build-integration.js';
+import { secretEnv } from '../build/secrets-env.js';
+import type { CommandContext } from '../context.js';
+import { CliError, EXIT } from '../errors.js';
+import { type HostClient, hostClient, type InstallationView } from '../host/client.js';
+import { clearDevSession, writeDevSession } from '../host/dev-session.js';
+import { followLogs } from '../host/follow.js';
+import { formatInvocation } from '../host/format.js';
+import { isReachable, type LocalHost, startLocalHost } from '../host/local-host.js';
+import { resolveTarget } from '../host/target.js';
+import { formatBytes, formatDuration, withProgress } from '../progress.js';
+import { colors, untilInterrupted } from './shared.js';
+
+interface DevOptions {
+  url?: string;
+  token?: string;
+  port: string;
+  space?: string;
+  site?: string;
+  env?: string;
+  watch: boolean;
+}
+
+/** Paths whose changes do not rebuild. */
+const IGNORED = /(^|[/\\])(node_modules|\.platform|dist|\.git)([/\\]|$)/;
+
+async function publishDev(dir: string, host: HostClient, io: CommandContext['io'], envName?: string) {
+  const built = await buildIntegration(dir, { mode: 'dev' });
+  await host.request('POST', '/v1/integrations', {
+    manifest: built.manifestText,
+    bundle: built.bundle.code,
+    dev: true,
+    ...(() => {
+      const env = secretEnv(dir, built.manifest, io.env, envName);
+      return Object.keys(env).length ? { env } : {};
+    })(),
+  });
+  return built;
+}
+
+async function findOrInstall(
+  host: HostClient,
+  integration: string,
+  place: { space?: string; site?: string },
+) {
+  const query = new URLSearchParams({ integration, ...place });
+  const { installations } = await host.request<{ installations: InstallationView[] }>(
+    'GET',
+    `/v1/installations?${query}`,
+  );
+  const existing = installations.find((i) => i.integration === integration);
+  if (existing) return existing;
+  return host.request<InstallationView>('POST', '/v1/installations', {
+    integration,
+    ...place,
+    configuration: {},
+  });
+}
+
+/**
+ * Registers `platform dev [dir]`: a local host (in-process unless one is reachable at --url),
+ * the integration published in dev mode and installed in a test space, rebuilt and republished on
+ * every save, and its invocation logs streamed.
+ *
+ * @example
+ * ```ts
+ * registerDev(program, context); // platform dev my-integration
+ * ```
+ */
+export function registerDev(program: Command, context: CommandContext): void {
+  const { io } = context;
+  program
+    .command('dev')
+    .description('run the integration on a local host: publish, install, reload on save, stream logs')
+    .argument('[dir]', 'integration folder', '.')
+    .option('--url <url>', 'use this running host instead of starting one (also PLATFORM_URL)')
+    .option('--token <token>', 'operator token of --url (also PLATFORM_TOKEN)')
+    .option('--port <port>', 'port of the local host (a free one when taken; 0 picks any)', '8080')
+    .option('--space <id>', 'test space to install into (default: space_dev)')
+    .option('--site <id>', 'install into this site instead of a space')
+    .option('--env <name>', 'read secret values from .env.<name> (default .env)')
+    .option('--no-watch', 'publish once, do not rebuild on save')
+    .addHelpText(
+      'after',
+      `
+The local host keeps its data in <dir>/.platform (operator token: .platform/admin-token) and allows
+private webhook targets. While it runs, \`platform trigger\`, \`tail\`, \`configure\` and \`listen\`
+in the same folder find it without flags.
+
+Examples:
+  $ platform dev
+  $ platform dev my-integration --port 0
+  $ platform dev --url http://127.0.0.1:8080 --token "$PLATFORM_TOKEN" --site site_dev`,
+    )
+    .action(async (dir: string, options: DevOptions) => {
+      const folder = resolve(io.cwd, dir);
+      const c = colors(context);
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new CliError('usage', `--port must be 0-65535, got "${options.port}".`, EXIT.usage);
+      }
+      if (options.space && options.site)
+        throw new CliError('usage', 'pass --space or --site, not both.', EXIT.usage);
+
+      let local: LocalHost | undefined;
+      let host: HostClient;
+      const remoteUrl = options.url ?? io.env.PLATFORM_URL;
+      if (remoteUrl && (await isReachable(remoteUrl))) {
+        host = hostClient(resolveTarget(io, options));
+      } else {
+        if (remoteUrl) io.stderr(`No host answers at ${remoteUrl}; starting one in this process.\n`);
+        const started = await withProgress(io, 'Starting a local host', () =>
+          startLocalHost(folder, port, io.env),
+        );
+        if (started.movedFrom !== undefined)
+          io.stderr(`Port ${started.movedFrom} is taken; using ${started.url}.\n`);
+        local = started;
+        host = hostClient({
+          url: started.url,
+          token: started.token,
+          urlSource: 'the local host',
+          tokenSource: started.tokenFile,
+        });
+      }
+      const controller = new AbortController();
+      let watcher: FSWatcher | undefined;
+      try {
+        const built = await withProgress(io, 'Building and publishing', () =>
+          publishDev(folder, host, io, options.env),
+        );
+        const place = options.site ? { site: options.site } : { space: options.space ?? 'space_dev' };
+        const installation = await findOrInstall(host, built.manifest.name, place);
+        if (local) {
+          writeDevSession(folder, {
+            url: local.url,
+            tokenFile: local.tokenFile,
+            integration: built.manifest.name,
+            installationId: installation.id,
+            ...place,
+            pid: process.pid,
+          });
+        }
+        const where = place.site ? `site ${place.site}` : `space ${place.space}`;
+        io.stdout(
+          [
+            `${c.green('Ready!')} ${c.bold(built.manifest.name)} (${formatBytes(built.bundle.bytes)}) installed in ${where}: ${installation.status}`,
+            `  host:            ${host.target.url}`,
+            ...(local ? [`  admin token:     ${relative(io.cwd, local.tokenFile) || local.tokenFile}`] : []),
+            `  installation:    ${installation.id}`,
+            `  public endpoint: ${installation.urls.publicEndpoint}`,
+            `  try:             platform trigger ${place.site ? 'site_view' : 'space_content_updated'}`,
+            '',
+          ].join('\n'),
+        );
+        for (const problem of installation.configurationErrors) {
+          io.stdout(
+            `  ${c.yellow('!')} configuration.${problem.key}: ${problem.message} (platform configure ${problem.key}=...)\n`,
+          );
+        }
+
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let running: Promise<void> = Promise.resolve();
+        const rebuild = (file: string) => {
+          running = running.then(async () => {
+            const started = performance.now();
+            try {
+              const next = await publishDev(folder, host, io, options.env);
+              io.stdout(
+                `${c.cyan('↻')} Reloaded after ${file} changed (${formatBytes(next.bundle.bytes)}, ${formatDuration(performance.now() - started)})\n`,
+              );
+            } catch (error) {
+              io.stdout(
+                `${c.red('✖')} Reload failed, the previous version keeps running:\n${(error as Error).message}\n`,
+              );
+            }
+          });
+        };
+        if (options.watch) {
+          watcher = watch(folder, { recursive: true }, (_event, name) => {
+            const file = String(name ?? '');
+            if (!file || IGNORED.test(file)) return;
+            clearTimeout(timer);
+            timer = setTimeout(() => rebuild(file), 120);
+          });
+        }
+        const logs = followLogs(host, installation.id, (inv) => io.stdout(formatInvocation(inv, c)), {
+          signal: controller.signal,
+          since: Date.now(),
+          onError: (error) => io.stderr(`warning: ${(error as Error).message}\n`),
+        });
+        await untilInterrupted();
+        clearTimeout(timer);
+        controller.abort();
+        await logs;
+        await running;
+      } finally {
+        controller.abort();
+        watcher?.close();
+        if (local) {
+          clearDevSession(folder);
+          await local.stop();
+          io.stderr('Stopped the local host.\n');
+        }
+      }
+    });
+}

@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { buildIntegration } from '../build/build-integration.js';
+import { secretEnv } from '../build/secrets-env.js';
+import type { CommandContext } from '../context.js';
+import { formatBytes, withProgress } from '../progress.js';
+import { colors, connect, printJson, withHostOptions } from './shared.js';
+
+interface PublishOptions {
+  env?: string;
+  release?: string;
+  dev?: boolean;
+  json?: boolean;
+  url?: string;
+  token?: string;
+}
+
+/** Published integration as the host answers it. */
+interface IntegrationView {
+  name: string;
+  version: string;
+  title: string;
+}
+
+/**
+ * Registers `platform publish [dir]`: builds (minified) and publishes manifest + bundle, with the
+ * values of the environment variables the manifest secrets reference.
+ *
+ * @example
+ * ```ts
+ * registerPublish(program, context); // platform publish --env production
+ * ```
+ */
+export function registerPublish(program: Command, context: CommandContext): void {
+  const { io } = context;
+  withHostOptions(
+    program
+      .command('publish')
+      .description('build and publish the integration to the host (secrets resolved from the environment)')
+      .argument('[dir]', 'integration folder', '.')
+      .option('--env <name>', 'read secret values from .env.<name> (the process environment wins)')
+      .option('--release <version>', 'version label, e.g. 1.2.0 (default: the next whole number)')
+      .option('--dev', 'development mode: the version "dev" can be published again')
+      .option('--json', 'print the published integration as JSON'),
+  )
+    .addHelpText(
+      'after',
+      `
+Secrets: every \${{ env.NAME }} of the manifest \`secrets\` is sent from the environment, else from
+.env.<name> (--env) or .env. Only referenced variables are sent.
+
+Examples:
+  $ platform publish
+  $ platform publish --env production --release 1.2.0
+  $ PLATFORM_URL=https://host.example.com platform publish --token $TOKEN`,
+    )
+    .action(async (dir: string, options: PublishOptions) => {
+      const folder = resolve(io.cwd, dir);
+      const host = connect(context, options);
+      const built = await withProgress(io, 'Bundling', () => buildIntegration(folder, { mode: 'publish' }));
+      const env = secretEnv(folder, built.manifest, io.env, options.env);
+      const published = await withProgress(io, `Publishing to ${host.target.url}`, () =>
+        host.request<IntegrationView>('POST', '/v1/integrations', {
+          manifest: built.manifestText,
+          bundle: built.bundle.code,
+          ...(options.dev ? { dev: true } : {}),
+          ...(options.release ? { version: options.release } : {}),
+          ...(Object.keys(env).length ? { env } : {}),
+        }),
+      );
+      if (options.json) return printJson(context, published);
+      const c = colors(context);
+      io.stdout(
+        `${c.green('Published')} ${published.name} version ${c.bold(published.version)} (${formatBytes(built.bundle.bytes)}) to ${host.target.url}\n` +
+          `Install it: platform install --space <space-id>\n`,
+      );
+    });
+}

@@ -1,0 +1,80 @@
+import { sleep } from '../commands/shared.js';
+import type { DeliveryView, HostClient, InvocationView } from './client.js';
+
+/**
+ * Polls the invocation logs of an installation and calls `onInvocation` once per new invocation,
+ * oldest first, until `signal` aborts. (The host has no log stream: `GET .../logs?since=` is polled.)
+ *
+ * @example
+ * ```ts
+ * await followLogs(host, 'inst_1', (inv) => console.log(inv.eventType), { signal });
+ * ```
+ */
+export async function followLogs(
+  host: HostClient,
+  installationId: string,
+  onInvocation: (invocation: InvocationView) => void,
+  options: { signal: AbortSignal; intervalMs?: number; since?: number; onError?: (error: unknown) => void },
+): Promise<void> {
+  const seen = new Set<string>();
+  let since = options.since ?? Date.now();
+  while (!options.signal.aborted) {
+    try {
+      const { invocations } = await host.request<{ invocations: InvocationView[] }>(
+        'GET',
+        `/v1/installations/${encodeURIComponent(installationId)}/logs?since=${since}&limit=100`,
+      );
+      for (const invocation of [...invocations].reverse()) {
+        if (seen.has(invocation.id)) continue;
+        seen.add(invocation.id);
+        since = Math.max(since, Date.parse(invocation.createdAt));
+        onInvocation(invocation);
+      }
+    } catch (error) {
+      options.onError?.(error);
+    }
+    await sleep(options.intervalMs ?? 300, options.signal);
+  }
+}
+
+/**
+ * Polls the deliveries of a webhook installation and calls `onAttempt` once per new attempt (and
+ * `onDelivery` once per new delivery), until `signal` aborts.
+ *
+ * @example
+ * ```ts
+ * await followDeliveries(host, 'inst_1', { onAttempt: (d, a) => console.log(d.id, a.statusCode), signal });
+ * ```
+ */
+export async function followDeliveries(
+  host: HostClient,
+  installationId: string,
+  options: {
+    signal: AbortSignal;
+    onAttempt: (delivery: DeliveryView, attempt: DeliveryView['attempts'][number]) => void;
+    intervalMs?: number;
+    onError?: (error: unknown) => void;
+  },
+): Promise<void> {
+  const seen = new Set<string>();
+  const since = new Date(Date.now() - 1000).toISOString();
+  while (!options.signal.aborted) {
+    try {
+      const { deliveries } = await host.request<{ deliveries: DeliveryView[] }>(
+        'GET',
+        `/v1/installations/${encodeURIComponent(installationId)}/deliveries?since=${encodeURIComponent(since)}&limit=100`,
+      );
+      for (const delivery of [...deliveries].reverse()) {
+        for (const attempt of delivery.attempts) {
+          const key = `${delivery.id}/${attempt.series}/${attempt.number}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          options.onAttempt(delivery, attempt);
+        }
+      }
+    } catch (error) {
+      options.onError?.(error);
+    }
+    await sleep(options.intervalMs ?? 300, options.signal);
+  }
+}
