@@ -96,7 +96,12 @@ export async function startHost(
   let ready = false;
   const app = createApi(ctx, { adminToken, executors, ready: () => ready, version: HOST_VERSION });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.hostname }, () => resolve(s));
+    // overrideGlobalObjects: false: integrations run in this process (in-process executor) and must see
+    // the real global Request/Response, not the adapter's lightweight replacements.
+    const s = serve(
+      { fetch: app.fetch, port: config.port, hostname: config.hostname, overrideGlobalObjects: false },
+      () => resolve(s),
+    );
     s.once('error', reject);
   });
   const address = server.address() as AddressInfo;

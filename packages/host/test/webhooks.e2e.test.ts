@@ -118,6 +118,17 @@ describe('webhook delivery through the host (SQLite)', () => {
     expect(list[0]!.attempts[0]).toMatchObject({ statusCode: 200 });
     await new Promise((res) => setTimeout(res, 300));
     expect(r.received).toHaveLength(1);
+
+    // The built-in integration ran its setup handlers in-process, successfully, exactly once each.
+    const logs = await t.api<{ invocations: Array<{ eventType: string; status: number | string }> }>(
+      'GET',
+      `/v1/installations/${inst.id}/logs`,
+    );
+    const setup = logs.body.invocations.filter((i) => i.eventType.endsWith('installation_setup'));
+    expect(setup.map((i) => `${i.eventType}:${i.status}`).sort()).toEqual([
+      'installation_setup:200',
+      'space_installation_setup:200',
+    ]);
   });
 
   it('retries exactly per the policy for every kind of receiver answer', async () => {

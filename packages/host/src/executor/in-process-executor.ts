@@ -101,7 +101,8 @@ export class InProcessExecutor implements Executor {
           { ...deployment.env },
           ctx,
         );
-        if (!(response instanceof Response)) throw new TypeError('fetch() did not return a Response');
+        // Structural, not `instanceof`: a module may hold another realm's (or a polyfill's) Response.
+        if (!isResponseLike(response)) throw new TypeError('fetch() did not return a Response');
         // Buffer inside the deadline, like the other executors.
         const body = new Uint8Array(await response.arrayBuffer());
         return toResponse(response.status, response.headers, body);
@@ -189,5 +190,17 @@ function isFetchModule(value: unknown): value is FetchModule {
     value !== null &&
     'fetch' in value &&
     typeof (value as { fetch: unknown }).fetch === 'function'
+  );
+}
+
+/** True for anything shaped like a fetch `Response` (status, headers, arrayBuffer). */
+function isResponseLike(value: unknown): value is Response {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<Response>;
+  return (
+    typeof candidate.status === 'number' &&
+    typeof candidate.arrayBuffer === 'function' &&
+    typeof candidate.headers === 'object' &&
+    candidate.headers !== null
   );
 }

@@ -46,6 +46,12 @@ export function parseLogs(header: string | null): LogLine[] {
   }
 }
 
+/** The log line of a failed invocation: code, message and, for the author, the error's detail. */
+function describeFailure(error: ExecutorError): string {
+  const detail = error.detail ? ` (${error.detail})` : '';
+  return `${error.code}: ${error.message}${detail}`;
+}
+
 /**
  * Posts one event to an installation's integration through its executor, and records the
  * invocation (status, duration, log lines) for the operator.
@@ -104,10 +110,7 @@ export async function invoke(
       durationMs: Math.round(outcome.durationMs),
       lines: outcome.ok
         ? lines
-        : [
-            ...lines,
-            { level: 'error', message: `${outcome.error.code}: ${outcome.error.message}`, time: Date.now() },
-          ],
+        : [...lines, { level: 'error', message: describeFailure(outcome.error), time: Date.now() }],
     })
     .catch((err: unknown) => ctx.logger.error({ err }, 'could not record invocation log'));
   return outcome;
