@@ -70,16 +70,26 @@ export function readJsonFile(cwd: string, file: string): unknown {
   }
 }
 
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /**
  * Resolves once the process gets Ctrl+C (SIGINT) or SIGTERM, or `signal` aborts. The CLI owns
- * these signals while waiting: listeners others added (Miniflare's exit hook calls `process.exit`
- * at once, which would skip the graceful stop) are removed; their `exit` hooks stay. A second
- * Ctrl+C exits at once.
+ * these signals while waiting, so the command can stop gracefully: listeners others add
+ * (Miniflare's exit hook calls `process.exit` at once) are removed as they come; their `exit`
+ * hooks stay. A second Ctrl+C exits at once.
  */
 export function untilInterrupted(signal?: AbortSignal): Promise<string> {
-  for (const name of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(name);
+  const ours = new Set<(...args: unknown[]) => void>();
+  const strip = (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if ((SIGNALS as readonly (string | symbol)[]).includes(event) && !ours.has(listener)) {
+      queueMicrotask(() => process.off(event as NodeJS.Signals, listener));
+    }
+  };
+  for (const name of SIGNALS) process.removeAllListeners(name);
+  process.on('newListener', strip);
   return new Promise((resolvePromise) => {
     const done = (why: string) => {
+      process.off('newListener', strip);
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
       process.once('SIGINT', () => process.exit(130));
@@ -87,6 +97,8 @@ export function untilInterrupted(signal?: AbortSignal): Promise<string> {
     };
     const onInt = () => done('SIGINT');
     const onTerm = () => done('SIGTERM');
+    ours.add(onInt);
+    ours.add(onTerm);
     process.once('SIGINT', onInt);
     process.once('SIGTERM', onTerm);
     signal?.addEventListener('abort', () => done('abort'), { once: true });

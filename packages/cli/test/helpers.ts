@@ -1,0 +1,167 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Host, loadConfig, startHost } from '@platform/host';
+import { buildCli, ROOT } from './build.js';
+
+export { ROOT };
+
+/** The result of a finished CLI run. */
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A fresh, isolated environment: its own config home, no PLATFORM_* or color variables. */
+export function cliEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    PLATFORM_URL: undefined,
+    PLATFORM_TOKEN: undefined,
+    XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'platform-config-')),
+    ...extra,
+  };
+}
+
+/** Runs `platform ...args` to completion as a process. */
+export async function run(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<Run> {
+  const bin = await buildCli();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? cliEnv(),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A long-running `platform` process (dev, listen, tail) whose output a test waits on. */
+export interface Running {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when stdout matches (checked on every chunk); rejects after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Sends SIGINT and resolves with the exit code. */
+  interrupt(): Promise<number | null>;
+}
+
+export async function start(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<Running> {
+  const bin = await buildCli();
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: options.env ?? cliEnv(),
+  });
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    for (const l of listeners) l();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const closed = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = out.match(pattern);
+          if (match) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve(match);
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}\nstdout:\n${out}\nstderr:\n${err}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+        void closed.then(() => {
+          if (listeners.has(check)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`process exited before ${pattern}\nstdout:\n${out}\nstderr:\n${err}`));
+          }
+        });
+      });
+    },
+    async interrupt() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      return closed;
+    },
+  };
+}
+
+/** A host on a free loopback port with its own data folder. */
+export async function startTestHost(
+  env: Record<string, string> = {},
+): Promise<{ host: Host; token: string }> {
+  await buildCli(); // the host loads the built-in webhook integration from its dist
+  const token = 'pat_cli_test_operator_token_0123';
+  const host = await startHost(
+    loadConfig({
+      PORT: '0',
+      PLATFORM_DATA_DIR: mkdtempSync(join(tmpdir(), 'platform-cli-host-')),
+      PLATFORM_ADMIN_TOKEN: token,
+      LOG_LEVEL: 'silent',
+      PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
+      ...env,
+    }),
+  );
+  return { host, token };
+}
+
+/**
+ * Links a scaffolded integration's dependencies the way `npm install` does for its `file:`
+ * dependencies (symlinks into this monorepo), without touching the network.
+ */
+export function linkScaffold(dir: string): void {
+  mkdirSync(join(dir, 'node_modules', '@platform'), { recursive: true });
+  for (const name of ['runtime', 'api-client', 'cli']) {
+    symlinkSync(join(ROOT, 'packages', name), join(dir, 'node_modules', '@platform', name), 'dir');
+  }
+  symlinkSync(join(ROOT, 'node_modules', 'esbuild'), join(dir, 'node_modules', 'esbuild'), 'dir');
+}
+
+/** Runs `node --test` in a folder. */
+export function nodeTest(dir: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--test'], { cwd: dir, env: cliEnv() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
