@@ -91,7 +91,12 @@ export function setToken(value: string): void {
  * Calls the host API on the same origin with the operator token.
  * @example const { integrations } = await api<{ integrations: Integration[] }>('GET', '/v1/integrations');
  */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { signingIn?: boolean } = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -120,7 +125,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
       typeof error?.message === 'string'
         ? error.message
         : `The host answered HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}.`;
-    if (response.status === 401) onUnauthorized();
+    if (response.status === 401 && !options.signingIn) onUnauthorized();
     throw new ApiError(response.status, code, message);
   }
   return parsed as T;

@@ -153,7 +153,11 @@ function OAuthButton({
       >
         {connected ? `Reconnect` : field.buttonText}
       </button>
-      <span class="oauth-status" role="status" data-testid={`oauth-${field.key}`}>
+      <span
+        class={connected && phase !== 'waiting' ? 'oauth-status connected' : 'oauth-status'}
+        role="status"
+        data-testid={`oauth-${field.key}`}
+      >
         {phase === 'waiting'
           ? 'Waiting for the provider window…'
           : connected

@@ -63,6 +63,18 @@ function App() {
     });
   }, []);
   useEffect(() => {
+    // A sign-in link opened in a tab already showing the dashboard only changes the fragment.
+    const onHash = () => {
+      const fresh = takeTokenFromFragment(window);
+      if (fresh) {
+        setNotice(null);
+        setTokenState(fresh);
+      }
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
     document.title = `${titleOf(route)} · Platform`;
   }, [route]);
   const signOut = () => {

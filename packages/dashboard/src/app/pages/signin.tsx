@@ -23,7 +23,7 @@ export function SignInPage({
     setBusy(true);
     setToken(token);
     try {
-      await api('GET', '/v1/integrations');
+      await api('GET', '/v1/integrations', undefined, { signingIn: true });
       onSignedIn(token);
     } catch (e) {
       setToken('');

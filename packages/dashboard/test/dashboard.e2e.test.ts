@@ -1,0 +1,237 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  buildAll,
+  type DashboardHost,
+  helloPublishBody,
+  repoRoot,
+  startDashboardHost,
+  startReceiver,
+} from './harness';
+
+const SHOTS = join(repoRoot, 'docs/screenshots');
+const TIMEOUT = 15_000;
+
+let t: DashboardHost;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+beforeAll(async () => {
+  buildAll();
+  await mkdir(SHOTS, { recursive: true });
+  t = await startDashboardHost();
+  const published = await t.api(
+    'POST',
+    '/v1/integrations',
+    await helloPublishBody({
+      HELLO_CLIENT_ID: 'client-1',
+      HELLO_CLIENT_SECRET: 'client-secret-1',
+      HELLO_OAUTH_AUTHORIZE_URL: 'https://auth.example.com/authorize',
+      HELLO_OAUTH_TOKEN_URL: 'https://auth.example.com/token',
+      HELLO_WEBHOOK_SECRET: 'hello-webhook-secret',
+    }),
+  );
+  expect(published.status, JSON.stringify(published.body)).toBe(201);
+  receiver = await startReceiver([500, 200, 200, 200]);
+  profile = await mkdtemp(join(tmpdir(), 'dashboard-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1200, height: 860 },
+  });
+  context.setDefaultTimeout(TIMEOUT);
+  page = context.pages()[0] ?? (await context.newPage());
+}, 90_000);
+
+afterAll(async () => {
+  await context?.close();
+  await receiver?.close();
+  await t?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+describe('dashboard in Chromium against a real host', () => {
+  it('refuses a wrong token in words, then signs in from the /#token= link and drops it from the address', async () => {
+    await page.goto(`${t.url}/`);
+    await page.getByLabel('Admin token').fill('pat_wrong_token_0000000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('does not accept that token');
+    await shot('sign-in');
+
+    await page.goto(`${t.url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
+    await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${t.url}/`);
+    expect(await page.evaluate(() => sessionStorage.getItem('platform.adminToken'))).toBe(ADMIN_TOKEN);
+    const hello = page.getByRole('article', { name: 'Hello' });
+    await expect.poll(() => hello.textContent()).toContain('Read the content of spaces');
+    // Markdown rendered (bold), safely (no raw asterisks).
+    expect(await hello.locator('.markdown strong').first().textContent()).toBe('Hello');
+    expect(await page.getByRole('article', { name: 'Webhooks' }).textContent()).toContain(
+      'See site page views and feedback',
+    );
+    await shot('integrations');
+  });
+
+  it('installs hello into a space and fills its configuration screen until it is active, with OAuth', async () => {
+    const card = page.getByRole('article', { name: 'Hello' });
+    await card.getByLabel('Space id').fill('docs');
+    await card.getByRole('button', { name: 'Install' }).click();
+    await page.getByRole('heading', { name: 'Configuration' }).waitFor();
+    const status = page.getByTestId('installation-status');
+    await expect.poll(() => status.textContent()).toContain('Pending');
+    await expect.poll(() => page.getByTestId('error-channel').textContent()).toMatch(/channel/i);
+    await shot('configuration-pending');
+
+    // Completion select: options come from GET {publicEndpoint}/channels.
+    const channel = page.locator('#field-channel');
+    await expect.poll(() => channel.locator('option').allTextContents()).toContain('#releases');
+    await channel.selectOption('releases');
+    await page.locator('#field-tone').selectOption('formal');
+    await page.locator('#field-max_greetings').fill('5');
+    await page.locator('#field-enabled').press('Space'); // switch off from the keyboard
+    expect(await page.locator('#field-enabled').getAttribute('aria-checked')).toBe('false');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await expect.poll(() => status.textContent()).toBe('Active');
+    expect(await page.getByTestId('error-channel').count()).toBe(0);
+    const id = page.url().split('/').pop() ?? '';
+    const saved = await t.api<{ configuration: Record<string, unknown> }>('GET', `/v1/installations/${id}`);
+    expect(saved.body.configuration).toMatchObject({
+      channel: 'releases',
+      tone: 'formal',
+      max_greetings: 5,
+      enabled: false,
+    });
+
+    // OAuth button: popup → callback page → credentials saved → "Connected".
+    // The provider leg is simulated here: the host's workerd executor currently follows the
+    // integration's 302 to the provider itself (see the report), so the popup's first request is
+    // answered the way the integration answers a successful callback: credentials saved through
+    // the API, then the runtime's page posting {type:'platform:oauth', ok:true} to the opener.
+    expect(await page.getByTestId('oauth-connect').textContent()).toBe('Not connected');
+    await context.route(/\/public\/oauth(\?|$)/, async (route) => {
+      const saved = await t.api(
+        'PATCH',
+        `/v1/installations/${id}`,
+        { configuration: { oauth_credentials: { access_token: 'tok_from_provider' } } },
+        t.host.context.tokens.issue(id), // the integration writes its credentials with its own token
+      );
+      expect(saved.status).toBe(200);
+      await route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: "<!doctype html><title>Connected</title><p>You can close this window.</p><script>window.opener?.postMessage({ type: 'platform:oauth', ok: true }, '*');</script>",
+      });
+    });
+    const popup = context.waitForEvent('page');
+    await page.locator('#field-connect').click();
+    const win = await popup;
+    expect(win.url()).toContain(`/v1/integrations/hello/installations/${id}/public/oauth`);
+    await expect.poll(() => page.getByTestId('oauth-connect').textContent()).toContain('Connected');
+    await win.close();
+    await context.unroute(/\/public\/oauth(\?|$)/);
+    const after = await t.api<{ configuration: { oauth_credentials?: { access_token?: string } } }>(
+      'GET',
+      `/v1/installations/${id}`,
+    );
+    expect(after.body.configuration.oauth_credentials?.access_token).toBeTruthy();
+    await page.getByRole('region', { name: 'Preview of Counter' }).getByText('Count: 0').waitFor();
+    await shot('configuration');
+  });
+
+  it('opens the insert menu with the keyboard, inserts the counter, and presses its button', async () => {
+    await page.goto(`${t.url}/spaces/docs`);
+    await page.getByRole('heading', { name: 'Space docs' }).waitFor();
+    await page.locator('#doc-text').focus();
+    await page.keyboard.press('Control+/');
+    const menu = page.getByRole('dialog', { name: 'Insert a block' });
+    await menu.waitFor();
+    await page.keyboard.type('zzz');
+    await menu.getByText('No block matches').waitFor();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('coun');
+    await menu.getByRole('option', { name: /Counter/ }).waitFor();
+    await shot('editor-insert-menu');
+    await page.keyboard.press('Enter');
+    expect(await menu.count()).toBe(0);
+    const block = page.getByRole('region', { name: 'Counter' });
+    await block.getByText('Count: 0').waitFor();
+    await block.getByRole('button', { name: '+1' }).click();
+    await block.getByText('Count: 1').waitFor();
+    await block.getByRole('button', { name: '+1' }).press('Enter');
+    await block.getByText('Count: 2').waitFor();
+    await shot('editor');
+    await block.getByRole('button', { name: 'Reset' }).click();
+    await block.getByText('Count: 0').waitFor();
+    expect(await block.getByRole('button', { name: 'Reset' }).isDisabled()).toBe(true);
+  });
+
+  it('sets up a webhook, shows failing then succeeding attempts live, reveals the secret, redelivers', async () => {
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    const card = page.getByRole('article', { name: 'Webhooks' });
+    await card.getByLabel('Space id').fill('docs');
+    await card.getByRole('button', { name: 'Install' }).click();
+    await page.getByRole('heading', { name: 'Deliveries', exact: true }).waitFor();
+    await page.getByText('No delivery yet.').waitFor();
+    expect(await page.locator('#field-site_view').count()).toBe(0); // site events do not fit a space
+    await page.locator('#field-url').fill(receiver.url);
+    await page.locator('#field-space_content_updated').click();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await expect.poll(() => page.getByTestId('installation-status').textContent()).toBe('Active');
+
+    // Secret: hidden, then revealed, equal to the host's.
+    const id = page.url().split('/').pop() ?? '';
+    const secret = await t.api<{ secret: string }>('GET', `/v1/installations/${id}/webhook-secret`);
+    expect(await page.getByTestId('webhook-secret').textContent()).not.toContain(secret.body.secret);
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    await expect.poll(() => page.getByTestId('webhook-secret').textContent()).toBe(secret.body.secret);
+
+    const event = await t.api('POST', '/v1/events', {
+      type: 'space_content_updated',
+      spaceId: 'docs',
+      revisionId: 'rev-42',
+    });
+    expect(event.status).toBe(202);
+    const delivery = page.getByTestId('delivery').first();
+    await expect.poll(() => delivery.getAttribute('data-state'), { timeout: TIMEOUT }).toBe('succeeded');
+    await delivery.locator('summary').click();
+    const attempts = delivery.getByTestId('attempt');
+    await expect.poll(() => attempts.count()).toBe(2);
+    expect(await attempts.nth(0).textContent()).toContain('HTTP 500');
+    expect(await attempts.nth(0).textContent()).toContain('receiver is down');
+    expect(await attempts.nth(1).textContent()).toContain('HTTP 200');
+    expect(await delivery.locator('.payload').textContent()).toContain('"revisionId": "rev-42"');
+    await shot('webhook');
+
+    await delivery.getByRole('button', { name: 'Redeliver' }).click();
+    await expect.poll(() => attempts.count(), { timeout: TIMEOUT }).toBe(3);
+    expect(await attempts.nth(2).textContent()).toContain('redelivery 1');
+    expect(receiver.received).toHaveLength(3);
+
+    // Range redelivery: nothing failed in the range, said in words.
+    await page.getByRole('button', { name: 'Redeliver all failed' }).click();
+    await page.getByText('No failed delivery in that range.').waitFor();
+
+    // An API error in words: pause, then the render endpoint refuses; resume works.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => page.getByTestId('installation-status').textContent()).toBe('Paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => page.getByTestId('installation-status').textContent()).toBe('Active');
+  });
+});
