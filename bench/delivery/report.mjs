@@ -107,6 +107,13 @@ export function printReport(r) {
       ]),
     ),
   );
+  // CPU time of this process (host + load generator) per verified delivery: less sensitive to what
+  // other processes on the machine do than deliveries/s.
+  const cpuPer = (x) =>
+    x.verified > 0 ? ms((x.load.benchProcessCores * x.load.seconds * 1000) / x.verified) : '-';
+  console.log(
+    `bench+host CPU per verified delivery: burst ${cpuPer(r.burst)} ms, paced ½ ${cpuPer(r.paced)} ms, paced ¼ ${cpuPer(r.pacedLight)} ms`,
+  );
   const warn = [];
   for (const [name, x] of [
     ['burst', r.burst],
