@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'libsql';
 import { expect, it } from 'vitest';
 import { defineStorageContract } from './contract/harness.js';
-import { openSqlite } from './sqlite.js';
+import { openSqlite, StatementCache } from './sqlite.js';
 import { openStorage, type Storage } from './storage.js';
 
 defineStorageContract('sqlite', {
@@ -49,5 +50,44 @@ it('sqlite: two hosts opening a fresh database at once apply the migrations exac
   } finally {
     await Promise.all(both.map((s) => s.close()));
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it('sqlite: cached statements give right answers when one SQL text is used with all, get and run', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'platform-storage-'));
+  const sql = openSqlite(join(dir, 'p.db'));
+  try {
+    await sql.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    for (let i = 1; i <= 10; i += 1) await sql.run('INSERT INTO t (id, v) VALUES (?, ?)', [i, `v${i}`]);
+    const q = 'SELECT id FROM t WHERE id > ? ORDER BY id';
+    // libsql 0.5 reuses stale bindings for `get` on a statement last iterated by `all`.
+    expect(await sql.all(q, [8])).toEqual([{ id: 9 }, { id: 10 }]);
+    expect(await sql.get(q, [0])).toEqual({ id: 1 });
+    expect(await sql.get(q, [5])).toEqual({ id: 6 });
+    expect((await sql.all(q, [0])).length).toBe(10);
+    // A failed run leaves the cached statement usable.
+    const insert = 'INSERT INTO t (id, v) VALUES (?, ?)';
+    await expect(sql.run(insert, [1, 'dup'])).rejects.toMatchObject({ code: 'conflict' });
+    expect(await sql.run(insert, [11, 'v11'])).toEqual({ changes: 1 });
+    expect(await sql.get('SELECT v FROM t WHERE id = ?', [11])).toEqual({ v: 'v11' });
+  } finally {
+    await sql.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it('sqlite: the statement cache is bounded and evicts the least recently used statement', () => {
+  const db = new Database(':memory:');
+  try {
+    const cache = new StatementCache(db, 2);
+    const a = cache.get('get', 'SELECT 1');
+    expect(cache.get('get', 'SELECT 1')).toBe(a);
+    expect(cache.get('all', 'SELECT 1')).not.toBe(a); // one statement per method
+    cache.get('get', 'SELECT 1'); // now most recently used
+    cache.get('get', 'SELECT 2'); // evicts ('all', 'SELECT 1')
+    expect(cache.size).toBe(2);
+    expect(cache.get('get', 'SELECT 1')).toBe(a);
+  } finally {
+    db.close();
   }
 });

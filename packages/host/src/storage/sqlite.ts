@@ -16,6 +16,46 @@ interface Shared {
   readonly db: Database.Database;
   readonly mutex: Mutex;
   readonly busyTimeoutMs: number;
+  readonly statements: StatementCache;
+}
+
+/** How many prepared statements a connection keeps (the host uses a few dozen distinct SQL texts). */
+export const STATEMENT_CACHE_SIZE = 256;
+
+type Method = 'all' | 'get' | 'run';
+
+/**
+ * Prepared statements of one connection, least recently used evicted first. Keyed by method AND SQL
+ * text: libsql 0.5 binds stale parameters when a statement that was iterated (`all`) is then used with
+ * `get`, so a statement is only ever used with one method.
+ */
+export class StatementCache {
+  readonly #map = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly capacity: number,
+  ) {}
+
+  get(method: Method, sql: string): Database.Statement {
+    const key = method + sql;
+    let statement = this.#map.get(key);
+    if (statement) {
+      this.#map.delete(key); // re-inserted below: most recently used last
+    } else {
+      statement = this.db.prepare(sql);
+      if (this.#map.size >= this.capacity) {
+        const oldest = this.#map.keys().next();
+        if (!oldest.done) this.#map.delete(oldest.value);
+      }
+    }
+    this.#map.set(key, statement);
+    return statement;
+  }
+
+  get size(): number {
+    return this.#map.size;
+  }
 }
 
 /**
@@ -42,7 +82,10 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
       cause: error,
     });
   }
-  return new SqliteSql({ db, mutex: new Mutex(), busyTimeoutMs }, null);
+  return new SqliteSql(
+    { db, mutex: new Mutex(), busyTimeoutMs, statements: new StatementCache(db, STATEMENT_CACHE_SIZE) },
+    null,
+  );
 }
 
 class SqliteSql implements Sql {
@@ -54,19 +97,21 @@ class SqliteSql implements Sql {
   ) {}
 
   all(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
-    return this.#use(() => this.shared.db.prepare(sql).all(normalizeParams(params)) as Row[]);
+    return this.#use(() => this.shared.statements.get('all', sql).all(normalizeParams(params)) as Row[]);
   }
 
   get(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined> {
     return this.#use(() => {
-      const row = this.shared.db.prepare(sql).get(normalizeParams(params)) as Row | undefined;
+      const row = this.shared.statements.get('get', sql).get(normalizeParams(params)) as Row | undefined;
       if (row) delete row._metadata;
       return row;
     });
   }
 
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
-    return this.#use(() => ({ changes: this.shared.db.prepare(sql).run(normalizeParams(params)).changes }));
+    return this.#use(() => ({
+      changes: this.shared.statements.get('run', sql).run(normalizeParams(params)).changes,
+    }));
   }
 
   exec(sql: string): Promise<void> {
