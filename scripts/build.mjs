@@ -95,4 +95,6 @@ for (const dir of workspaceDirs()) {
   });
   count += Object.keys(entryPoints).length;
 }
+// The dashboard's browser bundle (Preact, esbuild) the host serves at `/`.
+await (await import('../packages/dashboard/scripts/build-assets.mjs')).buildDashboardAssets();
 console.log(`built ${count} entry points in ${Math.round(performance.now() - started)} ms`);

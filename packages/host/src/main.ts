@@ -17,6 +17,11 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `  Platform host ${host.url}`,
+    // A one-click sign-in link for the local default (token kept in the data folder); an operator who
+    // set PLATFORM_ADMIN_TOKEN signs in with it instead, so it is never printed.
+    config.adminToken
+      ? `  Dashboard    ${host.url}/`
+      : `  Dashboard    ${host.url}/#token=${encodeURIComponent(host.adminToken)}`,
     `  API docs     ${host.url}/openapi.json`,
     `  Data         ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `${config.dataDir}/platform.db`}`,
     host.generatedAdminToken

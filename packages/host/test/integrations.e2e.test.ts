@@ -223,6 +223,13 @@ describe('public endpoint and components (workerd)', () => {
     expect(get.status).toBe(405);
     const teapot = await fetch(`${inst.urls.publicEndpoint}/fail`, { method: 'POST' });
     expect(teapot.status).toBe(418);
+    // OAuth: the integration's redirect to the provider reaches the browser untouched.
+    const oauth = await fetch(`${inst.urls.publicEndpoint}/oauth`, { redirect: 'manual' });
+    expect(oauth.status).toBe(302);
+    const location = new URL(oauth.headers.get('location') ?? '');
+    expect(`${location.origin}${location.pathname}`).toBe(helloEnv.HELLO_OAUTH_AUTHORIZE_URL);
+    expect(location.searchParams.get('client_id')).toBe(helloEnv.HELLO_CLIENT_ID);
+    expect(location.searchParams.get('redirect_uri')).toBe(`${inst.urls.publicEndpoint}/oauth`);
     const channels = await fetch(`${inst.urls.publicEndpoint}/channels`);
     expect(channels.status).toBe(200);
     expect(JSON.stringify(await channels.json())).toContain('general');

@@ -5,6 +5,7 @@ import { ExecutorError } from '../executor/index.js';
 import type { HostContext } from '../services/context.js';
 import type { ExecutorSelector } from '../services/invoker.js';
 import { createRouter } from './app-types.js';
+import { dashboardRoutes } from './dashboard.js';
 import { eventRoutes } from './events.js';
 import { installationRoutes } from './installations.js';
 import { integrationRoutes } from './integrations.js';
@@ -58,6 +59,8 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', webhookRoutes(ctx));
   app.route('/', eventRoutes(ctx));
   app.route('/', publicRoutes(ctx, options.executors));
+  // The dashboard (GET pages and assets) after every API route, before the 404.
+  app.route('/', dashboardRoutes());
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

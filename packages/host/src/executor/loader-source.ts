@@ -127,6 +127,8 @@ export default {
       method: request.method,
       headers,
       body,
+      // The integration's 3xx goes back to the caller as is (an OAuth redirect to the provider).
+      redirect: 'manual',
     });
     try {
       return await worker.getEntrypoint().fetch(forwarded);

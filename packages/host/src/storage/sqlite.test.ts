@@ -25,14 +25,15 @@ defineStorageContract('sqlite', {
   },
 });
 
-it('sqlite: the connection runs in WAL with foreign keys, busy_timeout and synchronous=NORMAL', async () => {
+it('sqlite: the connection runs in WAL with foreign keys and synchronous=NORMAL', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'platform-storage-'));
   const sql = openSqlite(join(dir, 'p.db'), { busyTimeoutMs: 1234 });
   try {
     expect(await sql.get('PRAGMA journal_mode')).toMatchObject({ journal_mode: 'wal' });
     expect(await sql.get('PRAGMA foreign_keys')).toMatchObject({ foreign_keys: 1 });
-    expect(await sql.get('PRAGMA busy_timeout')).toMatchObject({ timeout: 1234 });
     expect(await sql.get('PRAGMA synchronous')).toMatchObject({ synchronous: 1 });
+    // SQLite never blocks the event loop waiting for a lock: waiting is done asynchronously (next test).
+    expect(await sql.get('PRAGMA busy_timeout')).toMatchObject({ timeout: 0 });
   } finally {
     await sql.close();
     await rm(dir, { recursive: true, force: true });
@@ -89,5 +90,54 @@ it('sqlite: the statement cache is bounded and evicts the least recently used st
     expect(cache.get('get', 'SELECT 1')).toBe(a);
   } finally {
     db.close();
+  }
+});
+
+it('sqlite: while another connection holds the write lock, writes wait asynchronously up to busyTimeoutMs', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'platform-storage-'));
+  const path = join(dir, 'p.db');
+  const a = openSqlite(path, { busyTimeoutMs: 400 });
+  const b = openSqlite(path, { busyTimeoutMs: 400 });
+  try {
+    await a.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      ticks += 1;
+    }, 5);
+    // A holds the lock for ~150 ms: B's autocommit write and B's transaction wait, then succeed.
+    let release!: () => void;
+    const held = a.transaction(async (tx) => {
+      await tx.run('INSERT INTO t (id) VALUES (1)');
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    setTimeout(() => release(), 150);
+    const started = Date.now();
+    await Promise.all([
+      b.run('INSERT INTO t (id) VALUES (2)'),
+      b.transaction((tx) => tx.run('INSERT INTO t (id) VALUES (3)')),
+    ]);
+    await held;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(ticks).toBeGreaterThan(5); // the event loop kept turning while B waited
+    expect(await b.all('SELECT id FROM t ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+
+    // Held longer than the timeout: B gives up with `unavailable`, and nothing of B's was written.
+    const long = a.transaction(async (tx) => {
+      await tx.run('INSERT INTO t (id) VALUES (4)');
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    });
+    await expect(b.run('INSERT INTO t (id) VALUES (5)')).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(b.transaction((tx) => tx.run('INSERT INTO t (id) VALUES (6)'))).rejects.toMatchObject({
+      code: 'unavailable',
+    });
+    await long;
+    clearInterval(ticker);
+    expect(await b.all('SELECT id FROM t ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
+  } finally {
+    await a.close();
+    await b.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });

@@ -59,8 +59,8 @@ export class StatementCache {
 }
 
 /**
- * Opens (creating folders as needed) a SQLite database file with WAL, busy_timeout, foreign keys and
- * synchronous=NORMAL. All access goes through one connection, serialized by an async mutex, so nothing
+ * Opens (creating folders as needed) a SQLite database file with WAL, foreign keys and synchronous=NORMAL.
+ * While another connection holds the lock, statements wait asynchronously (up to `busyTimeoutMs`). All access goes through one connection, serialized by an async mutex, so nothing
  * interleaves with an open transaction.
  *
  * @example
@@ -77,6 +77,10 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
     db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
     db.exec('PRAGMA foreign_keys = ON');
     db.exec('PRAGMA synchronous = NORMAL');
+    // From here on SQLite never waits by itself (that would block the event loop, and deadlock two
+    // connections of this process): a statement or BEGIN IMMEDIATE that meets another connection's lock
+    // fails with SQLITE_BUSY at once and is retried asynchronously until busyTimeoutMs (see #retryBusy).
+    db.exec('PRAGMA busy_timeout = 0');
   } catch (error) {
     throw new StorageError('unavailable', `cannot open the SQLite database at ${path}: ${describe(error)}`, {
       cause: error,
@@ -115,8 +119,21 @@ class SqliteSql implements Sql {
   }
 
   exec(sql: string): Promise<void> {
+    const { db, busyTimeoutMs } = this.shared;
+    if (this.tx) {
+      return this.#use(() => {
+        db.exec(sql);
+      });
+    }
+    // Outside a transaction (rare: DDL, PRAGMAs) a multi-statement text may stop half-way on
+    // SQLITE_BUSY, so it is not retried: SQLite itself waits, as it did before the async retry.
     return this.#use(() => {
-      this.shared.db.exec(sql);
+      db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
+      try {
+        db.exec(sql);
+      } finally {
+        db.exec('PRAGMA busy_timeout = 0');
+      }
     });
   }
 
@@ -128,7 +145,8 @@ class SqliteSql implements Sql {
     assertOutsideOwnTx(this.shared);
     return this.shared.mutex.run(async () => {
       const { db } = this.shared;
-      await this.#beginImmediate();
+      const begun = this.#beginImmediate();
+      if (begun) await begun;
       const state: TxState = { owner: this.shared, open: true, savepoints: 0 };
       try {
         const result = await runInTxScope(state, () => fn(new SqliteSql(this.shared, state)));
@@ -154,39 +172,57 @@ class SqliteSql implements Sql {
   }
 
   /** BEGIN IMMEDIATE, waiting asynchronously (not blocking the event loop) while another connection writes. */
-  async #beginImmediate(): Promise<void> {
-    const { db, busyTimeoutMs } = this.shared;
-    const deadline = Date.now() + busyTimeoutMs;
-    db.exec('PRAGMA busy_timeout = 0');
+  #beginImmediate(): Promise<void> | undefined {
+    const { db } = this.shared;
+    const begun = this.#busyAware(() => {
+      db.exec('BEGIN IMMEDIATE');
+    });
+    return begun instanceof Promise ? begun : undefined;
+  }
+
+  /**
+   * Runs a single statement; when another connection holds the lock (SQLITE_BUSY, which a failed
+   * statement leaves without effect) retries it every 2-10 ms until `busyTimeoutMs`, yielding to the
+   * event loop in between. The common case (no contention) stays synchronous: no timer, no extra PRAGMA.
+   */
+  #busyAware<T>(op: () => T): T | Promise<T> {
     try {
-      for (;;) {
-        try {
-          db.exec('BEGIN IMMEDIATE');
-          return;
-        } catch (error) {
-          if (!isBusy(error) || Date.now() >= deadline) throw wrapSqliteError(error);
-          await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
-        }
+      return op();
+    } catch (error) {
+      if (!isBusy(error)) throw wrapSqliteError(error);
+      return this.#retryBusy(op, Date.now() + this.shared.busyTimeoutMs);
+    }
+  }
+
+  async #retryBusy<T>(op: () => T, deadline: number): Promise<T> {
+    for (;;) {
+      if (Date.now() >= deadline) {
+        throw new StorageError(
+          'unavailable',
+          `SQLite: the database is locked by another writer for more than ${this.shared.busyTimeoutMs} ms; retry`,
+        );
       }
-    } finally {
-      db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
+      await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
+      try {
+        return op();
+      } catch (error) {
+        if (!isBusy(error)) throw wrapSqliteError(error);
+      }
     }
   }
 
   async #use<T>(op: () => T): Promise<T> {
-    const guarded = () => {
+    if (this.tx) {
+      assertTxOpen(this.tx);
+      // Inside BEGIN IMMEDIATE this connection already holds the write lock.
       try {
         return op();
       } catch (error) {
         throw wrapSqliteError(error);
       }
-    };
-    if (this.tx) {
-      assertTxOpen(this.tx);
-      return guarded();
     }
     assertOutsideOwnTx(this.shared);
-    return this.shared.mutex.run(guarded);
+    return this.shared.mutex.run(() => this.#busyAware(op));
   }
 }
 
