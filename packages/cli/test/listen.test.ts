@@ -1,0 +1,206 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Host } from '@platform/host';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/program.js';
+import { TRIGGER_EVENT_TYPES } from '../src/samples.js';
+import { cliEnv, run, start, startTestHost } from './helpers.js';
+
+interface Delivery {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A receiver that checks signatures itself (node:crypto) once it knows the secret. */
+async function startReceiver(statuses: number[]) {
+  const received: Delivery[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+function signatureValid(delivery: Delivery, secret: string): boolean {
+  const header = String(delivery.headers['x-platform-signature'] ?? '');
+  const t = /(?:^|,)t=(\d+)/.exec(header)?.[1];
+  const v1 = [...header.matchAll(/v1=([0-9a-f]{64})/g)].map((m) => m[1] ?? '');
+  if (!t || v1.length === 0) return false;
+  const expected = createHmac('sha256', secret).update(`${t}.${delivery.body}`).digest();
+  return v1.some((hex) => timingSafeEqual(Buffer.from(hex, 'hex'), expected));
+}
+
+async function until<T>(fn: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let host: Host;
+let flags: string[] = [];
+const env = cliEnv();
+
+beforeAll(async () => {
+  const started = await startTestHost({ PLATFORM_ALLOW_PRIVATE_TARGETS: '1' });
+  host = started.host;
+  flags = ['--url', host.url, '--token', started.token];
+});
+
+afterAll(async () => {
+  await host?.stop();
+});
+
+describe('platform trigger and login', () => {
+  it('posts a sample of every event type the host accepts', async () => {
+    // In process (the same program as the bin) to spare 7 process start-ups; the host is real.
+    for (const type of TRIGGER_EVENT_TYPES) {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = {
+        stdout: (t: string) => out.push(t),
+        stderr: (t: string) => err.push(t),
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        env: cliEnv(),
+        cwd: tmpdir(),
+      };
+      expect(
+        await runCli(['node', 'platform', 'trigger', type, '--json', ...flags], io),
+        `${type}: ${err.join('')}`,
+      ).toBe(0);
+      expect(JSON.parse(out.join('')).eventId).toMatch(/^evt_/);
+    }
+    const bad = await run(['trigger', 'space_exploded', ...flags], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown event type "space_exploded"; use one of space_content_updated/);
+  });
+
+  it('login checks the token, saves it with mode 0600, and later commands use it', async () => {
+    const own = cliEnv();
+    const wrong = await run(['login', '--url', host.url, '--token', 'pat_wrong_wrong_wrong'], { env: own });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/refused the token/);
+    const ok = await run(['login', '--url', host.url, '--token', flags[3] ?? ''], { env: own });
+    expect(ok.code, ok.stderr).toBe(0);
+    const file = join(own.XDG_CONFIG_HOME ?? '', 'platform', 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(ok.stdout).toBe(`Logged in to ${host.url}; saved in ${file}\n`);
+    const triggered = await run(['trigger', 'space_view'], { env: own });
+    expect(triggered.code, triggered.stderr).toBe(0);
+  });
+});
+
+describe('platform listen', () => {
+  it('creates a webhook installation, prints its secret and every attempt, and uninstalls on Ctrl+C', async () => {
+    const receiver = await startReceiver([500]); // first attempt fails, the retry succeeds
+    const listen = await start(
+      ['listen', '--forward-to', receiver.url, '--space', 'space_listen', '--json', ...flags],
+      { env },
+    );
+    try {
+      const [first] = await listen.waitFor(/^\{.*\}\n/);
+      const { installationId, secret } = JSON.parse(first) as { installationId: string; secret: string };
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+
+      const trigger = await run(
+        ['trigger', 'space_content_updated', '--space', 'space_listen', '--json', ...flags],
+        { env },
+      );
+      expect(trigger.code, trigger.stderr).toBe(0);
+      const { eventId } = JSON.parse(trigger.stdout) as { eventId: string };
+
+      await until(() => receiver.received.length >= 2);
+      for (const delivery of receiver.received) {
+        expect(signatureValid(delivery, secret)).toBe(true);
+        expect(JSON.parse(delivery.body)).toMatchObject({
+          type: 'space_content_updated',
+          eventId,
+          spaceId: 'space_listen',
+        });
+      }
+      expect(signatureValid(receiver.received[0] as Delivery, 'whsec_wrong')).toBe(false);
+
+      await listen.waitFor(/"number":2[^\n]*"statusCode":200/);
+      const attempts = listen
+        .stdout()
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l) as { eventId: string; number: number; statusCode?: number });
+      expect(attempts.map((a) => [a.eventId, a.number, a.statusCode])).toEqual([
+        [eventId, 1, 500],
+        [eventId, 2, 200],
+      ]);
+
+      const list = await run(['deliveries', 'list', '--installation', installationId, '--json', ...flags], {
+        env,
+      });
+      const [delivery] = (JSON.parse(list.stdout) as { deliveries: Array<{ id: string; state: string }> })
+        .deliveries;
+      expect(delivery?.state).toBe('succeeded');
+      const show = await run(
+        ['deliveries', 'show', delivery?.id ?? '', '--installation', installationId, ...flags],
+        { env },
+      );
+      expect(show.stdout).toMatch(/attempt 1 → 500[\s\S]*attempt 2 → 200/);
+      const again = await run(
+        ['deliveries', 'redeliver', delivery?.id ?? '', '--installation', installationId, ...flags],
+        { env },
+      );
+      expect(again.stdout).toMatch(/Redelivering .* \(series 2\)/);
+      await until(() => receiver.received.length >= 3);
+      await listen.waitFor(/"series":2/);
+
+      expect(await listen.interrupt()).toBe(0);
+      expect(listen.stderr()).toMatch(new RegExp(`Removed webhook installation ${installationId}`));
+      const gone = await fetch(`${host.url}/v1/installations/${installationId}`, {
+        headers: { authorization: `Bearer ${flags[3]}` },
+      });
+      expect(gone.status).toBe(404);
+    } finally {
+      await listen.interrupt();
+      await receiver.close();
+    }
+  });
+
+  it('says clearly when the host refuses a local URL', async () => {
+    const strict = await startTestHost();
+    try {
+      const r = await run(
+        [
+          'listen',
+          '--forward-to',
+          'http://127.0.0.1:3000/webhook',
+          '--url',
+          strict.host.url,
+          '--token',
+          strict.token,
+        ],
+        { env },
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /^error: the host at .* refused to deliver to http:\/\/127\.0\.0\.1:3000\/webhook \(url: .*\)/,
+      );
+      expect(r.stderr).toMatch(/PLATFORM_ALLOW_PRIVATE_TARGETS=1/);
+      const left = await strict.host.context.storage.installations.list({ integrationName: 'webhook' });
+      expect(left).toEqual([]);
+    } finally {
+      await strict.host.stop();
+    }
+  });
+});
