@@ -8,6 +8,7 @@ import { scriptCheckStep } from '../check/script-step.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../errors.js';
 import { useColor } from '../io.js';
+import { withProgress } from '../progress.js';
 
 /**
  * Extra steps of `platform check` after the manifest is valid: bundle the `script`, verify the
@@ -74,10 +75,19 @@ Examples:
         const folder = resolve(io.cwd, dir);
         if (!options.manifestOnly) preloadMiniflare().catch(() => undefined);
         const fileName = relative(io.cwd, join(folder, MANIFEST_FILE)) || MANIFEST_FILE;
-        const report = await runCheck(folder, {
-          firstParty: options.firstParty === true,
-          steps: options.manifestOnly ? [] : CHECK_STEPS,
-        });
+        const report = await withProgress(
+          io,
+          options.manifestOnly
+            ? 'Checking the manifest'
+            : 'Checking the manifest, bundling and booting in workerd',
+          () =>
+            runCheck(folder, {
+              firstParty: options.firstParty === true,
+              steps: options.manifestOnly ? [] : CHECK_STEPS,
+            }),
+          undefined,
+          { ttyOnly: true },
+        );
         if (options.json) {
           const out = {
             ok: report.ok,
