@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +164,11 @@ describe('help and version', () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8'));
     const r = await run(['--version']);
     expect(r).toMatchObject({ code: 0, stdout: `${version}\n` });
+    // the committed bin shim npm links on a fresh clone runs the same program
+    const shim = spawnSync(process.execPath, [join(ROOT, 'packages/cli/bin/platform.js'), '--version'], {
+      encoding: 'utf8',
+    });
+    expect(shim.stdout).toBe(`${version}\n`);
   });
 
   it('shows help with examples for every command', async () => {
