@@ -15,6 +15,7 @@ export type {
   DeliveryListOptions,
   DeliveryPage,
   EnqueueInput,
+  FinishOutcome,
   JobRef,
   JobsRepo,
   RedeliverRangeOptions,

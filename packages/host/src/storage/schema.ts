@@ -122,4 +122,9 @@ CREATE TABLE settings (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'index of due retries (claimed before first attempts)',
+    sql: `CREATE INDEX jobs_retry_due ON jobs (state, run_at) WHERE attempt > 0;`,
+  },
 ];

@@ -9,6 +9,7 @@ import { integrationsContract } from './integrations.contract.js';
 import { miscContract } from './misc.contract.js';
 import { queueContract } from './queue.contract.js';
 import { queueConcurrencyContract } from './queue-concurrency.contract.js';
+import { queueFinishContract } from './queue-finish.contract.js';
 
 /** One empty database; `open()` may be called several times for independent Storage instances on it. */
 export interface TestDatabase {
@@ -53,6 +54,7 @@ export function defineStorageContract(name: string, backend: Backend): void {
     eventsContract(ctx);
     queueContract(ctx);
     queueConcurrencyContract(ctx);
+    queueFinishContract(ctx);
     miscContract(ctx);
   });
 }

@@ -29,6 +29,11 @@ export interface AttemptInput {
   responseExcerpt?: string | null;
 }
 
+/** How an attempt ends its claim: a final state, or back in the queue at `runAt` (a retry). */
+export type FinishOutcome =
+  | { state: TerminalJobState; lastError?: string | null }
+  | { runAt: number; lastError: string | null };
+
 /**
  * A job to complete/reschedule: its id (guard: still `running`), or the claimed job itself / `{ id, leaseToken }`
  * (guard: still `running` AND still under this claim, so a worker whose lease was taken over cannot finish it).
@@ -82,7 +87,9 @@ export interface JobsRepo {
   enqueue(jobs: readonly EnqueueInput[], now?: number): Promise<JobRecord[]>;
   /**
    * Atomically takes up to `limit` due jobs (queued with runAt <= now, or running with an expired lease),
-   * marks them running with leaseUntil = now + leaseMs and a fresh `leaseToken`. Oldest runAt first.
+   * marks them running with leaseUntil = now + leaseMs and a fresh `leaseToken`. Due retries (attempt > 0)
+   * and expired leases come before first attempts, so a backlog cannot push retries out of their windows;
+   * oldest runAt first within each.
    */
   claim(options: ClaimOptions): Promise<JobRecord[]>;
   /** Records (idempotently, keyed by series+number) one attempt and advances `job.attempt` to `number`. */
@@ -91,6 +98,13 @@ export interface JobsRepo {
   complete(job: JobRef, state: TerminalJobState, now: number, lastError?: string | null): Promise<boolean>;
   /** Puts a running job back in the queue at `runAt`; false when it was not running or the lease was taken over. */
   reschedule(job: JobRef, runAt: number, now: number, lastError: string | null): Promise<boolean>;
+  /**
+   * `recordAttempt` + `complete` / `reschedule` in ONE transaction: stores the attempt (always, like
+   * `recordAttempt`), then ends the claim with `outcome` under the same guard as `complete` /
+   * `reschedule`. Returns false when the job was not running or the lease was taken over (the attempt is
+   * still recorded).
+   */
+  finishAttempt(job: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number): Promise<boolean>;
   /** The earliest time a job of `kinds` becomes claimable (queued runAt, or running leaseUntil), or null. */
   nextDueAt(kinds: readonly JobKind[]): Promise<number | null>;
   listDeliveries(installationId: string, options?: DeliveryListOptions): Promise<DeliveryPage>;

@@ -16,6 +16,7 @@ import type {
   AttemptInput,
   DeliveryListOptions,
   EnqueueInput,
+  FinishOutcome,
   JobRef,
   JobsRepo,
   RedeliverRangeOptions,
@@ -107,6 +108,71 @@ async function withAttempts(sql: Sql, jobs: JobRecord[]): Promise<JobWithAttempt
   return jobs.map((job) => ({ ...job, attempts: byJob.get(job.id) ?? [] }));
 }
 
+/**
+ * The claim: one UPDATE over three lanes, each an index range scan cut at `limit` — due retries
+ * (`attempt > 0`, partial index `jobs_retry_due`) and expired leases (a crashed worker's jobs) first, then
+ * first attempts; oldest runAt first within a lane. Parameters: leaseUntil, token, now, then
+ * (now, ...kinds, limit) per lane, then limit.
+ */
+function claimStatement(dialect: Sql['dialect'], kindCount: number): string {
+  const kinds = placeholders(kindCount);
+  const lock = dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+  const lane = (n: number, where: string) =>
+    `SELECT id, ${n} AS lane, run_at FROM (
+       SELECT id, run_at FROM jobs WHERE ${where} AND kind IN (${kinds}) ORDER BY run_at, id LIMIT ? ${lock}
+     ) lane${n}`;
+  return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
+    WHERE id IN (
+      SELECT id FROM (
+        ${lane(0, "state = 'queued' AND attempt > 0 AND run_at <= ?")}
+        UNION ALL
+        ${lane(1, "state = 'running' AND lease_until <= ?")}
+        UNION ALL
+        ${lane(2, "state = 'queued' AND attempt = 0 AND run_at <= ?")}
+      ) due ORDER BY CASE WHEN lane = 2 THEN 1 ELSE 0 END, run_at, id LIMIT ?
+    ) RETURNING ${COLUMNS}`;
+}
+
+/** Order of claimed jobs (RETURNING has none): retries first, then oldest runAt. */
+function claimOrder(a: JobRecord, b: JobRecord): number {
+  return (
+    Number(b.attempt > 0) - Number(a.attempt > 0) ||
+    a.runAt - b.runAt ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+async function insertAttempt(sql: Sql, jobId: string, attempt: AttemptInput): Promise<void> {
+  const excerpt = attempt.responseExcerpt == null ? null : utf8Prefix(attempt.responseExcerpt, EXCERPT_BYTES);
+  await sql.run(
+    `INSERT INTO job_attempts (job_id, series, number, started_at, duration_ms, status_code, error, response_excerpt)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (job_id, series, number) DO UPDATE SET started_at = excluded.started_at,
+       duration_ms = excluded.duration_ms, status_code = excluded.status_code, error = excluded.error,
+       response_excerpt = excluded.response_excerpt`,
+    [
+      jobId,
+      attempt.series,
+      attempt.number,
+      attempt.startedAt,
+      attempt.durationMs,
+      attempt.statusCode ?? null,
+      attempt.error ?? null,
+      excerpt,
+    ],
+  );
+}
+
+/** Advances `job.attempt` to the attempt's number (never backwards; ignored for another series). */
+async function advanceAttempt(sql: Sql, jobId: string, attempt: AttemptInput): Promise<void> {
+  await sql.run('UPDATE jobs SET attempt = ? WHERE id = ? AND series = ? AND attempt < ?', [
+    attempt.number,
+    jobId,
+    attempt.series,
+    attempt.number,
+  ]);
+}
+
 /** Cancels the queued and running jobs of an installation; returns how many. */
 export async function cancelJobsForInstallation(
   sql: Sql,
@@ -175,46 +241,55 @@ export function jobsRepo(sql: Sql): JobsRepo {
         throw new StorageError('invalid', 'claim limit must be an integer >= 1');
       if (!(leaseMs > 0)) throw new StorageError('invalid', 'claim leaseMs must be > 0');
       const token = randomBytes(12).toString('base64url');
-      const lock = sql.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-      const statement = `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
-        WHERE id IN (
-          SELECT id FROM jobs
-          WHERE kind IN (${kindList(kinds)})
-            AND ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_until <= ?))
-          ORDER BY run_at, id LIMIT ? ${lock}
-        ) RETURNING ${COLUMNS}`;
-      const params = [now + leaseMs, token, now, ...kinds, now, now, limit];
-      // SQLite: one statement inside the writer transaction (BEGIN IMMEDIATE); PostgreSQL: SKIP LOCKED.
-      const rows = await sql.transaction((tx) => tx.all(statement, params));
-      return rows.map(toJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+      const rows = await sql.transaction((tx) =>
+        tx.all(claimStatement(sql.dialect, kinds.length), [
+          now + leaseMs,
+          token,
+          now,
+          ...[now, ...kinds, limit],
+          ...[now, ...kinds, limit],
+          ...[now, ...kinds, limit],
+          limit,
+        ]),
+      );
+      return rows.map(toJob).sort(claimOrder);
     },
 
     recordAttempt: (jobId: string, attempt: AttemptInput) =>
       sql.transaction(async (tx) => {
-        const excerpt =
-          attempt.responseExcerpt == null ? null : utf8Prefix(attempt.responseExcerpt, EXCERPT_BYTES);
-        const values = [
-          attempt.startedAt,
-          attempt.durationMs,
-          attempt.statusCode ?? null,
-          attempt.error ?? null,
-          excerpt,
-        ];
-        await tx.run(
-          `INSERT INTO job_attempts (job_id, series, number, started_at, duration_ms, status_code, error, response_excerpt)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (job_id, series, number) DO UPDATE SET started_at = excluded.started_at,
-             duration_ms = excluded.duration_ms, status_code = excluded.status_code, error = excluded.error,
-             response_excerpt = excluded.response_excerpt`,
-          [jobId, attempt.series, attempt.number, ...values],
-        );
-        await tx.run('UPDATE jobs SET attempt = ? WHERE id = ? AND series = ? AND attempt < ?', [
-          attempt.number,
-          jobId,
-          attempt.series,
-          attempt.number,
-        ]);
+        await insertAttempt(tx, jobId, attempt);
+        await advanceAttempt(tx, jobId, attempt);
       }),
+
+    finishAttempt: (ref: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number) => {
+      if ('state' in outcome && !TERMINAL.includes(outcome.state))
+        throw new StorageError('invalid', `finishAttempt state must be one of ${TERMINAL.join(', ')}`);
+      const jobId = typeof ref === 'string' ? ref : ref.id;
+      const guard = refGuard(ref);
+      // The attempt counter moves with the state change (same guard); only when the claim was lost does
+      // it need its own UPDATE, exactly as recordAttempt would have done.
+      const advance = 'attempt = CASE WHEN series = ? AND attempt < ? THEN ? ELSE attempt END';
+      const advanceValues = [attempt.series, attempt.number, attempt.number];
+      return sql.transaction(async (tx) => {
+        await insertAttempt(tx, jobId, attempt);
+        const { changes } =
+          'state' in outcome
+            ? await tx.run(
+                `UPDATE jobs SET state = ?, finished_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL,
+                   last_error = COALESCE(?, last_error), ${advance}
+                 WHERE ${guard.sql} AND state = 'running'`,
+                [outcome.state, now, now, outcome.lastError ?? null, ...advanceValues, ...guard.values],
+              )
+            : await tx.run(
+                `UPDATE jobs SET state = 'queued', run_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL,
+                   last_error = ?, ${advance}
+                 WHERE ${guard.sql} AND state = 'running'`,
+                [outcome.runAt, now, outcome.lastError, ...advanceValues, ...guard.values],
+              );
+        if (changes === 0) await advanceAttempt(tx, jobId, attempt);
+        return changes > 0;
+      });
+    },
 
     async complete(ref: JobRef, state: TerminalJobState, now: number, lastError?: string | null) {
       if (!TERMINAL.includes(state))
