@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedDispatcher } from '../net/dispatcher.js';
 import { parseAllowPrivateTargets } from '../net/policy.js';
 import {
+  type AttemptEnd,
   createDeliveryEngine,
   type DeliveryJob,
   type DeliveryQueue,
@@ -48,20 +49,17 @@ class MemoryQueue implements DeliveryQueue<Job> {
     for (const entry of due) entry.leased = true;
     return due.map((entry) => ({ ...entry.job }));
   }
-  async recordAttempt(job: Job, attempt: RecordedAttempt): Promise<void> {
+  async finish(job: Job, attempt: RecordedAttempt, end: AttemptEnd): Promise<void> {
     this.attempts.set(job.id, [...(this.attempts.get(job.id) ?? []), attempt]);
-  }
-  async complete(job: Job, state: FinalState): Promise<void> {
     const entry = this.entries.get(job.id)!;
-    entry.final = state;
     entry.leased = false;
-    this.waiters.get(job.id)?.(state);
-  }
-  async reschedule(job: Job, runAt: number): Promise<void> {
-    const entry = this.entries.get(job.id)!;
-    entry.job = { ...entry.job, attempt: job.attempt + 1 };
-    entry.runAt = runAt;
-    entry.leased = false;
+    if ('state' in end) {
+      entry.final = end.state;
+      this.waiters.get(job.id)?.(end.state);
+    } else {
+      entry.job = { ...entry.job, attempt: job.attempt + 1 };
+      entry.runAt = end.runAt;
+    }
   }
   async nextDueAt(): Promise<number | null> {
     const runAts = [...this.entries.values()].filter((e) => !e.leased && !e.final).map((e) => e.runAt);

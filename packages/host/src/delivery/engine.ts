@@ -30,20 +30,19 @@ export interface RecordedAttempt extends AttemptResult {
   attempt: number;
 }
 
+/** How an attempt ends its claim: a final state, or a retry due at `runAt` (ms, `clock.now()` scale). */
+export type AttemptEnd = { state: FinalState } | { runAt: number };
+
 /**
  * The durable queue, adapted from storage. Every call concerns a job this process claimed.
- * The engine calls `recordAttempt` then exactly one of `complete` / `reschedule` per attempt;
- * an adapter may make that pair one transaction.
+ * After each attempt the engine calls `finish` once: record the attempt AND end the claim (final
+ * state, or back in the queue for attempt `job.attempt + 1`) — one transaction in storage.
  */
 export interface DeliveryQueue<J extends DeliveryJob = DeliveryJob> {
   /** Leases at most `limit` due jobs. */
   claim(limit: number): Promise<J[]>;
-  /** Stores one attempt (time, duration, status or error, response excerpt). */
-  recordAttempt(job: J, attempt: RecordedAttempt): Promise<void>;
-  /** Ends the series in a final state and releases the lease. */
-  complete(job: J, state: FinalState): Promise<void>;
-  /** Releases the lease; attempt `job.attempt + 1` falls due at `runAt` (ms, `clock.now()` scale). */
-  reschedule(job: J, runAt: number): Promise<void>;
+  /** Stores the attempt (time, duration, status or error, excerpt) and completes or reschedules the job. */
+  finish(job: J, attempt: RecordedAttempt, end: AttemptEnd): Promise<void>;
   /** Due time of the next unclaimed job, or null. */
   nextDueAt(): Promise<number | null>;
 }
@@ -82,14 +81,14 @@ export interface DeliveryEngine<J extends DeliveryJob = DeliveryJob> {
   notify(): void;
   /** Stops claiming; graceful (default) waits for in-flight attempts. */
   stop(options?: { graceful?: boolean }): Promise<void>;
-  /** Runs one claimed job through send → record → decide → complete/reschedule (used by the worker). */
+  /** Runs one claimed job through send → decide → finish (used by the worker). */
   deliver(job: J): Promise<void>;
   readonly worker: Worker;
 }
 
 /**
- * Ties the queue, the sender and the retry policy together: claim → send → record attempt →
- * decide → complete or reschedule (the retry delay counts from the end of the failed attempt).
+ * Ties the queue, the sender and the retry policy together: claim → send → decide → finish
+ * (record the attempt + complete or reschedule) (the retry delay counts from the end of the failed attempt).
  *
  * @example
  * const engine = createDeliveryEngine({
@@ -142,14 +141,16 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     const result = await attempt(job);
     const endedAt = clock.now();
     const recorded: RecordedAttempt = { attempt: job.attempt, ...result };
-    await queue.recordAttempt(job, recorded);
     const outcome: AttemptOutcome =
       result.statusCode !== undefined
         ? { statusCode: result.statusCode }
         : { error: result.error ?? { code: 'network_error' } };
     const decision = decide(job.attempt, classify(outcome), rng);
-    if ('state' in decision) await queue.complete(job, decision.state);
-    else await queue.reschedule(job, endedAt + decision.retryInMs);
+    await queue.finish(
+      job,
+      recorded,
+      'state' in decision ? { state: decision.state } : { runAt: endedAt + decision.retryInMs },
+    );
     options.onAttempt?.(job, recorded, decision);
   }
 

@@ -8,6 +8,7 @@
  * engine.start();
  */
 export {
+  type AttemptEnd,
   createDeliveryEngine,
   type DeliveryEngine,
   type DeliveryEngineOptions,

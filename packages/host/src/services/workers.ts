@@ -41,22 +41,22 @@ export function startDeliveryEngine(
           };
         });
       },
-      recordAttempt: async (job, attempt) => {
-        await jobs.recordAttempt(job.id, {
-          series: job.record.series,
-          number: attempt.attempt,
-          startedAt: attempt.startedAt,
-          durationMs: attempt.durationMs,
-          statusCode: attempt.statusCode ?? null,
-          error: attempt.error ? `${attempt.error.code}: ${attempt.error.message}` : null,
-          responseExcerpt: attempt.responseExcerpt ?? null,
-        });
-      },
-      complete: async (job, state) => {
-        await jobs.complete(job.record, state, Date.now());
-      },
-      reschedule: async (job, runAt) => {
-        await jobs.reschedule(job.record, runAt, Date.now(), null);
+      finish: async (job, attempt, end) => {
+        // One transaction: the attempt, and the job's end (final state, or back in the queue).
+        await jobs.finishAttempt(
+          job.record,
+          {
+            series: job.record.series,
+            number: attempt.attempt,
+            startedAt: attempt.startedAt,
+            durationMs: attempt.durationMs,
+            statusCode: attempt.statusCode ?? null,
+            error: attempt.error ? `${attempt.error.code}: ${attempt.error.message}` : null,
+            responseExcerpt: attempt.responseExcerpt ?? null,
+          },
+          'state' in end ? { state: end.state } : { runAt: end.runAt, lastError: null },
+          Date.now(),
+        );
       },
       nextDueAt: () => jobs.nextDueAt(['deliver']),
     },
@@ -109,31 +109,33 @@ export function startInvokeWorker(ctx: HostContext, executors: ExecutorSelector)
       });
       let excerpt: string | null = null;
       if (outcome.ok) excerpt = (await outcome.response.text().catch(() => '')).slice(0, 4096);
-      await jobs.recordAttempt(job.id, {
-        series: job.series,
-        number,
-        startedAt,
-        durationMs: Math.round(outcome.durationMs),
-        statusCode: outcome.ok ? outcome.response.status : null,
-        error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}`,
-        responseExcerpt: excerpt,
-      });
       const classification = classify(
         outcome.ok
           ? { statusCode: outcome.response.status }
           : { error: { code: outcome.error.code === 'load_failed' ? 'load_failed' : 'timeout' } },
       );
       const decision = decide(number, classification);
-      if ('retryInMs' in decision) {
-        await jobs.reschedule(
-          job,
-          Date.now() + decision.retryInMs,
-          Date.now(),
-          outcome.ok ? `HTTP ${outcome.response.status}` : outcome.error.code,
-        );
-      } else {
-        await jobs.complete(job, decision.state, Date.now(), outcome.ok ? null : outcome.error.code);
-      }
+      const now = Date.now();
+      // One transaction: the attempt, and the job's end (final state, or back in the queue).
+      await jobs.finishAttempt(
+        job,
+        {
+          series: job.series,
+          number,
+          startedAt,
+          durationMs: Math.round(outcome.durationMs),
+          statusCode: outcome.ok ? outcome.response.status : null,
+          error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}`,
+          responseExcerpt: excerpt,
+        },
+        'retryInMs' in decision
+          ? {
+              runAt: now + decision.retryInMs,
+              lastError: outcome.ok ? `HTTP ${outcome.response.status}` : outcome.error.code,
+            }
+          : { state: decision.state, lastError: outcome.ok ? null : outcome.error.code },
+        now,
+      );
     },
   });
   worker.start();
