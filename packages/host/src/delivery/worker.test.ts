@@ -66,6 +66,64 @@ describe('createWorker', () => {
     expect(queue.claims.every((c) => c.got <= c.limit)).toBe(true);
   });
 
+  it('claims in batches: not one claim per finished job while at least half the slots are busy', async () => {
+    const queue = timedQueue();
+    for (let id = 0; id < 200; id++) queue.add(id);
+    let running = 0;
+    let peak = 0;
+    let done = 0;
+    const worker = createWorker({
+      ...queue,
+      concurrency: 8,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async (job) => {
+        running++;
+        peak = Math.max(peak, running);
+        await sleep(1 + (job.id % 4));
+        running--;
+        done++;
+      },
+    });
+    worker.start();
+    await expect.poll(() => done, { timeout: 5000 }).toBe(200);
+    await worker.stop();
+    expect(peak).toBeLessThanOrEqual(8);
+    expect(queue.claims.every((c) => c.got <= c.limit)).toBe(true);
+    // One claim per finished job would be ~200; batches of >= 2 on average.
+    expect(queue.claims.filter((c) => c.got > 0).length).toBeLessThanOrEqual(100);
+    expect(queue.claims.length).toBeLessThanOrEqual(110);
+  });
+
+  it('with half the slots busy, notify() still claims within batchDelayMs', async () => {
+    const queue = timedQueue();
+    queue.add(1);
+    queue.add(2);
+    const handledAt = new Map<number, number>();
+    const worker = createWorker({
+      ...queue,
+      concurrency: 4,
+      idleCheckMs: 60_000,
+      batchDelayMs: 10,
+      onError: noErrors,
+      handle: async (job) => {
+        handledAt.set(job.id, Date.now());
+        if (job.id <= 2) await sleep(400);
+      },
+    });
+    worker.start();
+    await expect.poll(() => worker.inFlight).toBe(2);
+    const enqueuedAt = Date.now();
+    const stall = await withStall(async () => {
+      queue.add(3);
+      worker.notify();
+      await expect.poll(() => handledAt.has(3), { timeout: 1000, interval: 2 }).toBe(true);
+    });
+    expect(handledAt.get(3)! - enqueuedAt).toBeGreaterThanOrEqual(5); // batched, not at once
+    expect(handledAt.get(3)! - enqueuedAt).toBeLessThan(10 + 30 + stall);
+    await worker.stop();
+  });
+
   it('wakes at the exact due time with one timer, not by polling', async () => {
     const queue = timedQueue();
     const start = Date.now();
