@@ -88,7 +88,7 @@ function orCancel<T>(value: T): Exclude<T, symbol> {
   return value as Exclude<T, symbol>;
 }
 
-async function ask(defaults: ScaffoldAnswers): Promise<ScaffoldAnswers> {
+async function ask(defaults: ScaffoldAnswers, given: NewOptions): Promise<ScaffoldAnswers> {
   prompts.intro('Create a new integration');
   const name = orCancel(
     await prompts.text({
@@ -104,7 +104,10 @@ async function ask(defaults: ScaffoldAnswers): Promise<ScaffoldAnswers> {
     }),
   );
   const description = orCancel(
-    await prompts.text({ message: 'Description', initialValue: defaults.description }),
+    await prompts.text({
+      message: 'Description',
+      initialValue: given.description ?? `${title} integration.`,
+    }),
   );
   const organization = orCancel(
     await prompts.text({ message: 'Organization (id or subdomain)', initialValue: defaults.organization }),
@@ -193,7 +196,7 @@ Examples:
     .action(async (dir: string | undefined, options: NewOptions) => {
       const defaults = answersFromFlags(options, dir ? basename(resolve(io.cwd, dir)) : undefined);
       const interactive = !options.yes && io.stdinIsTTY === true && io.stdoutIsTTY;
-      const answers = interactive ? await ask(defaults) : defaults;
+      const answers = interactive ? await ask(defaults, options) : defaults;
       const target = resolve(io.cwd, dir ?? answers.name);
       if (existsSync(target) && readdirSync(target).length > 0 && !options.force) {
         throw new CliError(
@@ -219,12 +222,12 @@ Examples:
       if (options.install)
         await withProgress(io, 'Installing dependencies (npm install)', () => npmInstall(target));
       const c = colors(context);
+      if (interactive) prompts.outro('Done');
       io.stdout(
         `${c.green('Created')} ${answers.name} in ${shown}: ${Object.keys(files).join(', ')}\n\nNext:\n` +
           `  cd ${shown}\n` +
           (options.install ? '' : '  npm install\n') +
           '  npm test\n  npx platform check\n  npx platform dev\n',
       );
-      if (interactive) prompts.outro('Happy building!');
     });
 }

@@ -19,9 +19,20 @@ function packageDir(name: string, cliRoot: string): string | undefined {
   }
 }
 
-/** The CLI package's own folder (one level above `src/` or `dist/`). */
+/** The CLI package's own folder: the nearest parent with the `@platform/cli` package.json. */
 export function cliRoot(): string {
-  return dirname(dirname(fileURLToPath(import.meta.url)));
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string };
+      if (pkg.name === '@platform/cli') return dir;
+    } catch {
+      // no package.json here
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return dirname(dirname(fileURLToPath(import.meta.url)));
+    dir = parent;
+  }
 }
 
 /**
