@@ -165,6 +165,17 @@ describe('platform listen', () => {
       await until(() => receiver.received.length >= 3);
       await listen.waitFor(/"series":2/);
 
+      const off = await run(
+        ['configure', 'space_content_updated=false', '--installation', installationId, ...flags],
+        { env },
+      );
+      expect(off.code, off.stderr).toBe(0);
+      expect(off.stdout).toMatch(
+        new RegExp(
+          `Installation ${installationId} of webhook in space space_listen: pending\n {2}! configuration\\.`,
+        ),
+      );
+
       expect(await listen.interrupt()).toBe(0);
       expect(listen.stderr()).toMatch(new RegExp(`Removed webhook installation ${installationId}`));
       const gone = await fetch(`${host.url}/v1/installations/${installationId}`, {
