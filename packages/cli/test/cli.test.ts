@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,10 +57,10 @@ scopes: [site:script:inject]
 `;
 
 describe('platform check', () => {
-  it('exits 0 on the valid example (manifest only: its demo script has no components)', async () => {
-    const r = await run(['check', 'examples/manifests/valid', '--manifest-only']);
+  it('exits 0 on the valid example (manifest, bundle and boot in workerd)', async () => {
+    const r = await run(['check', 'examples/manifests/valid']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toBe('✔ examples/manifests/valid/platform-manifest.yaml is valid\n');
+    expect(r.stdout).toContain('examples/manifests/valid/platform-manifest.yaml is valid');
   });
 
   it('checks the current folder by default', async () => {
@@ -103,8 +103,14 @@ describe('platform check', () => {
       (await run(['check', 'examples/manifests/valid', '--json', '--manifest-only'])).stdout,
     );
     expect(valid).toEqual({ ok: true, errors: [], warnings: [] });
-    // The full check bundles the demo script and finds that its block has no component.
-    const full = await run(['check', 'examples/manifests/valid', '--json']);
+    // The full check bundles the script and finds a block without a component.
+    const dir = mkdtempSync(join(tmpdir(), 'platform-check-'));
+    cpSync(join(ROOT, 'examples/manifests/valid'), dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'index.ts'),
+      "import { createIntegration } from '@platform/runtime';\nexport default createIntegration({ events: {} });\n",
+    );
+    const full = await run(['check', dir, '--json']);
     expect(full.code).toBe(1);
     expect(JSON.parse(full.stdout).errors).toEqual([
       {
