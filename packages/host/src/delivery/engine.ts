@@ -146,11 +146,13 @@ export function createDeliveryEngine<J extends DeliveryJob>(
         ? { statusCode: result.statusCode }
         : { error: result.error ?? { code: 'network_error' } };
     const decision = decide(job.attempt, classify(outcome), rng);
-    await queue.finish(
-      job,
-      recorded,
-      'state' in decision ? { state: decision.state } : { runAt: endedAt + decision.retryInMs },
-    );
+    if ('state' in decision) {
+      await queue.finish(job, recorded, { state: decision.state });
+    } else {
+      const runAt = endedAt + decision.retryInMs;
+      await queue.finish(job, recorded, { runAt });
+      worker.notifyDue(runAt);
+    }
     options.onAttempt?.(job, recorded, decision);
   }
 

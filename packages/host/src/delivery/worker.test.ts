@@ -152,6 +152,34 @@ describe('createWorker', () => {
     expect(upToDue.length).toBeLessThanOrEqual(3);
   });
 
+  it('a job rescheduled by a handle is picked up at its due time via notifyDue(), not the idle check', async () => {
+    const queue = timedQueue();
+    queue.add(1);
+    const handledAt: number[] = [];
+    let dueAt = 0;
+    const worker = createWorker({
+      ...queue,
+      concurrency: 4,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async (job) => {
+        handledAt.push(Date.now());
+        if (handledAt.length === 1) {
+          dueAt = Date.now() + 200;
+          queue.add(job.id, dueAt);
+          worker.notifyDue(dueAt);
+        }
+      },
+    });
+    const stall = await withStall(async () => {
+      worker.start();
+      await expect.poll(() => handledAt.length, { timeout: 2000 }).toBe(2);
+    });
+    await worker.stop();
+    expect(handledAt[1]!).toBeGreaterThanOrEqual(dueAt);
+    expect(handledAt[1]! - dueAt).toBeLessThan(30 + stall);
+  });
+
   it('notify() claims new work at once', async () => {
     const queue = timedQueue();
     const handledAt: number[] = [];

@@ -52,6 +52,11 @@ export interface Worker {
   /** New work was enqueued: claim now instead of at the next timer. */
   notify(): void;
   /**
+   * A job (re)scheduled by this process falls due at `at` (ms, `clock.now()` scale): wake then. Workers
+   * do not re-read the next due time after every job, so a handle that reschedules must call this.
+   */
+  notifyDue(at: number): void;
+  /**
    * Stops claiming. With `graceful` (default) resolves once the cycle in progress and every
    * in-flight handle have finished; otherwise resolves at once and leaves handles running.
    */
@@ -92,11 +97,21 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
   const refillBelow = Math.max(1, Math.ceil(concurrency / 2));
 
   let state: Worker['state'] = 'idle';
+  /** The one wake-up timer: the next due time (or the idle check), at `timerAt`. */
   let timer: unknown;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let batchTimer: unknown;
+  let immediate: ReturnType<typeof setImmediate> | undefined;
   let cycle: Promise<void> | undefined;
   let again = false;
   let dueMisses = 0;
-  let batchTimer: unknown;
+  /** The next cycle must ask `nextDueAt` (at start, after the timer fired, after an error). */
+  let needDue = true;
+  /**
+   * The last claim got fewer jobs than free slots: nothing else is due until a `notify()`, a
+   * `notifyDue()` or the timer, so a finishing handle need not claim.
+   */
+  let drained = false;
   const inFlight = new Set<Promise<void>>();
 
   const report = (error: unknown, phase: WorkerErrorPhase, job?: J) => {
@@ -110,22 +125,43 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
   const disarm = () => {
     if (timer !== undefined) clock.clearTimeout(timer);
     timer = undefined;
+    timerAt = Number.POSITIVE_INFINITY;
   };
 
-  const disarmBatch = () => {
-    if (batchTimer !== undefined) clock.clearTimeout(batchTimer);
-    batchTimer = undefined;
+  const armAt = (at: number) => {
+    disarm();
+    if (state !== 'running') return;
+    timerAt = at;
+    timer = clock.setTimeout(
+      () => {
+        timer = undefined;
+        timerAt = Number.POSITIVE_INFINITY;
+        needDue = true;
+        drained = false;
+        trigger();
+      },
+      Math.max(1, Math.ceil(at - clock.now())),
+    );
+  };
+
+  /** Runs one cycle at the end of this event-loop turn: wake-ups of the same turn share one claim. */
+  const soon = () => {
+    if (immediate !== undefined) return;
+    immediate = setImmediate(() => {
+      immediate = undefined;
+      trigger();
+    });
   };
 
   /**
-   * A slot was freed or work was enqueued. With many slots free, claim now; with at least half busy,
-   * claim in a batch: when the in-flight count drops below half, or `batchDelayMs` from now at the latest.
-   * With every slot busy, the next finishing handle calls this again.
+   * A slot was freed or work was enqueued. With many slots free, claim now (end of this turn); with at
+   * least half busy, claim in a batch: when the in-flight count drops below half, or `batchDelayMs`
+   * from now at the latest. With every slot busy, the next finishing handle calls this again.
    */
   const wake = () => {
     if (state !== 'running') return;
     if (inFlight.size < refillBelow) {
-      trigger();
+      soon();
       return;
     }
     if (inFlight.size >= concurrency || batchTimer !== undefined) return;
@@ -133,18 +169,6 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
       batchTimer = undefined;
       trigger();
     }, batchDelayMs);
-  };
-
-  const arm = (ms: number) => {
-    disarm();
-    if (state !== 'running') return;
-    timer = clock.setTimeout(
-      () => {
-        timer = undefined;
-        trigger();
-      },
-      Math.max(1, Math.ceil(ms)),
-    );
   };
 
   const launch = (job: J) => {
@@ -158,11 +182,11 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
     inFlight.add(run);
     void run.finally(() => {
       inFlight.delete(run);
-      wake(); // a slot is free
+      if (!drained) wake(); // a slot is free and more may be due
     });
   };
 
-  /** One pass: fill free slots, then sleep until the next due time. */
+  /** One pass: fill free slots, then make sure the timer is armed for the next due time. */
   const runCycle = async (): Promise<void> => {
     const free = concurrency - inFlight.size;
     let claimed = 0;
@@ -172,38 +196,47 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
         jobs = await options.claim(free);
       } catch (error) {
         report(error, 'claim');
-        arm(idleCheckMs);
+        needDue = true;
+        armAt(clock.now() + idleCheckMs);
         return;
       }
       // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
       for (const job of jobs) launch(job);
       claimed = jobs.length;
+      drained = claimed < free;
     }
     if (state !== 'running') return;
     if (inFlight.size >= concurrency) {
-      // Full: a finishing handle triggers the next cycle. The idle check is only a safety net.
-      arm(idleCheckMs);
+      // Full: a finishing handle triggers the next cycle. The timer is only a safety net.
+      if (timer === undefined) armAt(clock.now() + idleCheckMs);
       return;
     }
+    // Woken by notify() or a finishing handle: the armed timer still stands for the next due time
+    // (work enqueued here was just claimed; retries announce themselves with notifyDue).
+    if (!needDue && timer !== undefined) return;
+    needDue = false;
     let next: number | null;
     try {
       next = await options.nextDueAt();
     } catch (error) {
       report(error, 'nextDueAt');
-      arm(idleCheckMs);
+      needDue = true;
+      armAt(clock.now() + idleCheckMs);
       return;
     }
     if (state !== 'running') return;
-    const wait = next === null ? idleCheckMs : next - clock.now();
+    const now = clock.now();
+    const wait = next === null ? idleCheckMs : next - now;
     if (wait <= 0 && claimed < free) {
       // Due but not claimable (another process holds it, or the clock is a hair early): back off
       // 1, 2, 4 ... ms so a pathological queue cannot spin the loop.
       dueMisses += 1;
-      arm(Math.min(idleCheckMs, 2 ** (dueMisses - 1)));
+      needDue = true;
+      armAt(now + Math.min(idleCheckMs, 2 ** (dueMisses - 1)));
       return;
     }
     dueMisses = 0;
-    arm(Math.min(Math.max(wait, 0), idleCheckMs));
+    armAt(now + Math.min(Math.max(wait, 0), idleCheckMs));
   };
 
   function trigger(): void {
@@ -212,8 +245,8 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
       again = true;
       return;
     }
-    disarm();
-    disarmBatch(); // this cycle fills every free slot
+    if (batchTimer !== undefined) clock.clearTimeout(batchTimer); // this cycle fills every free slot
+    batchTimer = undefined;
     cycle = runCycle()
       .catch((error: unknown) => report(error, 'claim'))
       .finally(() => {
@@ -232,7 +265,17 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
       trigger();
     },
     notify() {
+      drained = false;
       wake();
+    },
+    notifyDue(at: number) {
+      if (state !== 'running') return;
+      if (at <= clock.now()) {
+        drained = false;
+        wake();
+      } else if (at < timerAt) {
+        armAt(at);
+      }
     },
     async stop({ graceful = true } = {}) {
       if (state === 'idle' || state === 'stopped') {
@@ -241,7 +284,10 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
       }
       state = 'stopping';
       disarm();
-      disarmBatch();
+      if (batchTimer !== undefined) clock.clearTimeout(batchTimer);
+      batchTimer = undefined;
+      if (immediate !== undefined) clearImmediate(immediate);
+      immediate = undefined;
       if (graceful) {
         if (cycle) await cycle;
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);

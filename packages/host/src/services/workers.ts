@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryJob } from '../delivery/engine.js';
 import { classify, decide } from '../delivery/policy.js';
 import { createWorker, type Worker } from '../delivery/worker.js';
-import type { JobRecord } from '../storage/index.js';
+import type { FinishOutcome, JobRecord } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import type { DeliverJobPayload, InvokeJobPayload } from './dispatch.js';
 import { type ExecutorSelector, invoke } from './invoker.js';
@@ -116,26 +116,25 @@ export function startInvokeWorker(ctx: HostContext, executors: ExecutorSelector)
       );
       const decision = decide(number, classification);
       const now = Date.now();
-      // One transaction: the attempt, and the job's end (final state, or back in the queue).
-      await jobs.finishAttempt(
-        job,
-        {
-          series: job.series,
-          number,
-          startedAt,
-          durationMs: Math.round(outcome.durationMs),
-          statusCode: outcome.ok ? outcome.response.status : null,
-          error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}`,
-          responseExcerpt: excerpt,
-        },
+      const end: FinishOutcome =
         'retryInMs' in decision
           ? {
               runAt: now + decision.retryInMs,
               lastError: outcome.ok ? `HTTP ${outcome.response.status}` : outcome.error.code,
             }
-          : { state: decision.state, lastError: outcome.ok ? null : outcome.error.code },
-        now,
-      );
+          : { state: decision.state, lastError: outcome.ok ? null : outcome.error.code };
+      // One transaction: the attempt, and the job's end (final state, or back in the queue).
+      const attempt = {
+        series: job.series,
+        number,
+        startedAt,
+        durationMs: Math.round(outcome.durationMs),
+        statusCode: outcome.ok ? outcome.response.status : null,
+        error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}`,
+        responseExcerpt: excerpt,
+      };
+      await jobs.finishAttempt(job, attempt, end, now);
+      if ('runAt' in end) worker.notifyDue(end.runAt);
     },
   });
   worker.start();
