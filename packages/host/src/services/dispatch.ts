@@ -48,7 +48,7 @@ export function installationSetupJobs(
 }
 
 /** Does the integration's manifest grant the scope an event type needs (PRODUCT.md "Scopes needed by events")? */
-export function hasScopeFor(integration: IntegrationRecord, type: string): boolean {
+export function hasScopeFor(integration: Pick<IntegrationRecord, 'manifest'>, type: string): boolean {
   const needed = (EVENT_SCOPES as Record<string, string | null | undefined>)[type];
   if (needed === undefined) return false;
   if (needed === null) return true;
@@ -61,7 +61,10 @@ export function hasScopeFor(integration: IntegrationRecord, type: string): boole
  */
 export function fanOutJobs(
   event: { type: string; eventId: string } & Record<string, unknown>,
-  targets: ReadonlyArray<{ installation: InstallationRecord; integration: IntegrationRecord }>,
+  targets: ReadonlyArray<{
+    installation: InstallationRecord;
+    integration: Pick<IntegrationRecord, 'name' | 'manifest'>;
+  }>,
 ): EnqueueInput[] {
   const jobs: EnqueueInput[] = [];
   for (const { installation, integration } of targets) {

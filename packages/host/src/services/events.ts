@@ -1,4 +1,5 @@
 import type { IncomingEvent } from '../api/schemas.js';
+import type { IntegrationMeta } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
 
@@ -34,12 +35,13 @@ export async function acceptEvent(
       ...(siteId === undefined ? {} : { siteId }),
     });
     const targets = [];
-    const cache = new Map<string, Awaited<ReturnType<typeof tx.integrations.getLatest>>>();
+    // Routing needs the manifest only: the light read (no bundle, no secrets), once per integration.
+    const cache = new Map<string, IntegrationMeta | null>();
     for (const installation of installations) {
       if (!cache.has(installation.integrationName)) {
         cache.set(
           installation.integrationName,
-          await tx.integrations.getLatest(installation.integrationName),
+          await tx.integrations.getLatestMeta(installation.integrationName),
         );
       }
       const integration = cache.get(installation.integrationName);

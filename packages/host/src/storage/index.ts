@@ -7,7 +7,7 @@ export type {
   InstallationPatch,
   InstallationsRepo,
 } from './repos/installations.js';
-export type { IntegrationsRepo, PublishInput } from './repos/integrations.js';
+export type { IntegrationMeta, IntegrationsRepo, PublishInput } from './repos/integrations.js';
 export type { InvocationLogInput, InvocationLogsRepo } from './repos/invocation-logs.js';
 export type {
   AttemptInput,

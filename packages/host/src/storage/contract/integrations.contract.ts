@@ -54,4 +54,20 @@ export function integrationsContract(ctx: () => Ctx): void {
     const list = await storage.integrations.list();
     expect(list.map((r) => `${r.name}@${r.version}`)).toEqual(['hello@2.0.0', 'webhook@0.1.0']);
   });
+
+  it('getLatestMeta is getLatest without bundle and secrets', async () => {
+    const { storage } = ctx();
+    expect(await storage.integrations.getLatestMeta('hello')).toBeNull();
+    await storage.integrations.publish(integrationInput({ version: '1.0.0', createdAt: 5 }));
+    await storage.integrations.publish(integrationInput({ version: '0.9.0', title: 'Older', createdAt: 6 }));
+    expect(await storage.integrations.getLatestMeta('hello')).toEqual({
+      name: 'hello',
+      version: '0.9.0',
+      title: 'Older',
+      manifest: integrationInput().manifest,
+      firstParty: false,
+      devMode: false,
+      createdAt: 6,
+    });
+  });
 }

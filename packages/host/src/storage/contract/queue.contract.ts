@@ -43,6 +43,23 @@ export function queueContract(ctx: () => Ctx): void {
     expect(await storage.jobs.getJob('dlv_missing')).toBeNull();
   });
 
+  it('enqueue of many jobs (several INSERT statements) is all or nothing', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const many = Array.from({ length: 150 }, (_, i) => ({
+      id: `dlv_many_${i}`,
+      kind: 'deliver' as const,
+      installationId,
+      payload: { i },
+    }));
+    // 121 rows: the duplicate id is in the second INSERT statement.
+    const dup = await storage.jobs.enqueue([...many.slice(0, 120), { ...many[0]! }], 1).catch((e) => e);
+    expect(isStorageError(dup, 'conflict')).toBe(true);
+    expect(await storage.jobs.getJob('dlv_many_0')).toBeNull(); // the first statement was rolled back
+    expect(await storage.jobs.enqueue(many, 2)).toHaveLength(150);
+    expect((await storage.jobs.getJob('dlv_many_149'))?.payload).toEqual({ i: 149 });
+  });
+
   it('claim takes only due jobs of the given kinds, oldest first, up to the limit, and leases them', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);

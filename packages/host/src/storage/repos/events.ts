@@ -49,20 +49,24 @@ export function eventsRepo(sql: Sql): EventsRepo {
   };
   return {
     async insertIfAbsent(input) {
+      const payload = JSON.stringify(input.payload);
+      const record: EventRecord = {
+        eventId: input.eventId,
+        type: input.type,
+        payload: JSON.parse(payload) as Record<string, unknown>, // as it reads back: a JSON copy
+        spaceId: input.spaceId ?? null,
+        siteId: input.siteId ?? null,
+        receivedAt: input.receivedAt ?? Date.now(),
+      };
       const { changes } = await sql.run(
         `INSERT INTO events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
-        [
-          input.eventId,
-          input.type,
-          JSON.stringify(input.payload),
-          input.spaceId ?? null,
-          input.siteId ?? null,
-          input.receivedAt ?? Date.now(),
-        ],
+        [record.eventId, record.type, payload, record.spaceId, record.siteId, record.receivedAt],
       );
+      // Inserted: the row is what we just wrote, no need to read it back.
+      if (changes > 0) return { inserted: true, event: record };
       const event = await get(input.eventId);
       if (!event) throw new StorageError('internal', `event ${input.eventId} vanished right after insert`);
-      return { inserted: changes > 0, event };
+      return { inserted: false, event };
     },
     get,
   };

@@ -20,6 +20,8 @@ export interface IntegrationsRepo {
    */
   publish(input: PublishInput): Promise<IntegrationRecord>;
   getLatest(name: string): Promise<IntegrationRecord | null>;
+  /** The latest version without its bundle and secrets (what routing an event needs): a light read. */
+  getLatestMeta(name: string): Promise<IntegrationMeta | null>;
   getVersion(name: string, version: string): Promise<IntegrationRecord | null>;
   /** The latest version of every integration, by name. */
   list(): Promise<IntegrationRecord[]>;
@@ -27,8 +29,27 @@ export interface IntegrationsRepo {
   listVersions(name: string): Promise<IntegrationRecord[]>;
 }
 
+/** An integration version without its bundle and secrets. */
+export type IntegrationMeta = Pick<
+  IntegrationRecord,
+  'name' | 'version' | 'title' | 'manifest' | 'firstParty' | 'devMode' | 'createdAt'
+>;
+
 const COLUMNS =
   'name, version, title, manifest, bundle, bundle_hash, envelope_version, signing_secret, secrets, first_party, dev_mode, publish_seq, created_at';
+const META_COLUMNS = 'name, version, title, manifest, first_party, dev_mode, created_at';
+
+function toMeta(row: Row): IntegrationMeta {
+  return {
+    name: str(row, 'name'),
+    version: str(row, 'version'),
+    title: str(row, 'title'),
+    manifest: json(row, 'manifest'),
+    firstParty: bool(row, 'first_party'),
+    devMode: bool(row, 'dev_mode'),
+    createdAt: num(row, 'created_at'),
+  };
+}
 
 function toRecord(row: Row): IntegrationRecord {
   return {
@@ -102,6 +123,14 @@ export function integrationsRepo(sql: Sql): IntegrationsRepo {
         [name],
       );
       return row ? toRecord(row) : null;
+    },
+
+    async getLatestMeta(name) {
+      const row = await sql.get(
+        `SELECT ${META_COLUMNS} FROM integrations WHERE name = ? ORDER BY publish_seq DESC LIMIT 1`,
+        [name],
+      );
+      return row ? toMeta(row) : null;
     },
 
     async getVersion(name, version) {

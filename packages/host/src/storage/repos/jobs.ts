@@ -26,6 +26,9 @@ const COLUMNS =
   'id, kind, installation_id, event_id, payload, state, series, attempt, run_at, lease_until, lease_token, last_error, created_at, updated_at, finished_at';
 const TERMINAL: readonly TerminalJobState[] = ['succeeded', 'failed', 'exhausted'];
 const EXCERPT_BYTES = 4096;
+/** Rows per multi-row INSERT of `enqueue` (8 bound values each). */
+const ENQUEUE_CHUNK = 100;
+const ENQUEUE_ROW = "(?, ?, ?, ?, ?, 'queued', 1, 0, ?, NULL, NULL, NULL, ?, ?, NULL)";
 
 function toJob(row: Row): JobRecord {
   return {
@@ -197,30 +200,33 @@ export function jobsRepo(sql: Sql): JobsRepo {
   };
 
   return {
-    enqueue: (inputs: readonly EnqueueInput[], now = Date.now()) =>
-      sql.transaction(async (tx) => {
-        const jobs: JobRecord[] = [];
-        for (const input of inputs) {
-          const job: JobRecord = {
-            id: input.id ?? newId(input.kind === 'deliver' ? 'dlv' : 'job'),
-            kind: input.kind,
-            installationId: input.installationId,
-            eventId: input.eventId ?? null,
-            payload: input.payload,
-            state: 'queued',
-            series: 1,
-            attempt: 0,
-            runAt: input.runAt ?? now,
-            leaseUntil: null,
-            leaseToken: null,
-            lastError: null,
-            createdAt: now,
-            updatedAt: now,
-            finishedAt: null,
-          };
-          await tx.run(
-            `INSERT INTO jobs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, 'queued', 1, 0, ?, NULL, NULL, NULL, ?, ?, NULL)`,
-            [
+    async enqueue(inputs: readonly EnqueueInput[], now = Date.now()) {
+      const jobs = inputs.map(
+        (input): JobRecord => ({
+          id: input.id ?? newId(input.kind === 'deliver' ? 'dlv' : 'job'),
+          kind: input.kind,
+          installationId: input.installationId,
+          eventId: input.eventId ?? null,
+          payload: input.payload,
+          state: 'queued',
+          series: 1,
+          attempt: 0,
+          runAt: input.runAt ?? now,
+          leaseUntil: null,
+          leaseToken: null,
+          lastError: null,
+          createdAt: now,
+          updatedAt: now,
+          finishedAt: null,
+        }),
+      );
+      const chunks: JobRecord[][] = [];
+      for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) chunks.push(jobs.slice(i, i + ENQUEUE_CHUNK));
+      const insert = async (db: Sql) => {
+        for (const chunk of chunks) {
+          await db.run(
+            `INSERT INTO jobs (${COLUMNS}) VALUES ${chunk.map(() => ENQUEUE_ROW).join(', ')}`,
+            chunk.flatMap((job) => [
               job.id,
               job.kind,
               job.installationId,
@@ -229,12 +235,15 @@ export function jobsRepo(sql: Sql): JobsRepo {
               job.runAt,
               now,
               now,
-            ],
+            ]),
           );
-          jobs.push(job);
         }
-        return jobs;
-      }),
+      };
+      // One multi-row INSERT is atomic by itself (no transaction or savepoint needed).
+      if (chunks.length === 1) await insert(sql);
+      else if (chunks.length > 1) await sql.transaction(insert);
+      return jobs;
+    },
 
     async claim({ kinds, limit, leaseMs, now }) {
       if (!Number.isInteger(limit) || limit < 1)
