@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
-import { sign, verify } from './signature.js';
+import { KEY_CACHE_SIZE, sign, verify } from './signature.js';
 
 const SECRET = 'whsec_test_secret';
 const T = 1_700_000_000;
@@ -164,5 +164,39 @@ describe('verify', () => {
       WebhookConfigurationError,
     );
     await expect(verify(BODY, header, [SECRET, ''])).rejects.toThrow(/secret #2/);
+  });
+});
+
+describe('HMAC key cache', () => {
+  it('imports a secret once for many signatures and verifications, and stays correct', async () => {
+    const spy = vi.spyOn(crypto.subtle, 'importKey');
+    try {
+      const secret = `whsec_cache_${Math.random()}`;
+      const headers = await Promise.all([1, 2, 3].map((i) => sign(`${BODY}${i}`, secret, { timestamp: T })));
+      for (const [i, header] of headers.entries()) {
+        expect(header).toBe(`t=${T},v1=${hmac(secret, `${T}.${BODY}${i + 1}`)}`);
+        await verify(`${BODY}${i + 1}`, header, secret, atT());
+      }
+      expect(await codeOf(verify(`${BODY}x`, headers[0], secret, atT()))).toBe('signature_mismatch');
+      // one import for signing, one for verifying
+      expect(spy.mock.calls.filter((call) => call[0] === 'raw').length).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('is bounded: a secret evicted by KEY_CACHE_SIZE newer ones is imported again', async () => {
+    const spy = vi.spyOn(crypto.subtle, 'importKey');
+    try {
+      const first = `whsec_first_${Math.random()}`;
+      await sign(BODY, first, { timestamp: T });
+      for (let i = 0; i < KEY_CACHE_SIZE; i++)
+        await sign(BODY, `whsec_fill_${i}_${Math.random()}`, { timestamp: T });
+      const before = spy.mock.calls.length;
+      expect(await sign(BODY, first, { timestamp: T })).toBe(`t=${T},v1=${hmac(first, `${T}.${BODY}`)}`);
+      expect(spy.mock.calls.length).toBe(before + 1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -43,8 +43,33 @@ export function normalizeSecrets(secrets: string | readonly string[]): string[] 
   return list;
 }
 
+/** How many imported HMAC keys are kept (per process): a host signs for many installations. */
+export const KEY_CACHE_SIZE = 256;
+const keyCache = new Map<string, Promise<CryptoKey>>();
+
+/**
+ * The HMAC-SHA256 key of a secret, imported once and cached (least recently used evicted): importing
+ * on every call was a visible share of a busy host's CPU. Keys are non-extractable; a failed import is
+ * not cached.
+ */
 function importKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+  const cacheKey = `${usage}:${secret}`;
+  const cached = keyCache.get(cacheKey);
+  if (cached) {
+    keyCache.delete(cacheKey); // re-inserted: most recently used last
+    keyCache.set(cacheKey, cached);
+    return cached;
+  }
+  const key = crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+  keyCache.set(cacheKey, key);
+  if (keyCache.size > KEY_CACHE_SIZE) {
+    const oldest = keyCache.keys().next();
+    if (!oldest.done) keyCache.delete(oldest.value);
+  }
+  void key.catch(() => {
+    if (keyCache.get(cacheKey) === key) keyCache.delete(cacheKey);
+  });
+  return key;
 }
 
 function signedMessage(timestamp: number, body: Uint8Array): Uint8Array<ArrayBuffer> {
