@@ -19,6 +19,7 @@ export {
 } from './engine.js';
 export { type AttemptError, type AttemptErrorCode, toAttemptError } from './errors.js';
 export {
+  ARRIVAL_MARGIN_MS,
   type AttemptOutcome,
   BASE_DELAY_MS,
   type Classification,
