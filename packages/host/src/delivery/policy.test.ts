@@ -88,9 +88,9 @@ describe('decide', () => {
   it('retries 3 times with growing delays, then is exhausted', () => {
     expect(MAX_RETRIES).toBe(3);
     const rng = () => 0.5;
-    expect(decide(1, 'retry', rng)).toEqual({ retryInMs: 1050 });
-    expect(decide(2, 'retry', rng)).toEqual({ retryInMs: 2100 });
-    expect(decide(3, 'retry', rng)).toEqual({ retryInMs: 4200 });
+    expect(decide(1, 'retry', rng)).toEqual({ retryInMs: 1037.5 });
+    expect(decide(2, 'retry', rng)).toEqual({ retryInMs: 2087.5 });
+    expect(decide(3, 'retry', rng)).toEqual({ retryInMs: 4187.5 });
     expect(decide(4, 'retry', rng)).toEqual({ state: 'exhausted' });
   });
 
