@@ -127,4 +127,10 @@ CREATE TABLE settings (
     name: 'index of due retries (claimed before first attempts)',
     sql: `CREATE INDEX jobs_retry_due ON jobs (state, run_at) WHERE attempt > 0;`,
   },
+  {
+    version: 3,
+    name: 'index of due retries: queued ones only (finished jobs stay out of it)',
+    sql: `DROP INDEX jobs_retry_due;
+CREATE INDEX jobs_retry_queued ON jobs (run_at, id) WHERE state = 'queued' AND attempt > 0;`,
+  },
 ];

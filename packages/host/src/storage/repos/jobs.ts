@@ -113,7 +113,7 @@ async function withAttempts(sql: Sql, jobs: JobRecord[]): Promise<JobWithAttempt
 
 /**
  * The claim: one UPDATE over three lanes, each an index range scan cut at `limit` — due retries
- * (`attempt > 0`, partial index `jobs_retry_due`) and expired leases (a crashed worker's jobs) first, then
+ * (`attempt > 0`, partial index `jobs_retry_queued`) and expired leases (a crashed worker's jobs) first, then
  * first attempts; oldest runAt first within a lane. Parameters: leaseUntil, token, now, then
  * (now, ...kinds, limit) per lane, then limit.
  */
