@@ -61,7 +61,8 @@ export async function startHost(
   const { token: adminToken, generated } = await resolveAdminToken(config);
   const tokenKey = await storage.settings.setIfAbsent('installation_token_key', randomToken('', 32));
   const policy = parseAllowPrivateTargets(config.allowPrivateTargets);
-  const dispatcher = createGuardedDispatcher(policy);
+  // As many connections per receiver as deliveries may be in flight: no attempt waits for a socket.
+  const dispatcher = createGuardedDispatcher(policy, { connectionsPerOrigin: config.deliveryConcurrency });
 
   let baseUrl = config.publicUrl ?? `http://${config.hostname}:${config.port}`;
   let deliveryEngine: { notify(): void } | undefined;
