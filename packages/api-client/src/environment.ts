@@ -183,10 +183,14 @@ export interface Installation {
   space?: string;
   /** Site id, for site installations. */
   site?: string;
+  /** Organization id, for organization installations. */
+  organization?: string;
   /** Current status. */
   status: InstallationStatus;
   /** Current configuration values. */
   configuration: InstallationConfiguration;
+  /** What keeps the configuration from being valid (empty when the installation can be active). */
+  configurationErrors: Array<{ key: string; message: string }>;
   /** External ids assigned by the integration. */
   externalIds: string[];
   /** URLs of the installation. */

@@ -1,3 +1,4 @@
+import type { Installation } from '@platform/api-client';
 import { ApiError, createApiClient } from '@platform/api-client';
 import { HostError } from '../errors.js';
 import type { HostTarget } from './target.js';
@@ -61,18 +62,8 @@ export function hostClient(target: HostTarget): HostClient {
   };
 }
 
-/** The host's view of an installation (subset the CLI prints). */
-export interface InstallationView {
-  id: string;
-  integration: string;
-  target: 'organization' | 'space' | 'site';
-  space?: string;
-  site?: string;
-  status: 'pending' | 'active' | 'paused';
-  configuration: Record<string, unknown>;
-  configurationErrors: Array<{ key: string; message: string }>;
-  urls: { publicEndpoint: string };
-}
+/** The host's view of an installation (the `Installation` of `@platform/api-client`). */
+export type InstallationView = Installation;
 
 /** One invocation with its log lines (`GET /v1/installations/{id}/logs`). */
 export interface InvocationView {

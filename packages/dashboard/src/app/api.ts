@@ -1,20 +1,7 @@
 import type { ContentKitElement } from '@platform/api-client';
 
 /** Installation as the host API returns it. */
-export interface Installation {
-  id: string;
-  integration: string;
-  target: 'organization' | 'space' | 'site';
-  space?: string;
-  site?: string;
-  organization?: string;
-  status: 'pending' | 'active' | 'paused';
-  configuration: Record<string, unknown>;
-  configurationErrors: Array<{ key: string; message: string }>;
-  urls: { publicEndpoint: string };
-  createdAt: string;
-  updatedAt: string;
-}
+export type { Installation } from '@platform/api-client';
 
 /** Integration as the host API returns it (latest version). */
 export interface Integration {

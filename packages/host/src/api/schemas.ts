@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import type { Installation as ApiInstallation } from '@platform/api-client';
 
 /**
  * The host API's JSON shapes: one zod schema each, the single source of truth for
@@ -35,6 +36,15 @@ export const Installation = z
     updatedAt: z.string(),
   })
   .openapi('Installation');
+/** The served schema and the client type are one contract: this fails to compile if they drift. */
+export type InstallationMatchesClient =
+  z.infer<typeof Installation> extends ApiInstallation
+    ? ApiInstallation extends z.infer<typeof Installation>
+      ? true
+      : never
+    : never;
+const _installationContract: InstallationMatchesClient = true;
+void _installationContract;
 
 export const InstallBody = z
   .object({

@@ -1,3 +1,4 @@
+import type { Installation } from '@platform/api-client';
 import type { Manifest } from '@platform/manifest';
 import { configurationDefaults, validateConfiguration } from '@platform/manifest';
 import { generateSecret } from '@platform/webhooks';
@@ -13,22 +14,8 @@ import type {
 import { type HostContext, publicEndpoint, WEBHOOK_INTEGRATION } from './context.js';
 import { installationSetupJobs } from './dispatch.js';
 
-/** How an installation looks through the API. */
-export interface InstallationView {
-  id: string;
-  integration: string;
-  target: 'organization' | 'space' | 'site';
-  space?: string;
-  site?: string;
-  organization?: string;
-  status: InstallationStatus;
-  configuration: Record<string, unknown>;
-  configurationErrors: Array<{ key: string; message: string }>;
-  externalIds: string[];
-  urls: { publicEndpoint: string };
-  createdAt: string;
-  updatedAt: string;
-}
+/** How an installation looks through the API: the `Installation` of `@platform/api-client`. */
+export type InstallationView = Installation;
 
 /** Who is writing a configuration: the operator (typo protection) or the integration itself (free keys). */
 export type Writer = 'operator' | 'integration';
