@@ -1,30 +1,15 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IntegrationEnvironment } from '@platform/api-client';
+import { bundleIntegration } from '@platform/cli/bundle';
 import { envelopeRequest, testEnvironment } from '@platform/runtime/testing';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 
 export const exampleDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Bundles the example like the host would: one neutral ESM file, workspace packages from source. */
+/** Bundles the example like the host would, with the project's one bundler (`platform build`'s). */
 export async function bundleHello(): Promise<string> {
-  const result = await build({
-    entryPoints: [join(exampleDir, 'src/index.tsx')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['source', 'worker', 'browser'],
-    target: 'es2022',
-    jsx: 'automatic',
-    jsxImportSource: '@platform/runtime',
-    logLevel: 'silent',
-  });
-  const [file] = result.outputFiles;
-  if (!file) throw new Error('esbuild produced no output');
-  return file.text;
+  return (await bundleIntegration(exampleDir, { entry: 'src/index.tsx', mode: 'dev' })).code;
 }
 
 /** A running workerd with the bundle; `post` sends a real multipart envelope over HTTP. */

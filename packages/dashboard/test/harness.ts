@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { bundleIntegration } from '@platform/cli/bundle';
 import { type Host, loadConfig, startHost } from '@platform/host';
-import { build } from 'esbuild';
 import { pino } from 'pino';
 import { dashboardAssets, serveDashboard } from '../src/index';
 
@@ -108,23 +108,10 @@ export async function startDashboardHost(env: Record<string, string> = {}): Prom
 /** Bundles examples/hello the way `platform build` does. */
 export async function helloPublishBody(env: Record<string, string>) {
   const dir = join(repoRoot, 'examples/hello');
-  const result = await build({
-    absWorkingDir: dir,
-    entryPoints: [join(dir, 'src/index.tsx')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['source', 'worker', 'browser'],
-    target: 'es2022',
-    jsx: 'automatic',
-    jsxImportSource: '@platform/runtime',
-    logLevel: 'silent',
-  });
+  const { code } = await bundleIntegration(dir, { entry: 'src/index.tsx', mode: 'dev' });
   return {
     manifest: await readFile(join(dir, 'platform-manifest.yaml'), 'utf8'),
-    bundle: result.outputFiles[0]!.text,
+    bundle: code,
     env,
   };
 }
