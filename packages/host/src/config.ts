@@ -22,9 +22,17 @@ export interface HostConfig {
   deliveryTimeoutMs: number;
   /** Webhook deliveries in flight at once. */
   deliveryConcurrency: number;
+  /**
+   * `PLATFORM_DELIVERY_THREAD`: run the webhook delivery engine in a worker thread (`true`, `1`) with its
+   * own storage handle, or on the main thread next to the HTTP server (`false`, `0`).
+   */
+  deliveryThread: boolean;
   /** Log level for the host logger. */
   logLevel: string;
 }
+
+/** Default of `PLATFORM_DELIVERY_THREAD` (see docs/benchmarks.md for the measurements behind it). */
+export const DELIVERY_THREAD_DEFAULT = false;
 
 /** A setting that cannot be used as given; the message names the variable and how to fix it. */
 export class ConfigError extends Error {
@@ -39,6 +47,14 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
   }
   return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1') return true;
+  if (raw === '0') return false;
+  throw new ConfigError(`${name} must be 1 (on) or 0 (off); got "${raw}".`);
 }
 
 /**
@@ -67,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     invocationTimeoutMs: int(env, 'PLATFORM_INVOCATION_TIMEOUT_MS', 10_000, 100, 300_000),
     deliveryTimeoutMs: int(env, 'PLATFORM_DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000),
     deliveryConcurrency: int(env, 'PLATFORM_DELIVERY_CONCURRENCY', 64, 1, 1024),
+    deliveryThread: flag(env, 'PLATFORM_DELIVERY_THREAD', DELIVERY_THREAD_DEFAULT),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

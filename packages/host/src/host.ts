@@ -10,6 +10,8 @@ import { type Executor, InProcessExecutor, WorkerdExecutor } from './executor/in
 import { createGuardedDispatcher, createGuardedFetch, parseAllowPrivateTargets } from './net/index.js';
 import { publishBuiltins } from './services/builtins.js';
 import type { HostContext } from './services/context.js';
+import type { DeliveryStorageOptions } from './services/delivery-protocol.js';
+import { type DeliveryRunner, startDeliveryThread } from './services/delivery-thread.js';
 import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startDeliveryEngine, startInvokeWorker } from './services/workers.js';
 import { openStorage } from './storage/index.js';
@@ -42,6 +44,43 @@ async function resolveAdminToken(config: HostConfig): Promise<{ token: string; g
 }
 
 /**
+ * The webhook delivery engine: in a worker thread on its own storage handle (`PLATFORM_DELIVERY_THREAD=1`),
+ * or on this thread (`0`). Either way with a guarded dispatcher of as many connections per receiver as
+ * deliveries may be in flight, so no attempt waits for a socket.
+ */
+async function startDelivery(ctx: HostContext, storage: DeliveryStorageOptions): Promise<DeliveryRunner> {
+  const { config } = ctx;
+  if (config.deliveryThread) {
+    return startDeliveryThread({
+      logger: ctx.logger,
+      workerData: {
+        config: {
+          deliveryTimeoutMs: config.deliveryTimeoutMs,
+          deliveryConcurrency: config.deliveryConcurrency,
+          ...(config.allowPrivateTargets === undefined
+            ? {}
+            : { allowPrivateTargets: config.allowPrivateTargets }),
+        },
+        storage,
+        version: HOST_VERSION,
+      },
+      stopTimeoutMs: config.deliveryTimeoutMs + 5_000,
+    });
+  }
+  const dispatcher = createGuardedDispatcher(ctx.policy, {
+    connectionsPerOrigin: config.deliveryConcurrency,
+  });
+  const engine = startDeliveryEngine(ctx, dispatcher, HOST_VERSION);
+  return {
+    notify: () => engine.notify(),
+    async stop() {
+      await engine.stop({ graceful: true });
+      await dispatcher.close();
+    },
+  };
+}
+
+/**
  * Starts the host: storage (SQLite in `dataDir`, or PostgreSQL), executors, the invocation and
  * delivery workers, the built-in integrations, and the HTTP server.
  *
@@ -55,17 +94,16 @@ export async function startHost(
   logger: Logger = pino({ level: config.logLevel }),
 ): Promise<Host> {
   await mkdir(config.dataDir, { recursive: true });
-  const storage = config.databaseUrl
-    ? await openStorage({ databaseUrl: config.databaseUrl })
-    : await openStorage({ sqlitePath: join(config.dataDir, 'platform.db') });
+  const storageOptions: DeliveryStorageOptions = config.databaseUrl
+    ? { databaseUrl: config.databaseUrl }
+    : { sqlitePath: join(config.dataDir, 'platform.db') };
+  const storage = await openStorage(storageOptions);
   const { token: adminToken, generated } = await resolveAdminToken(config);
   const tokenKey = await storage.settings.setIfAbsent('installation_token_key', randomToken('', 32));
   const policy = parseAllowPrivateTargets(config.allowPrivateTargets);
-  // As many connections per receiver as deliveries may be in flight: no attempt waits for a socket.
-  const dispatcher = createGuardedDispatcher(policy, { connectionsPerOrigin: config.deliveryConcurrency });
 
   let baseUrl = config.publicUrl ?? `http://${config.hostname}:${config.port}`;
-  let deliveryEngine: { notify(): void } | undefined;
+  let deliveryEngine: DeliveryRunner | undefined;
   let invokeWorker: { notify(): void } | undefined;
   const ctx: HostContext = {
     config,
@@ -109,7 +147,15 @@ export async function startHost(
   if (!config.publicUrl)
     baseUrl = `http://${config.hostname.includes(':') ? `[${config.hostname}]` : config.hostname}:${address.port}`;
 
-  const engine = startDeliveryEngine(ctx, dispatcher, HOST_VERSION);
+  let engine: DeliveryRunner;
+  try {
+    engine = await startDelivery(ctx, storageOptions);
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.all([inProcess.close(), workerd.close()]);
+    await storage.close();
+    throw error;
+  }
   const worker = startInvokeWorker(ctx, executors);
   deliveryEngine = engine;
   invokeWorker = worker;
@@ -125,9 +171,9 @@ export async function startHost(
       stopping ??= (async () => {
         ready = false;
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        await Promise.all([engine.stop({ graceful: true }), worker.stop({ graceful: true })]);
+        // The delivery thread finishes its in-flight attempts and closes its storage handle first.
+        await Promise.all([engine.stop(), worker.stop({ graceful: true })]);
         await Promise.all([inProcess.close(), workerd.close()]);
-        await dispatcher.close();
         await storage.close();
       })();
       return stopping;

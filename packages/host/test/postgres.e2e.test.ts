@@ -6,7 +6,10 @@ import { type Receiver, startReceiver, startTestHost, type TestHost } from './he
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A fresh database per run, dropped afterwards: the host sees a real, empty PostgreSQL. */
-describe('scale-out on PostgreSQL: two hosts share one database', () => {
+describe.each([
+  ['delivery thread', '1'],
+  ['main-thread delivery', '0'],
+])('scale-out on PostgreSQL: two hosts share one database (%s)', (_mode, thread) => {
   const dbName = `platform_e2e_${randomBytes(4).toString('hex')}`;
   let admin: pg.Client;
   let a: TestHost;
@@ -21,7 +24,11 @@ describe('scale-out on PostgreSQL: two hosts share one database', () => {
     await admin.query(`CREATE DATABASE ${dbName}`);
     const url = new URL(ADMIN_URL);
     url.pathname = `/${dbName}`;
-    const env = { DATABASE_URL: url.toString(), PLATFORM_ALLOW_PRIVATE_TARGETS: '1' };
+    const env = {
+      DATABASE_URL: url.toString(),
+      PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+      PLATFORM_DELIVERY_THREAD: thread,
+    };
     // Both start at once: migrations and the built-in publish must be safe when raced.
     [a, b] = await Promise.all([startTestHost(env), startTestHost(env)]);
     receiver = await startReceiver();

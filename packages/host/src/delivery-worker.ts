@@ -1,0 +1,83 @@
+/**
+ * Entry of the delivery worker thread (built to `dist/delivery-worker.js`; started by the host when
+ * `PLATFORM_DELIVERY_THREAD=1`): the webhook delivery engine on its own storage handle and its own
+ * guarded dispatcher. The main thread only accepts requests and writes events + jobs; it wakes this
+ * thread with `{type: 'notify'}` after committing deliveries and stops it with `{type: 'stop'}`.
+ * Errors go back to the main thread's logger as `{type: 'log'}` messages.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createGuardedDispatcher, parseAllowPrivateTargets } from './net/index.js';
+import { startDeliveryEngine } from './services/delivery.js';
+import {
+  type DeliveryWorkerData,
+  type FromDeliveryWorker,
+  serializeError,
+  type ToDeliveryWorker,
+} from './services/delivery-protocol.js';
+import { openStorage } from './storage/index.js';
+
+if (!parentPort) {
+  throw new Error(
+    'delivery-worker.js runs as a worker thread started by the host (startHost), not on its own.',
+  );
+}
+const port = parentPort;
+const data = workerData as DeliveryWorkerData;
+const post = (message: FromDeliveryWorker) => port.postMessage(message);
+
+const logger = {
+  error(fields: Record<string, unknown>, message: string) {
+    const plain: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      plain[key] = value instanceof Error || key === 'err' ? serializeError(value) : value;
+    }
+    post({ type: 'log', level: 'error', message, fields: plain });
+  },
+};
+
+const running = (async () => {
+  const storage = await openStorage(data.storage);
+  const policy = parseAllowPrivateTargets(data.config.allowPrivateTargets);
+  const dispatcher = createGuardedDispatcher(policy, {
+    connectionsPerOrigin: data.config.deliveryConcurrency,
+  });
+  const engine = startDeliveryEngine(
+    { config: data.config, storage, policy, logger },
+    dispatcher,
+    data.version,
+  );
+  return { storage, dispatcher, engine };
+})();
+
+/** Reports the error to the main thread, then lets the thread end with exit code 1. */
+function fail(error: unknown): void {
+  post({ type: 'failed', error: serializeError(error) });
+  process.exitCode = 1;
+  port.close();
+}
+
+let stopRequested = false;
+async function stop(): Promise<void> {
+  const { storage, dispatcher, engine } = await running;
+  await engine.stop({ graceful: true }); // in-flight attempts finish and are recorded
+  await dispatcher.close();
+  await storage.close();
+  post({ type: 'stopped' });
+  port.close(); // nothing is left: the thread ends
+}
+
+port.on('message', (message: ToDeliveryWorker) => {
+  if (message.type === 'notify') {
+    running.then(
+      ({ engine }) => engine.notify(),
+      () => undefined,
+    );
+  } else if (message.type === 'stop') {
+    if (stopRequested) return;
+    stopRequested = true;
+    stop().catch(fail);
+  }
+});
+
+running.then(() => post({ type: 'ready' }), fail);

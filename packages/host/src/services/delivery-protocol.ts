@@ -1,0 +1,67 @@
+/**
+ * Messages between the host's main thread and the delivery worker thread (`src/delivery-worker.ts`).
+ * Plain data only (structured clone).
+ */
+import type { HostConfig } from '../config.js';
+
+/** Where the worker opens its own storage handle: the same SQLite file or the same PostgreSQL database. */
+export type DeliveryStorageOptions = { sqlitePath: string } | { databaseUrl: string };
+
+/** `workerData` of the delivery worker. */
+export interface DeliveryWorkerData {
+  config: Pick<HostConfig, 'deliveryTimeoutMs' | 'deliveryConcurrency' | 'allowPrivateTargets'>;
+  storage: DeliveryStorageOptions;
+  /** Host version, for `User-Agent: Platform-Webhooks/<version>`. */
+  version: string;
+}
+
+/** An error as sent across threads (`code` survives, unlike with a cloned `Error`). */
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string;
+  code?: string;
+}
+
+/** Main thread → worker. */
+export type ToDeliveryWorker = { type: 'notify' } | { type: 'stop' };
+
+/** Worker → main thread. */
+export type FromDeliveryWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; error: SerializedError }
+  | { type: 'log'; level: 'error' | 'warn' | 'info'; message: string; fields: Record<string, unknown> }
+  | { type: 'stopped' };
+
+/**
+ * Turns an error into plain data for `postMessage`.
+ *
+ * @example
+ * port.postMessage({ type: 'failed', error: serializeError(error) });
+ */
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      name: error.name,
+      message: error.message,
+      ...(error.stack === undefined ? {} : { stack: error.stack }),
+      ...(typeof code === 'string' ? { code } : {}),
+    };
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+/**
+ * Rebuilds an `Error` (for pino's `err` serializer) from {@link serializeError}'s output.
+ *
+ * @example
+ * logger.error({ err: deserializeError(message.error) }, 'delivery worker failed');
+ */
+export function deserializeError(data: SerializedError): Error {
+  const error = new Error(data.message);
+  error.name = data.name;
+  if (data.stack !== undefined) error.stack = data.stack;
+  if (data.code !== undefined) Object.assign(error, { code: data.code });
+  return error;
+}

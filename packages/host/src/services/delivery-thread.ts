@@ -1,0 +1,234 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import {
+  type DeliveryWorkerData,
+  deserializeError,
+  type FromDeliveryWorker,
+  type ToDeliveryWorker,
+} from './delivery-protocol.js';
+
+/** The delivery worker thread could not be started (its built file is missing, or it failed at start). */
+export class DeliveryThreadError extends Error {
+  constructor(
+    readonly code: 'delivery_worker_not_built' | 'delivery_thread_failed',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'DeliveryThreadError';
+  }
+}
+
+/**
+ * The built worker entry, `dist/delivery-worker.js` of `@platform/host`: beside the running bundle when
+ * the host runs from `dist`; through the package's `./delivery-worker` export when it runs from its
+ * TypeScript sources (tests), which needs `npm run build` first.
+ *
+ * @example
+ * new Worker(deliveryWorkerUrl(), { workerData });
+ */
+export function deliveryWorkerUrl(from: string = import.meta.url): URL {
+  if (!from.endsWith('.ts')) {
+    const beside = new URL('./delivery-worker.js', from);
+    if (existsSync(beside)) return beside;
+  }
+  const path = builtWorkerPath(from);
+  if (!path || !existsSync(path)) {
+    throw new DeliveryThreadError(
+      'delivery_worker_not_built',
+      `The delivery worker is not built (${path ?? '@platform/host/dist/delivery-worker.js'} is missing). ` +
+        'Run `npm run build` at the repository root, or set PLATFORM_DELIVERY_THREAD=0 to deliver on the main thread.',
+    );
+  }
+  return pathToFileURL(path);
+}
+
+/**
+ * `@platform/host/delivery-worker`'s `default` (dist) file. Under the `source` condition (vitest) the
+ * package resolves to `src/delivery-worker.ts`, so the dist path is read from the package's `exports`.
+ */
+function builtWorkerPath(from: string): string | undefined {
+  let resolved: string;
+  try {
+    resolved = createRequire(from).resolve('@platform/host/delivery-worker');
+  } catch {
+    return undefined;
+  }
+  if (resolved.endsWith('.js')) return resolved;
+  for (let dir = dirname(resolved); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      exports?: Record<string, { default?: string } | undefined>;
+    };
+    const target = pkg.exports?.['./delivery-worker']?.default;
+    return target ? join(dir, target) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The parent's `execArgv` without the `source` export condition (vitest runs with `--conditions source`):
+ * the built worker must load the other workspace packages' built `dist`, not their TypeScript sources.
+ */
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i] ?? '';
+    if ((arg === '--conditions' || arg === '-C') && execArgv[i + 1] === 'source') {
+      i++;
+      continue;
+    }
+    if (arg === '--conditions=source' || arg === '-C=source') continue;
+    out.push(arg);
+  }
+  return out;
+}
+
+/** The running delivery engine, wherever it runs. */
+export interface DeliveryRunner {
+  /** Deliveries were committed: look for due work now. */
+  notify(): void;
+  /** Stops claiming, waits for in-flight attempts, closes the engine's resources. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startDeliveryThread}. */
+export interface DeliveryThreadOptions {
+  workerData: DeliveryWorkerData;
+  logger: Logger;
+  /** The worker entry. Default {@link deliveryWorkerUrl}(). */
+  workerUrl?: URL;
+  /** First delay before restarting a crashed worker (doubles per crash before `ready`, up to 5 s). Default 100 ms. */
+  restartDelayMs?: number;
+  /** Longest wait for a graceful stop before the thread is terminated. Default 15 s. */
+  stopTimeoutMs?: number;
+}
+
+/**
+ * Runs the delivery engine in a `node:worker_threads` Worker with its own storage handle and dispatcher.
+ * Resolves once the worker is ready (rejects with {@link DeliveryThreadError} if it cannot start).
+ * `notify()` calls of one event-loop turn become one message. A worker that crashes is restarted (logged);
+ * the queue's leases bring its in-flight jobs back.
+ *
+ * @example
+ * const delivery = await startDeliveryThread({ workerData: { config, storage: { sqlitePath }, version }, logger });
+ * delivery.notify();
+ * await delivery.stop();
+ */
+export async function startDeliveryThread(options: DeliveryThreadOptions): Promise<DeliveryRunner> {
+  const url = options.workerUrl ?? deliveryWorkerUrl();
+  const { logger } = options;
+  const firstDelay = options.restartDelayMs ?? 100;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 15_000;
+  let current: Worker | undefined;
+  let stopping = false;
+  let restartTimer: ReturnType<typeof setTimeout> | undefined;
+  let restartDelay = firstDelay;
+  let notifyQueued = false;
+
+  const send = (message: ToDeliveryWorker) => current?.postMessage(message);
+
+  /** Starts one worker; resolves when it is ready, rejects if it ends before. */
+  const spawn = () =>
+    new Promise<void>((resolve, reject) => {
+      const worker = new Worker(url, {
+        workerData: options.workerData,
+        name: 'platform-delivery',
+        execArgv: workerExecArgv(),
+      });
+      current = worker;
+      let ready = false;
+      let failure: Error | undefined;
+      worker.on('message', (message: FromDeliveryWorker) => {
+        if (message.type === 'ready') {
+          ready = true;
+          restartDelay = firstDelay;
+          resolve();
+        } else if (message.type === 'failed') {
+          failure = deserializeError(message.error);
+        } else if (message.type === 'log') {
+          const { err, ...fields } = message.fields;
+          const error = err && typeof err === 'object' ? deserializeError(err as never) : undefined;
+          logger[message.level](
+            { ...fields, ...(error ? { err: error } : {}), thread: 'delivery' },
+            message.message,
+          );
+        }
+      });
+      worker.on('error', (error) => {
+        failure = error;
+      });
+      worker.on('exit', (exitCode) => {
+        if (current === worker) current = undefined;
+        if (!ready) {
+          reject(
+            new DeliveryThreadError(
+              'delivery_thread_failed',
+              `The delivery worker thread ended before it was ready (exit code ${exitCode})${failure ? `: ${failure.message}` : ''}`,
+              { cause: failure },
+            ),
+          );
+          return;
+        }
+        if (stopping) return;
+        logger.error({ err: failure, exitCode }, 'delivery worker thread crashed; restarting it');
+        scheduleRestart();
+      });
+    });
+
+  const scheduleRestart = () => {
+    if (stopping || restartTimer) return;
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      if (stopping) return;
+      spawn().catch((error: unknown) => {
+        if (stopping) return;
+        logger.error({ err: error }, 'delivery worker thread failed to restart; retrying');
+        restartDelay = Math.min(restartDelay * 2, 5_000);
+        scheduleRestart();
+      });
+    }, restartDelay);
+  };
+
+  await spawn();
+
+  return {
+    notify() {
+      if (notifyQueued || stopping) return;
+      notifyQueued = true;
+      // After every commit of this turn: one message, and no commit of this turn is missed.
+      setImmediate(() => {
+        notifyQueued = false;
+        send({ type: 'notify' });
+      });
+    },
+    async stop() {
+      stopping = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      restartTimer = undefined;
+      const worker = current;
+      if (!worker) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        worker.on('message', (message: FromDeliveryWorker) => {
+          if (message.type === 'stopped') resolve();
+        });
+        worker.once('exit', () => resolve());
+        timer = setTimeout(() => {
+          logger.warn(
+            'delivery worker thread did not stop in time; terminating it (leases bring its jobs back)',
+          );
+          resolve();
+        }, stopTimeoutMs);
+        worker.postMessage({ type: 'stop' } satisfies ToDeliveryWorker);
+      });
+      clearTimeout(timer);
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import type { Dispatcher } from 'undici';
+import type { HostConfig } from '../config.js';
+import { createDeliveryEngine, type DeliveryEngine, type DeliveryJob } from '../delivery/engine.js';
+import type { AddressPolicy } from '../net/index.js';
+import type { JobRecord, Storage } from '../storage/index.js';
+import type { DeliverJobPayload } from './dispatch.js';
+
+/** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
+export function leaseMs(attemptTimeoutMs: number): number {
+  return attemptTimeoutMs + 5_000;
+}
+
+/** Where the delivery engine reports its errors (a pino logger fits; so does the worker thread's relay). */
+export interface DeliveryLog {
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** What the delivery engine needs: a subset of `HostContext`, so it can also run in a worker thread. */
+export interface DeliveryDeps {
+  readonly config: Pick<HostConfig, 'deliveryTimeoutMs' | 'deliveryConcurrency'>;
+  readonly storage: Storage;
+  readonly policy: AddressPolicy;
+  readonly logger: DeliveryLog;
+}
+
+interface QueuedDelivery extends DeliveryJob {
+  record: JobRecord;
+}
+
+/**
+ * The webhook delivery engine on the durable queue's `deliver` jobs (claim → sign → send → finishAttempt).
+ *
+ * @example
+ * const engine = startDeliveryEngine({ config, storage, policy, logger }, dispatcher, '0.1.0');
+ * engine.notify(); // after enqueueing deliveries
+ * await engine.stop({ graceful: true });
+ */
+export function startDeliveryEngine(
+  deps: DeliveryDeps,
+  dispatcher: Dispatcher,
+  version: string,
+): DeliveryEngine<QueuedDelivery> {
+  const { storage, config, logger } = deps;
+  const { jobs } = storage;
+  const lease = leaseMs(config.deliveryTimeoutMs);
+  const engine = createDeliveryEngine<QueuedDelivery>({
+    queue: {
+      claim: async (limit) => {
+        const claimed = await jobs.claim({ kinds: ['deliver'], limit, leaseMs: lease, now: Date.now() });
+        return claimed.map((record) => {
+          const payload = record.payload as unknown as DeliverJobPayload;
+          return {
+            record,
+            id: record.id,
+            eventId: record.eventId ?? '',
+            eventType: payload.eventType,
+            body: payload.body,
+            attempt: record.attempt + 1,
+          };
+        });
+      },
+      finish: async (job, attempt, end) => {
+        // One transaction: the attempt, and the job's end (final state, or back in the queue).
+        await jobs.finishAttempt(
+          job.record,
+          {
+            series: job.record.series,
+            number: attempt.attempt,
+            startedAt: attempt.startedAt,
+            durationMs: attempt.durationMs,
+            statusCode: attempt.statusCode ?? null,
+            error: attempt.error ? `${attempt.error.code}: ${attempt.error.message}` : null,
+            responseExcerpt: attempt.responseExcerpt ?? null,
+          },
+          'state' in end ? { state: end.state } : { runAt: end.runAt, lastError: null },
+          Date.now(),
+        );
+      },
+      nextDueAt: () => jobs.nextDueAt(['deliver']),
+    },
+    resolveTarget: async (job) => {
+      const installation = await storage.installations.get(job.record.installationId);
+      if (!installation || typeof installation.configuration.url !== 'string') return null;
+      const secrets = await storage.webhookSecrets.active(installation.id, Date.now());
+      return { url: installation.configuration.url, secrets };
+    },
+    dispatcher,
+    policy: deps.policy,
+    userAgentVersion: version,
+    timeoutMs: config.deliveryTimeoutMs,
+    concurrency: config.deliveryConcurrency,
+    onError: (error, phase, job) =>
+      logger.error({ err: error, phase, delivery: job?.id }, 'delivery engine error'),
+  });
+  engine.start();
+  return engine;
+}
