@@ -32,7 +32,7 @@ export interface HostConfig {
 }
 
 /** Default of `PLATFORM_DELIVERY_THREAD` (see docs/benchmarks.md for the measurements behind it). */
-export const DELIVERY_THREAD_DEFAULT = false;
+export const DELIVERY_THREAD_DEFAULT = true;
 
 /** A setting that cannot be used as given; the message names the variable and how to fix it. */
 export class ConfigError extends Error {

@@ -157,7 +157,8 @@ describe('deliveryWorkerUrl and workerExecArgv', () => {
 });
 
 describe('PLATFORM_DELIVERY_THREAD', () => {
-  it('is 1 or 0; anything else names the variable', () => {
+  it('is 1 (the default) or 0; anything else names the variable', () => {
+    expect(loadConfig({}).deliveryThread).toBe(true);
     expect(loadConfig({ PLATFORM_DELIVERY_THREAD: '0' }).deliveryThread).toBe(false);
     expect(loadConfig({ PLATFORM_DELIVERY_THREAD: '1' }).deliveryThread).toBe(true);
     expect(() => loadConfig({ PLATFORM_DELIVERY_THREAD: 'yes' })).toThrow(ConfigError);
