@@ -46,6 +46,10 @@ export function printReport(r) {
       rows,
     ),
   );
+  if (r.deliveryThread !== undefined)
+    console.log(
+      `\ndelivery engine: ${r.deliveryThread ? 'worker thread' : 'main thread'} (host ELU below is the main thread's)`,
+    );
   console.log(`\n(b)/(a) = ${r.ratio.toFixed(2)}   (burst deliveries/s over raw deliveries/s, 64 sockets)`);
 
   for (const c of [r.retries, r.retriesLight]) {

@@ -2,6 +2,7 @@
 // against the raw ceiling, to one loopback receiver (its own process). A benchmark: it reports, it
 // does not assert. Bounded: fixed counts and durations, a watchdog at 170 s, traffic to 127.0.0.1 only.
 // `--quick` runs a smaller version (for trying the script out; not for recorded figures).
+// `--thread=0|1` sets the host's PLATFORM_DELIVERY_THREAD (default: the host's own default, or the env var).
 // `--profile` also writes a CPU profile of this process (host + load generator) during the burst.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ const P = {
   failRate: 0.1,
 };
 const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
+const threadArg = process.argv.find((a) => a.startsWith('--thread='))?.slice('--thread='.length);
+const deliveryThread = threadArg ?? process.env.PLATFORM_DELIVERY_THREAD;
 
 const watchdog = setTimeout(() => {
   console.error('bench:delivery: still running after 170 s; giving up (results incomplete).');
@@ -74,10 +77,22 @@ async function main() {
       PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
       PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
       PLATFORM_DELIVERY_CONCURRENCY: String(P.concurrency),
+      ...(deliveryThread === undefined ? {} : { PLATFORM_DELIVERY_THREAD: deliveryThread }),
       LOG_LEVEL: 'silent',
     }),
   );
-  const results = { date: new Date().toISOString(), quick, machine: info, uptimeBefore: uptime, params: P };
+  const mode = host.context.config.deliveryThread ? 'thread' : 'main';
+  console.log(
+    `delivery engine: ${mode === 'thread' ? 'worker thread (PLATFORM_DELIVERY_THREAD=1)' : 'main thread (PLATFORM_DELIVERY_THREAD=0)'}`,
+  );
+  const results = {
+    date: new Date().toISOString(),
+    quick,
+    deliveryThread: mode === 'thread',
+    machine: info,
+    uptimeBefore: uptime,
+    params: P,
+  };
   let poster;
   try {
     const installation = await api(host.url, 'POST', '/v1/installations', {
@@ -186,7 +201,7 @@ async function main() {
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   const stamp = results.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-  const file = join(dir, `delivery-${stamp}${quick ? '-quick' : ''}.json`);
+  const file = join(dir, `delivery-${stamp}-${mode}${quick ? '-quick' : ''}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nresults written to ${file}`);
 }
