@@ -46,10 +46,13 @@ export function printReport(r) {
       rows,
     ),
   );
-  if (r.deliveryThread !== undefined)
-    console.log(
-      `\ndelivery engine: ${r.deliveryThread ? 'worker thread' : 'main thread'} (host ELU below is the main thread's)`,
-    );
+  const own = r.hostMode === 'process';
+  console.log(
+    `\nhost: ${own ? 'own process (node packages/host/dist/main.js)' : 'in the benchmark process (startHost)'}` +
+      (r.deliveryThread === undefined
+        ? ''
+        : `; delivery engine: ${r.deliveryThread ? 'worker thread' : 'main thread'}`),
+  );
   console.log(`\n(b)/(a) = ${r.ratio.toFixed(2)}   (burst deliveries/s over raw deliveries/s, 64 sockets)`);
 
   for (const c of [r.retries, r.retriesLight]) {
@@ -88,36 +91,85 @@ export function printReport(r) {
     );
   }
 
-  console.log('\nload (cores busy; the machine has ' + r.machine.nproc + '):');
-  console.log(
-    table(
-      ['phase', 'seconds', 'machine', 'bench+host proc', 'receiver proc', 'others (≈)', 'host loop ELU'],
-      [
-        ['(a) raw 64', r.raw.load],
-        ['(a) raw 8', r.raw8.load],
-        ['(b) burst', r.burst.load],
-        ['(b) paced ½', r.paced.load],
-        ["(b') paced ¼", r.pacedLight.load],
-        ['(c) 10% 500 ½', r.retries.load],
-        ['(c) 10% 500 ¼', r.retriesLight.load],
-      ].map(([name, l]) => [
-        name,
-        fmt(l.seconds, 2),
-        fmt(l.machineBusyCores, 2),
-        fmt(l.benchProcessCores, 2),
-        fmt(l.receiverProcessCores, 2),
-        fmt(Math.max(0, l.machineBusyCores - l.benchProcessCores - l.receiverProcessCores), 2),
-        fmt(l.eventLoopUtilization, 2),
-      ]),
-    ),
-  );
-  // CPU time of this process (host + load generator) per verified delivery: less sensitive to what
-  // other processes on the machine do than deliveries/s.
-  const cpuPer = (x) =>
-    x.verified > 0 ? ms((x.load.benchProcessCores * x.load.seconds * 1000) / x.verified) : '-';
-  console.log(
-    `bench+host CPU per verified delivery: burst ${cpuPer(r.burst)} ms, paced ½ ${cpuPer(r.paced)} ms, paced ¼ ${cpuPer(r.pacedLight)} ms`,
-  );
+  console.log(`\nload (cores busy; the machine has ${r.machine.nproc}):`);
+  const loadRows = [
+    ['(a) raw 64', r.raw.load],
+    ['(a) raw 8', r.raw8.load],
+    ['(b) burst', r.burst.load],
+    ['(b) paced ½', r.paced.load],
+    ["(b') paced ¼", r.pacedLight.load],
+    ['(c) 10% 500 ½', r.retries.load],
+    ['(c) 10% 500 ¼', r.retriesLight.load],
+  ];
+  if (own) {
+    // Host CPU from /proc/<pid>/stat; its main thread's CPU stands in for its event-loop use (the ELU
+    // column is the benchmark process's own loop, i.e. the load generator's).
+    console.log(
+      table(
+        [
+          'phase',
+          'seconds',
+          'machine',
+          'host proc',
+          'host main thr',
+          'bench proc',
+          'receiver',
+          'others (≈)',
+          'bench ELU',
+        ],
+        loadRows.map(([name, l]) => [
+          name,
+          fmt(l.seconds, 2),
+          fmt(l.machineBusyCores, 2),
+          fmt(l.hostProcessCores, 2),
+          fmt(l.hostMainThreadCores, 2),
+          fmt(l.benchProcessCores, 2),
+          fmt(l.receiverProcessCores, 2),
+          fmt(
+            Math.max(
+              0,
+              l.machineBusyCores - l.hostProcessCores - l.benchProcessCores - l.receiverProcessCores,
+            ),
+            2,
+          ),
+          fmt(l.eventLoopUtilization, 2),
+        ]),
+      ),
+    );
+  } else {
+    console.log(
+      table(
+        ['phase', 'seconds', 'machine', 'bench+host proc', 'receiver proc', 'others (≈)', 'host loop ELU'],
+        loadRows.map(([name, l]) => [
+          name,
+          fmt(l.seconds, 2),
+          fmt(l.machineBusyCores, 2),
+          fmt(l.benchProcessCores, 2),
+          fmt(l.receiverProcessCores, 2),
+          fmt(Math.max(0, l.machineBusyCores - l.benchProcessCores - l.receiverProcessCores), 2),
+          fmt(l.eventLoopUtilization, 2),
+        ]),
+      ),
+    );
+  }
+  // CPU time per verified delivery: less sensitive to what other processes on the machine do than
+  // deliveries/s. In process mode the host's alone; in-process, host + load generator together.
+  const cpuPer = (x, key) =>
+    x.verified > 0 && x.load[key] !== undefined
+      ? ms((x.load[key] * x.load.seconds * 1000) / x.verified)
+      : '-';
+  const perPhase = (key) =>
+    `burst ${cpuPer(r.burst, key)} ms, paced ½ ${cpuPer(r.paced, key)} ms, paced ¼ ${cpuPer(r.pacedLight, key)} ms`;
+  if (own) {
+    console.log(`host process CPU per verified delivery: ${perPhase('hostProcessCores')}`);
+    console.log(`  of which its main thread: ${perPhase('hostMainThreadCores')}`);
+    console.log(
+      `  its busiest other thread (the delivery thread if on), cores: burst ${fmt(r.burst.load.hostBusiestOtherThreadCores, 2)}, paced ½ ${fmt(r.paced.load.hostBusiestOtherThreadCores, 2)}`,
+    );
+    console.log(`bench process (load generator) CPU per verified delivery: ${perPhase('benchProcessCores')}`);
+  } else {
+    console.log(`bench+host CPU per verified delivery: ${perPhase('benchProcessCores')}`);
+  }
   const warn = [];
   for (const [name, x] of [
     ['burst', r.burst],
@@ -136,6 +188,8 @@ export function printReport(r) {
     `\nbody ${r.burst.bodyBytes} bytes; paced sender max lag ${ms(r.paced.senderMaxLagMs)} ms (¼: ${ms(r.pacedLight.senderMaxLagMs)} ms);` +
       ` 202 before 1st arrival? negatives (arrival before the client saw the 202): burst ${r.burst.acceptToFirstAttemptMs.negative}, paced ${r.paced.acceptToFirstAttemptMs.negative}`,
   );
+  if (r.hostStop)
+    console.log(`host stop: exit ${r.hostStop.code ?? r.hostStop.signal} in ${r.hostStop.stopMs} ms`);
   console.log(`load average: before [${r.machine.loadAverage.join(', ')}]; after: ${r.uptimeAfter}`);
   for (const w of warn) console.log(`WARNING ${w}`);
   console.log(

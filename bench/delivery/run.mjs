@@ -1,6 +1,9 @@
-// `npm run bench:delivery`: webhook delivery throughput and latency of the embedded host (SQLite)
-// against the raw ceiling, to one loopback receiver (its own process). A benchmark: it reports, it
-// does not assert. Bounded: fixed counts and durations, a watchdog at 170 s, traffic to 127.0.0.1 only.
+// `npm run bench:delivery`: webhook delivery throughput and latency of the host (SQLite) against the
+// raw ceiling, to one loopback receiver (its own process). A benchmark: it reports, it does not assert.
+// Bounded: fixed counts and durations, a watchdog at 170 s, traffic to 127.0.0.1 only.
+// `--host=process` (default) spawns the built host as its own process (`node packages/host/dist/main.js`,
+// as `npm start` does); `--host=inprocess` starts it inside this process with `startHost` (the load
+// generator then shares the host's main thread).
 // `--quick` runs a smaller version (for trying the script out; not for recorded figures).
 // `--thread=0|1` sets the host's PLATFORM_DELIVERY_THREAD (default: the host's own default, or the env var).
 // `--profile` also writes a CPU profile of this process (host + load generator) during the burst.
@@ -10,8 +13,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, startHost } from '@platform/host';
+import { loadConfig } from '@platform/host';
 import { analyzeHost, analyzeHostGaps, analyzeRaw, analyzeRetries } from './analyze.mjs';
+import { inProcessHost, spawnHost } from './host-process.mjs';
 import { cpuSampler, machine, now, R, startProfiler, startReceiver } from './lib.mjs';
 import { eventPoster, rawPosts } from './load.mjs';
 import { printReport } from './report.mjs';
@@ -32,6 +36,11 @@ const P = {
 const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
 const threadArg = process.argv.find((a) => a.startsWith('--thread='))?.slice('--thread='.length);
 const deliveryThread = threadArg ?? process.env.PLATFORM_DELIVERY_THREAD;
+const hostMode = process.argv.find((a) => a.startsWith('--host='))?.slice('--host='.length) ?? 'process';
+if (hostMode !== 'process' && hostMode !== 'inprocess') {
+  console.error(`bench:delivery: --host must be "process" or "inprocess"; got "${hostMode}".`);
+  process.exit(2);
+}
 
 const watchdog = setTimeout(() => {
   console.error('bench:delivery: still running after 170 s; giving up (results incomplete).');
@@ -51,13 +60,28 @@ async function api(hostUrl, method, path, body) {
 }
 
 /** Runs `fn` between a receiver reset and a dump; returns its result, the records and load figures. */
-async function measured(receiver, fn) {
+async function measured(receiver, host, fn) {
   receiver.reset();
   const cpu = cpuSampler();
+  const hostBefore = host.cpu?.();
+  const threadsBefore = host.cpu ? host.threads() : null;
   const run = await fn();
   const load = cpu.stop();
+  const hostAfter = host.cpu?.();
+  const threadsAfter = host.cpu ? host.threads() : null;
   const { records, cpu: receiverCpu } = await receiver.dump();
   load.receiverProcessCores = (receiverCpu.user + receiverCpu.system) / 1e6 / load.seconds;
+  if (hostBefore && hostAfter) {
+    // The host is its own process: its CPU from /proc/<pid>/stat (whole process and main thread).
+    load.hostProcessCores = (hostAfter.process - hostBefore.process) / load.seconds;
+    load.hostMainThreadCores = (hostAfter.main - hostBefore.main) / load.seconds;
+    // Threads are all named "node": the busiest one besides the main thread is the delivery worker
+    // thread when PLATFORM_DELIVERY_THREAD=1 (else a libuv or GC helper).
+    const others = Object.keys(threadsAfter)
+      .filter((k) => !k.startsWith(`${host.pid}:`))
+      .map((k) => (threadsAfter[k] - (threadsBefore[k] ?? 0)) / load.seconds);
+    load.hostBusiestOtherThreadCores = Math.max(0, ...others);
+  }
   for (const k of Object.keys(load)) load[k] = Math.round(load[k] * 100) / 100;
   return { run, records, load };
 }
@@ -70,24 +94,28 @@ async function main() {
 
   const receiver = await startReceiver();
   const dataDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
-  const host = await startHost(
-    loadConfig({
-      PORT: '0',
-      PLATFORM_DATA_DIR: dataDir,
-      PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
-      PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
-      PLATFORM_DELIVERY_CONCURRENCY: String(P.concurrency),
-      ...(deliveryThread === undefined ? {} : { PLATFORM_DELIVERY_THREAD: deliveryThread }),
-      LOG_LEVEL: 'silent',
-    }),
+  const hostEnv = {
+    PLATFORM_DATA_DIR: dataDir,
+    PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
+    PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+    PLATFORM_DELIVERY_CONCURRENCY: String(P.concurrency),
+    ...(deliveryThread === undefined ? {} : { PLATFORM_DELIVERY_THREAD: deliveryThread }),
+    LOG_LEVEL: 'warn',
+  };
+  // The delivery mode the host resolves from this environment (same function, same defaults).
+  const mode = loadConfig(hostEnv).deliveryThread ? 'thread' : 'main';
+  const host = hostMode === 'process' ? await spawnHost(hostEnv) : await inProcessHost(hostEnv);
+  console.log(
+    `host: ${hostMode === 'process' ? `own process (node packages/host/dist/main.js, pid ${host.pid})` : 'in this process (startHost)'}, ready in ${host.startupMs} ms`,
   );
-  const mode = host.context.config.deliveryThread ? 'thread' : 'main';
   console.log(
     `delivery engine: ${mode === 'thread' ? 'worker thread (PLATFORM_DELIVERY_THREAD=1)' : 'main thread (PLATFORM_DELIVERY_THREAD=0)'}`,
   );
   const results = {
     date: new Date().toISOString(),
     quick,
+    hostMode,
+    hostStartupMs: host.startupMs,
     deliveryThread: mode === 'thread',
     machine: info,
     uptimeBefore: uptime,
@@ -109,7 +137,7 @@ async function main() {
     const raw = async (connections) => {
       const opts = { url: receiver.url, secret, installationId, concurrency: P.concurrency, connections };
       await rawPosts({ ...opts, count: P.warmup });
-      const m = await measured(receiver, async () => {
+      const m = await measured(receiver, host, async () => {
         const run = await rawPosts({ ...opts, count: P.rawCount });
         await receiver.waitFor(P.rawCount, 30_000);
         return run;
@@ -131,7 +159,7 @@ async function main() {
     await receiver.waitFor(warm.results.filter((r) => !r.error).length, 30_000);
 
     const profiler = profile ? await startProfiler() : null;
-    const burst = await measured(receiver, async () => {
+    const burst = await measured(receiver, host, async () => {
       const run = await poster.burst(P.burstCount, P.postConcurrency);
       await receiver.waitFor(run.results.filter((r) => !r.error).length, 90_000);
       return run;
@@ -142,7 +170,7 @@ async function main() {
 
     const rate = Math.max(10, Math.round(results.burst.peakPerSecond / 2));
     results.pacedRate = rate;
-    const paced = await measured(receiver, async () => {
+    const paced = await measured(receiver, host, async () => {
       const run = await poster.paced(rate, P.pacedSeconds, P.concurrency);
       await receiver.waitFor(run.results.filter((r) => !r.error).length, 30_000);
       return run;
@@ -151,7 +179,7 @@ async function main() {
 
     // Extra row: a quarter of the peak, for the latency of a host that is not near saturation.
     const light = Math.max(5, Math.round(results.burst.peakPerSecond / 4));
-    const lightRun = await measured(receiver, async () => {
+    const lightRun = await measured(receiver, host, async () => {
       const run = await poster.paced(light, P.lightSeconds, P.concurrency);
       await receiver.waitFor(run.results.filter((r) => !r.error).length, 30_000);
       return run;
@@ -161,7 +189,7 @@ async function main() {
     // (c) The receiver answers 500 to 10% of attempts: at the ½-peak rate, then (extra) at ¼ peak.
     receiver.configure({ secrets: [secret], failRate: P.failRate });
     const failingPhase = async (phaseRate) => {
-      const failing = await measured(receiver, async () => {
+      const failing = await measured(receiver, host, async () => {
         const run = await poster.paced(phaseRate, P.retrySeconds, P.concurrency);
         const accepted = run.results.filter((r) => !r.error).length;
         // Longest series: 1.1 + 2.2 + 4.4 s of delays after the first attempt, plus slack.
@@ -188,7 +216,7 @@ async function main() {
   } finally {
     const stopStart = now();
     await poster?.close();
-    await host.stop();
+    results.hostStop = await host.stop();
     await receiver.stop();
     await rm(dataDir, { recursive: true, force: true });
     results.shutdownMs = Math.round(now() - stopStart);
@@ -201,7 +229,7 @@ async function main() {
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   const stamp = results.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-  const file = join(dir, `delivery-${stamp}-${mode}${quick ? '-quick' : ''}.json`);
+  const file = join(dir, `delivery-${stamp}-${hostMode}-${mode}${quick ? '-quick' : ''}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nresults written to ${file}`);
 }

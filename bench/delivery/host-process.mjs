@@ -1,0 +1,121 @@
+// The host under test, either as its own process (`--host=process`, default: `node packages/host/dist/main.js`,
+// as operators run it with `npm start`) or started inside the benchmark process (`--host=inprocess`,
+// `startHost`, the load generator then shares the host's main thread). Both return the same shape.
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { now, sleep } from './lib.mjs';
+
+const MAIN = fileURLToPath(new URL('../../packages/host/dist/main.js', import.meta.url));
+let clockTicks = null;
+
+/** CPU seconds (user + system) of a process, or of one of its threads, from /proc/<pid>[/task/<tid>]/stat. */
+export function procCpuSeconds(pid, tid) {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const text = readFileSync(path, 'utf8');
+  // Field 2 (comm) is in parentheses and may contain spaces: split after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/** Per-thread CPU seconds of a process, keyed `tid:comm` (the main thread's tid is the pid). */
+export function procThreadsCpu(pid) {
+  const out = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out[`${tid}:${comm}`] = procCpuSeconds(pid, tid);
+    } catch {
+      // the thread ended between readdir and read
+    }
+  }
+  return out;
+}
+
+/** A free TCP port on 127.0.0.1 (listen on 0, read it, close: the host binds it right after). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Spawns the built host with `node packages/host/dist/main.js` and waits for `GET /healthz` 200.
+ * `env` is added to a minimal environment (PATH, HOME). `stop()` sends SIGTERM and waits for exit.
+ */
+export async function spawnHost(env) {
+  const port = await freePort();
+  const started = now();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`host process exited during start-up (code ${child.exitCode})`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('host process: GET /healthz not 200 within 20 s');
+    }
+    await sleep(25);
+  }
+  const pid = child.pid;
+  // Never outlive the benchmark (watchdog exit, crash): kill the child on our exit.
+  const onExit = () => child.kill('SIGKILL');
+  process.once('exit', onExit);
+  return {
+    url,
+    pid,
+    startupMs: Math.round(now() - started),
+    /** CPU seconds of the whole host process and of its main thread. */
+    cpu: () => ({ process: procCpuSeconds(pid), main: procCpuSeconds(pid, pid) }),
+    threads: () => procThreadsCpu(pid),
+    async stop() {
+      process.off('exit', onExit);
+      if (child.exitCode !== null) return { code: child.exitCode, stopMs: 0 };
+      const t = now();
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const result = await exited;
+      clearTimeout(timer);
+      return { ...result, stopMs: Math.round(now() - t) };
+    },
+  };
+}
+
+/** The old mode: `startHost` inside this process (the load generator shares its main thread). */
+export async function inProcessHost(env) {
+  const { loadConfig, startHost } = await import('@platform/host');
+  const started = now();
+  const host = await startHost(loadConfig({ ...env, PORT: '0', LOG_LEVEL: 'silent' }));
+  return {
+    url: host.url,
+    pid: process.pid,
+    startupMs: Math.round(now() - started),
+    cpu: null, // the host's CPU is this process's
+    threads: () => procThreadsCpu(process.pid),
+    async stop() {
+      const t = now();
+      await host.stop();
+      return { code: 0, stopMs: Math.round(now() - t) };
+    },
+  };
+}
