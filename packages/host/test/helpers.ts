@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleIntegration as bundle } from '@platform/cli/bundle';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.js';
 import { type Host, startHost } from '../src/host.js';
@@ -74,23 +74,9 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
   };
 }
 
-/** Bundles an integration folder's script (from its manifest) the way `platform build` does. */
+/** Bundles an integration folder's script with the project's one bundler (`platform build`'s). */
 export async function bundleIntegration(dir: string, entry: string): Promise<string> {
-  const result = await build({
-    absWorkingDir: dir,
-    entryPoints: [join(dir, entry)],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['source', 'worker', 'browser'],
-    target: 'es2022',
-    jsx: 'automatic',
-    jsxImportSource: '@platform/runtime',
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
+  return (await bundle(dir, { entry, mode: 'dev' })).code;
 }
 
 /** Reads a file of the repository. */
