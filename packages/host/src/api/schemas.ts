@@ -112,6 +112,15 @@ const base = {
   installationId: z.string().optional(),
 };
 
+/** Who viewed which page, from where (SPEC 2.10: `site_view` and `page_feedback`). */
+const pageVisit = { visitor: Visitor, url: z.string().url(), referrer: z.string() };
+/** Fields of both git-sync events. */
+const gitSync = {
+  spaceId: z.string().min(1),
+  commitId: z.string().optional(),
+  branch: z.string().optional(),
+};
+
 /** Events the documentation platform posts to `POST /v1/events`. */
 export const IncomingEvent = z
   .discriminatedUnion('type', [
@@ -128,9 +137,7 @@ export const IncomingEvent = z
         ...base,
         type: z.literal('site_view'),
         siteId: z.string().min(1),
-        visitor: Visitor,
-        url: z.string().url(),
-        referrer: z.string(),
+        ...pageVisit,
       })
       .strict(),
     z
@@ -141,9 +148,7 @@ export const IncomingEvent = z
         spaceId: z.string().min(1),
         pageId: z.string().min(1),
         feedback: z.object({ rating: z.string(), comment: z.string() }),
-        visitor: Visitor,
-        url: z.string().url(),
-        referrer: z.string(),
+        ...pageVisit,
       })
       .strict(),
     z
@@ -167,18 +172,14 @@ export const IncomingEvent = z
       .object({
         ...base,
         type: z.literal('space_gitsync_started'),
-        spaceId: z.string().min(1),
-        commitId: z.string().optional(),
-        branch: z.string().optional(),
+        ...gitSync,
       })
       .strict(),
     z
       .object({
         ...base,
         type: z.literal('space_gitsync_completed'),
-        spaceId: z.string().min(1),
-        commitId: z.string().optional(),
-        branch: z.string().optional(),
+        ...gitSync,
         state: z.enum(['success', 'failure']),
       })
       .strict(),
