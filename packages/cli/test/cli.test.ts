@@ -1,15 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/program.js';
 import { buildCli, ROOT } from './build.js';
-
-let bin = '';
+import { run as runProcessCli } from './helpers.js';
 
 beforeAll(async () => {
-  bin = await buildCli();
+  await buildCli();
 });
 
 interface Run {
@@ -18,26 +17,10 @@ interface Run {
   stderr: string;
 }
 
+/** The CLI as a process, with the environment's colour settings removed. */
 function run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    NO_COLOR: undefined,
-    FORCE_COLOR: undefined,
-  };
-  Object.assign(env, options.env);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const env = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...options.env };
+  return runProcessCli(args, { ...(options.cwd ? { cwd: options.cwd } : {}), env });
 }
 
 const LINE = /^examples\/manifests\/invalid\/platform-manifest\.yaml:\d+:\d+ (error|warning): \S.*$/;

@@ -27,17 +27,10 @@ export function cliEnv(extra: Record<string, string> = {}): Record<string, strin
   };
 }
 
-/** Runs `platform ...args` to completion as a process. */
-export async function run(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
-): Promise<Run> {
-  const bin = await buildCli();
+/** Runs `node ...argv` to completion, collecting its output. */
+function runProcess(argv: string[], cwd: string, env: Record<string, string | undefined>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: options.env ?? cliEnv(),
-    });
+    const child = spawn(process.execPath, argv, { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -49,6 +42,15 @@ export async function run(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `platform ...args` to completion as a process. */
+export async function run(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<Run> {
+  const bin = await buildCli();
+  return runProcess([bin, ...args], options.cwd ?? ROOT, options.env ?? cliEnv());
 }
 
 /** A long-running `platform` process (dev, listen, tail) whose output a test waits on. */
@@ -151,17 +153,5 @@ export function linkScaffold(dir: string): void {
 
 /** Runs `node --test` in a folder. */
 export function nodeTest(dir: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--test'], { cwd: dir, env: cliEnv() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(['--test'], dir, cliEnv());
 }
