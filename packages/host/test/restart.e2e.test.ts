@@ -1,21 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, buildWorkspace, type Receiver, repoRoot, startReceiver } from './helpers.js';
-
-/** A free loopback port (closed again before the host binds it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freeLoopbackPort } from './ports.js';
 
 /** `npm start`'s entry as a real process, on a given data folder. */
 async function spawnHost(dataDir: string, port: number, thread: string): Promise<ChildProcess> {
@@ -74,7 +63,7 @@ describe.each([
   });
 
   it('delivers every accepted event at least once after the host is killed mid-stream', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const first = await spawnHost(dataDir, port, thread);
     children.push(first);
     const base = `http://127.0.0.1:${port}`;

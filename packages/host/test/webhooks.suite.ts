@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { verify } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
+import { freeLoopbackPort } from './ports.js';
 
 interface Installation {
   id: string;
@@ -148,13 +148,7 @@ export function webhookDeliverySuite(thread: '0' | '1'): void {
       for (const status of [200, 400, 404, 410, 429, 500, 503]) {
         scripted.set(status, await receiver((_req, res) => res.writeHead(status).end(`status ${status}`)));
       }
-      const closedPort = await new Promise<number>((resolve) => {
-        const s = createServer();
-        s.listen(0, '127.0.0.1', () => {
-          const { port } = s.address() as { port: number };
-          s.close(() => resolve(port));
-        });
-      });
+      const closedPort = await freeLoopbackPort();
       const cases = [
         ...[...scripted].map(([status, r]) => ({ name: `http ${status}`, url: r.url, r, status })),
         { name: 'hang', url: hang.url, r: hang, status: 0 },

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeLoopbackPort } from '../../test/ports.js';
 import { createGuardedDispatcher } from '../net/dispatcher.js';
 import { parseAllowPrivateTargets } from '../net/policy.js';
 import {
@@ -107,10 +108,7 @@ beforeAll(async () => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  closedPort = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
+  closedPort = await freeLoopbackPort();
 });
 
 afterAll(() => {

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeLoopbackPort } from '../../test/ports.js';
 import { createGuardedDispatcher } from '../net/dispatcher.js';
 import { parseAllowPrivateTargets } from '../net/policy.js';
 import { type SendWebhookInput, sendWebhook } from './sender.js';
@@ -58,10 +59,7 @@ beforeAll(async () => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  closedPort = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
+  closedPort = await freeLoopbackPort();
 });
 
 afterAll(() => {
