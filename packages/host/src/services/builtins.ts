@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseManifest } from '@platform/manifest';
 import { HttpError } from '../errors.js';
 import type { FetchModule } from '../executor/index.js';
 import type { HostContext } from './context.js';
-import { publish } from './integrations.js';
+import { bundleHash, publish } from './integrations.js';
 import { deploymentOf } from './invoker.js';
 
 /** The integrations shipped with the host, by package. Published, first-party, at every start. */
@@ -39,13 +40,11 @@ export async function publishBuiltins(ctx: HostContext): Promise<Builtin[]> {
       readFile(join(dir, 'package.json'), 'utf8'),
     ]);
     const { version } = JSON.parse(pkgJson) as { version: string };
-    const { parseManifest } = await import('@platform/manifest');
     const parsed = parseManifest(manifest, { firstParty: true });
     if (!parsed.ok)
       throw new Error(`${pkg}: its platform-manifest.yaml is invalid: ${parsed.errors[0]?.message}`);
     let record = await ctx.storage.integrations.getLatest(parsed.manifest.name);
-    const { createHash } = await import('node:crypto');
-    const hash = createHash('sha256').update(bundle).digest('hex');
+    const hash = bundleHash(bundle);
     if (
       !record ||
       record.bundleHash !== hash ||

@@ -19,6 +19,11 @@ export interface PublishInput {
   firstParty?: boolean;
 }
 
+/** The content hash that identifies a bundle (and so a deployment) across publishes. */
+export function bundleHash(bundle: string): string {
+  return createHash('sha256').update(bundle).digest('hex');
+}
+
 /** How an integration looks through the API (no bundle, no secrets). */
 export function integrationView(record: IntegrationRecord) {
   const manifest = record.manifest as Manifest;
@@ -83,7 +88,7 @@ export async function publish(ctx: HostContext, input: PublishInput): Promise<In
       title: manifest.title,
       manifest: manifest as unknown as Record<string, unknown>,
       bundle: input.bundle,
-      bundleHash: createHash('sha256').update(input.bundle).digest('hex'),
+      bundleHash: bundleHash(input.bundle),
       envelopeVersion: 'v1',
       signingSecret: previous[0]?.signingSecret ?? randomToken('pss_'),
       secrets,
