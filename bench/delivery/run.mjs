@@ -7,6 +7,8 @@
 // `--quick` runs a smaller version (for trying the script out; not for recorded figures).
 // `--thread=0|1` sets the host's PLATFORM_DELIVERY_THREAD (default: the host's own default, or the env var).
 // `--profile` also writes a CPU profile of this process (host + load generator) during the burst.
+// `--host-profile` (process mode) runs the host with `node --cpu-prof`: one V8 CPU profile per thread of
+// the host (main + delivery worker), of the whole run, written to a temp folder printed at the end.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,6 +24,7 @@ import { printReport } from './report.mjs';
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
+const hostProfile = process.argv.includes('--host-profile');
 const P = {
   concurrency: 64, // raw requests in flight, and the host's PLATFORM_DELIVERY_CONCURRENCY
   rawCount: quick ? 600 : 3000,
@@ -104,7 +107,11 @@ async function main() {
   };
   // The delivery mode the host resolves from this environment (same function, same defaults).
   const mode = loadConfig(hostEnv).deliveryThread ? 'thread' : 'main';
-  const host = hostMode === 'process' ? await spawnHost(hostEnv) : await inProcessHost(hostEnv);
+  const hostProfileDir = hostProfile ? await mkdtemp(join(tmpdir(), 'platform-bench-host-profile-')) : null;
+  const host =
+    hostMode === 'process'
+      ? await spawnHost(hostEnv, hostProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${hostProfileDir}`] : [])
+      : await inProcessHost(hostEnv);
   console.log(
     `host: ${hostMode === 'process' ? `own process (node packages/host/dist/main.js, pid ${host.pid})` : 'in this process (startHost)'}, ready in ${host.startupMs} ms`,
   );
@@ -232,6 +239,7 @@ async function main() {
   const file = join(dir, `delivery-${stamp}-${hostMode}-${mode}${quick ? '-quick' : ''}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nresults written to ${file}`);
+  if (hostProfileDir) console.log(`host CPU profiles (one per thread) in ${hostProfileDir}`);
 }
 
 main().then(

@@ -14,7 +14,7 @@ import type { DeliveryStorageOptions } from './services/delivery-protocol.js';
 import { type DeliveryRunner, startDeliveryThread } from './services/delivery-thread.js';
 import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startDeliveryEngine, startInvokeWorker } from './services/workers.js';
-import { openStorage } from './storage/index.js';
+import { openStorage, WriterLock } from './storage/index.js';
 
 /** Version of the host (and of `User-Agent: Platform-Webhooks/<version>`). */
 export const HOST_VERSION = '0.1.0';
@@ -94,10 +94,18 @@ export async function startHost(
   logger: Logger = pino({ level: config.logLevel }),
 ): Promise<Host> {
   await mkdir(config.dataDir, { recursive: true });
-  const storageOptions: DeliveryStorageOptions = config.databaseUrl
+  // SQLite with the delivery thread: both threads' connections take turns through one write lock
+  // (slot 0 here, 1 in the delivery worker) instead of polling on SQLITE_BUSY.
+  const sqlitePath = join(config.dataDir, 'platform.db');
+  const writerLock = !config.databaseUrl && config.deliveryThread ? WriterLock.create() : null;
+  const storage = await openStorage(
+    config.databaseUrl
+      ? { databaseUrl: config.databaseUrl }
+      : { sqlitePath, ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot: 0 } } : {}) },
+  );
+  const deliveryStorage: DeliveryStorageOptions = config.databaseUrl
     ? { databaseUrl: config.databaseUrl }
-    : { sqlitePath: join(config.dataDir, 'platform.db') };
-  const storage = await openStorage(storageOptions);
+    : { sqlitePath, ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot: 1 } } : {}) };
   const { token: adminToken, generated } = await resolveAdminToken(config);
   const tokenKey = await storage.settings.setIfAbsent('installation_token_key', randomToken('', 32));
   const policy = parseAllowPrivateTargets(config.allowPrivateTargets);
@@ -149,7 +157,7 @@ export async function startHost(
 
   let engine: DeliveryRunner;
   try {
-    engine = await startDelivery(ctx, storageOptions);
+    engine = await startDelivery(ctx, deliveryStorage);
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await Promise.all([inProcess.close(), workerd.close()]);

@@ -4,8 +4,13 @@
  */
 import type { HostConfig } from '../config.js';
 
-/** Where the worker opens its own storage handle: the same SQLite file or the same PostgreSQL database. */
-export type DeliveryStorageOptions = { sqlitePath: string } | { databaseUrl: string };
+/**
+ * Where the worker opens its own storage handle: the same SQLite file (sharing the main thread's write
+ * lock, `writerLock.buffer` is a SharedArrayBuffer, with a slot of its own) or the same PostgreSQL database.
+ */
+export type DeliveryStorageOptions =
+  | { sqlitePath: string; writerLock?: { buffer: SharedArrayBuffer; slot: number } }
+  | { databaseUrl: string };
 
 /** `workerData` of the delivery worker. */
 export interface DeliveryWorkerData {

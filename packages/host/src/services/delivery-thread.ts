@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { WriterLock } from '../storage/index.js';
 import {
   type DeliveryWorkerData,
   deserializeError,
@@ -109,6 +110,14 @@ export interface DeliveryThreadOptions {
   stopTimeoutMs?: number;
 }
 
+/** A worker that ended may have held (or waited for) the SQLite write lock it shares with this thread. */
+function releaseWriterLock(data: DeliveryWorkerData): void {
+  const { storage } = data;
+  if ('sqlitePath' in storage && storage.writerLock) {
+    WriterLock.from(storage.writerLock.buffer).releaseAbandoned(storage.writerLock.slot);
+  }
+}
+
 /**
  * Runs the delivery engine in a `node:worker_threads` Worker with its own storage handle and dispatcher.
  * Resolves once the worker is ready (rejects with {@link DeliveryThreadError} if it cannot start).
@@ -165,6 +174,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
       });
       worker.on('exit', (exitCode) => {
         if (current === worker) current = undefined;
+        releaseWriterLock(options.workerData);
         if (!ready) {
           reject(
             new DeliveryThreadError(

@@ -32,3 +32,4 @@ export {
   type StorageTx,
 } from './storage.js';
 export type * from './types.js';
+export { WRITER_LOCK_SLOTS, WriterLock } from './writer-lock.js';

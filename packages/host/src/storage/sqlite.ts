@@ -5,11 +5,17 @@ import { StorageError } from './errors.js';
 import { Mutex } from './mutex.js';
 import { normalizeParams, type Row, type Sql, type SqlValue } from './sql.js';
 import { assertOutsideOwnTx, assertTxOpen, runInTxScope, type TxState, withSavepoint } from './tx-scope.js';
+import { WriterLock } from './writer-lock.js';
 
 /** Options of {@link openSqlite}. */
 export interface SqliteOptions {
   /** How long a writer waits for another process's lock, in ms. Default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * Shares the write lock with other threads of this process that open the same file (each with its
+   * own `slot`): writers then take turns through a {@link WriterLock} instead of polling on SQLITE_BUSY.
+   */
+  writerLock?: { buffer: SharedArrayBuffer; slot: number };
 }
 
 interface Shared {
@@ -17,7 +23,11 @@ interface Shared {
   readonly mutex: Mutex;
   readonly busyTimeoutMs: number;
   readonly statements: StatementCache;
+  readonly writer: { lock: WriterLock; slot: number } | null;
 }
+
+/** Statements that cannot write (they need no write lock outside a transaction). */
+const READ_ONLY = /^\s*(SELECT|PRAGMA|EXPLAIN)\b/i;
 
 /** How many prepared statements a connection keeps (the host uses a few dozen distinct SQL texts). */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -86,8 +96,17 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
       cause: error,
     });
   }
+  const writer = options.writerLock
+    ? { lock: WriterLock.from(options.writerLock.buffer), slot: options.writerLock.slot }
+    : null;
   return new SqliteSql(
-    { db, mutex: new Mutex(), busyTimeoutMs, statements: new StatementCache(db, STATEMENT_CACHE_SIZE) },
+    {
+      db,
+      mutex: new Mutex(),
+      busyTimeoutMs,
+      statements: new StatementCache(db, STATEMENT_CACHE_SIZE),
+      writer,
+    },
     null,
   );
 }
@@ -101,7 +120,10 @@ class SqliteSql implements Sql {
   ) {}
 
   all(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
-    return this.#use(() => this.shared.statements.get('all', sql).all(normalizeParams(params)) as Row[]);
+    return this.#use(
+      () => this.shared.statements.get('all', sql).all(normalizeParams(params)) as Row[],
+      !READ_ONLY.test(sql),
+    );
   }
 
   get(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined> {
@@ -109,13 +131,16 @@ class SqliteSql implements Sql {
       const row = this.shared.statements.get('get', sql).get(normalizeParams(params)) as Row | undefined;
       if (row) delete row._metadata;
       return row;
-    });
+    }, !READ_ONLY.test(sql));
   }
 
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
-    return this.#use(() => ({
-      changes: this.shared.statements.get('run', sql).run(normalizeParams(params)).changes,
-    }));
+    return this.#use(
+      () => ({
+        changes: this.shared.statements.get('run', sql).run(normalizeParams(params)).changes,
+      }),
+      true,
+    );
   }
 
   exec(sql: string): Promise<void> {
@@ -123,7 +148,7 @@ class SqliteSql implements Sql {
     if (this.tx) {
       return this.#use(() => {
         db.exec(sql);
-      });
+      }, true);
     }
     // Outside a transaction (rare: DDL, PRAGMAs) a multi-statement text may stop half-way on
     // SQLITE_BUSY, so it is not retried: SQLite itself waits, as it did before the async retry.
@@ -134,7 +159,7 @@ class SqliteSql implements Sql {
       } finally {
         db.exec('PRAGMA busy_timeout = 0');
       }
-    });
+    }, true);
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
@@ -143,26 +168,55 @@ class SqliteSql implements Sql {
       return withSavepoint(this, this.tx, fn);
     }
     assertOutsideOwnTx(this.shared);
-    return this.shared.mutex.run(async () => {
-      const { db } = this.shared;
-      const begun = this.#beginImmediate();
-      if (begun) await begun;
-      const state: TxState = { owner: this.shared, open: true, savepoints: 0 };
-      try {
-        const result = await runInTxScope(state, () => fn(new SqliteSql(this.shared, state)));
+    return this.shared.mutex.run(() =>
+      this.#whileWriting(async () => {
+        const { db } = this.shared;
+        const begun = this.#beginImmediate();
+        if (begun) await begun;
+        const state: TxState = { owner: this.shared, open: true, savepoints: 0 };
         try {
-          db.exec('COMMIT');
+          const result = await runInTxScope(state, () => fn(new SqliteSql(this.shared, state)));
+          try {
+            db.exec('COMMIT');
+          } catch (error) {
+            throw wrapSqliteError(error);
+          }
+          return result;
         } catch (error) {
-          throw wrapSqliteError(error);
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        } finally {
+          state.open = false;
         }
-        return result;
-      } catch (error) {
-        if (db.inTransaction) db.exec('ROLLBACK');
-        throw error;
-      } finally {
-        state.open = false;
-      }
-    });
+      }),
+    );
+  }
+
+  /**
+   * Runs `op` holding this process's shared write lock (when the connection has one; see
+   * {@link SqliteOptions.writerLock}). Synchronous when the lock is free and `op` is.
+   */
+  #whileWriting<T>(op: () => T | Promise<T>): T | Promise<T> {
+    const writer = this.shared.writer;
+    if (!writer) return op();
+    const waiting = writer.lock.acquire(writer.slot, this.shared.busyTimeoutMs);
+    if (waiting) return waiting.then(() => this.#releasingAfter(writer, op));
+    return this.#releasingAfter(writer, op);
+  }
+
+  #releasingAfter<T>(writer: { lock: WriterLock; slot: number }, op: () => T | Promise<T>): T | Promise<T> {
+    let result: T | Promise<T>;
+    try {
+      result = op();
+    } catch (error) {
+      writer.lock.release(writer.slot);
+      throw error;
+    }
+    if (!(result instanceof Promise)) {
+      writer.lock.release(writer.slot);
+      return result;
+    }
+    return result.finally(() => writer.lock.release(writer.slot));
   }
 
   async close(): Promise<void> {
@@ -211,7 +265,7 @@ class SqliteSql implements Sql {
     }
   }
 
-  async #use<T>(op: () => T): Promise<T> {
+  async #use<T>(op: () => T, writes: boolean): Promise<T> {
     if (this.tx) {
       assertTxOpen(this.tx);
       // Inside BEGIN IMMEDIATE this connection already holds the write lock.
@@ -222,7 +276,9 @@ class SqliteSql implements Sql {
       }
     }
     assertOutsideOwnTx(this.shared);
-    return this.shared.mutex.run(() => this.#busyAware(op));
+    return this.shared.mutex.run(() =>
+      writes ? this.#whileWriting(() => this.#busyAware(op)) : this.#busyAware(op),
+    );
   }
 }
 

@@ -9,11 +9,11 @@ import type { JobsRepo } from './repos/jobs-api.js';
 import { type SettingsRepo, settingsRepo } from './repos/settings.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
 import type { Dialect, Sql } from './sql.js';
-import { openSqlite } from './sqlite.js';
+import { openSqlite, type SqliteOptions } from './sqlite.js';
 
 /** Where the data lives: a SQLite file (embedded default) or a PostgreSQL database. */
 export type StorageOptions =
-  | { sqlitePath: string; busyTimeoutMs?: number }
+  | { sqlitePath: string; busyTimeoutMs?: number; writerLock?: SqliteOptions['writerLock'] }
   | { databaseUrl: string; schema?: string; poolSize?: number };
 
 /** The repositories; the same set exists on the storage and on a transaction handle. */
@@ -75,10 +75,10 @@ function repositories(sql: Sql): Repositories {
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const sql =
     'sqlitePath' in options
-      ? openSqlite(
-          options.sqlitePath,
-          options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs },
-        )
+      ? openSqlite(options.sqlitePath, {
+          ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+          ...(options.writerLock === undefined ? {} : { writerLock: options.writerLock }),
+        })
       : await openPostgres(options.databaseUrl, {
           ...(options.schema === undefined ? {} : { schema: options.schema }),
           ...(options.poolSize === undefined ? {} : { max: options.poolSize }),
