@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WebhookVerificationError } from './errors.js';
-import { sign, verify } from './signature.js';
+import { hmacImplementations, sign, verify } from './signature.js';
 
 const T = 1_700_000_000;
 const opts = { now: () => T * 1000 };
@@ -39,6 +39,19 @@ describe('sign/verify properties', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('the synchronous node:crypto HMAC (used in Node) and Web Crypto give the same digest', async () => {
+    const { node, webCrypto } = hmacImplementations;
+    expect(node).toBeTypeOf('function'); // Node 20.16+ hands out node:crypto via process.getBuiltinModule
+    await fc.assert(
+      fc.asyncProperty(bodyArb, secretArb, async (message, secret) => {
+        const viaNode = node?.(secret, message);
+        expect(viaNode).toMatch(/^[0-9a-f]{64}$/);
+        expect(await webCrypto(secret, message)).toBe(viaNode);
+      }),
+      { numRuns: 100 },
     );
   });
 
