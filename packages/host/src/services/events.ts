@@ -1,27 +1,53 @@
 import type { IncomingEvent } from '../api/schemas.js';
-import type { IntegrationMeta } from '../storage/index.js';
+import type { InstallationRecord, IntegrationMeta, StorageTx } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
+import { GroupCommit } from './group-commit.js';
+
+/** What {@link acceptEvent} reports. */
+export interface AcceptedEvent {
+  eventId: string;
+  duplicate: boolean;
+  /** Jobs (deliveries and invocations) the event created; 0 for a duplicate. */
+  jobs: number;
+}
+
+type StoredEvent = { type: string; eventId: string } & Record<string, unknown>;
+type Outcome = { duplicate: boolean; jobs: number; deliver: boolean; invoke: boolean };
+
+/** One group-commit queue per host (keyed by its context). */
+const acceptors = new WeakMap<HostContext, GroupCommit<StoredEvent, Outcome>>();
+
+function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
+  let acceptor = acceptors.get(ctx);
+  if (!acceptor) {
+    acceptor = new GroupCommit({
+      run: async (events) => {
+        const outcomes = await ctx.storage.transaction((tx) => storeEvents(tx, events));
+        if (outcomes.some((o) => o.deliver)) ctx.notify.deliveries();
+        if (outcomes.some((o) => o.invoke)) ctx.notify.invocations();
+        return outcomes;
+      },
+    });
+    acceptors.set(ctx, acceptor);
+  }
+  return acceptor;
+}
 
 /**
- * Accepts an upstream platform event: stores it and every job it fans out to in ONE transaction
- * (no window where an accepted event has no delivery), then wakes the workers.
- * Idempotent on a caller-given `eventId`: a repeat changes nothing and reports `duplicate`.
- *
- * @example
- * const { eventId } = await acceptEvent(ctx, { type: 'space_content_updated', spaceId: 's1', revisionId: 'r1' });
+ * Stores events and every job they fan out to, inside the caller's transaction. Routing reads
+ * (matching installations, integration manifests) are shared by the events of the group: nothing
+ * they read changes inside the transaction.
  */
-export async function acceptEvent(
-  ctx: HostContext,
-  input: IncomingEvent,
-): Promise<{ eventId: string; duplicate: boolean; jobs: number }> {
-  // A caller's `installationId` (present in SPEC 2.10 payloads) means nothing here: each
-  // delivery carries the id of the installation it goes to.
-  const { installationId: _ignored, ...rest } = input;
-  const event = { ...rest, eventId: input.eventId ?? newEventId() };
-  const spaceId = 'spaceId' in event ? event.spaceId : undefined;
-  const siteId = 'siteId' in event ? event.siteId : undefined;
-  const result = await ctx.storage.transaction(async (tx) => {
+async function storeEvents(tx: StorageTx, events: readonly StoredEvent[]): Promise<Outcome[]> {
+  const matches = new Map<string, InstallationRecord[]>();
+  // Routing needs the manifest only: the light read (no bundle, no secrets), once per integration.
+  const metas = new Map<string, IntegrationMeta | null>();
+  const allJobs = [];
+  const outcomes: Outcome[] = [];
+  for (const event of events) {
+    const spaceId = typeof event.spaceId === 'string' ? event.spaceId : undefined;
+    const siteId = typeof event.siteId === 'string' ? event.siteId : undefined;
     const { inserted } = await tx.events.insertIfAbsent({
       eventId: event.eventId,
       type: event.type,
@@ -29,31 +55,59 @@ export async function acceptEvent(
       spaceId: spaceId ?? null,
       siteId: siteId ?? null,
     });
-    if (!inserted) return { duplicate: true, jobs: 0 };
-    const installations = await tx.installations.matching({
-      ...(spaceId === undefined ? {} : { spaceId }),
-      ...(siteId === undefined ? {} : { siteId }),
-    });
+    if (!inserted) {
+      outcomes.push({ duplicate: true, jobs: 0, deliver: false, invoke: false });
+      continue;
+    }
+    const scopeKey = `${spaceId ?? ''}\u0000${siteId ?? ''}`;
+    let installations = matches.get(scopeKey);
+    if (!installations) {
+      installations = await tx.installations.matching({
+        ...(spaceId === undefined ? {} : { spaceId }),
+        ...(siteId === undefined ? {} : { siteId }),
+      });
+      matches.set(scopeKey, installations);
+    }
     const targets = [];
-    // Routing needs the manifest only: the light read (no bundle, no secrets), once per integration.
-    const cache = new Map<string, IntegrationMeta | null>();
     for (const installation of installations) {
-      if (!cache.has(installation.integrationName)) {
-        cache.set(
+      if (!metas.has(installation.integrationName)) {
+        metas.set(
           installation.integrationName,
           await tx.integrations.getLatestMeta(installation.integrationName),
         );
       }
-      const integration = cache.get(installation.integrationName);
+      const integration = metas.get(installation.integrationName);
       if (integration) targets.push({ installation, integration });
     }
     const jobs = fanOutJobs(event, targets);
-    if (jobs.length > 0) await tx.jobs.enqueue(jobs);
-    return { duplicate: false, jobs: jobs.length, kinds: new Set(jobs.map((j) => j.kind)) };
-  });
-  if (!result.duplicate && 'kinds' in result) {
-    if (result.kinds?.has('deliver')) ctx.notify.deliveries();
-    if (result.kinds?.has('invoke')) ctx.notify.invocations();
+    allJobs.push(...jobs);
+    outcomes.push({
+      duplicate: false,
+      jobs: jobs.length,
+      deliver: jobs.some((j) => j.kind === 'deliver'),
+      invoke: jobs.some((j) => j.kind === 'invoke'),
+    });
   }
-  return { eventId: event.eventId, duplicate: result.duplicate, jobs: result.jobs };
+  if (allJobs.length > 0) await tx.jobs.enqueue(allJobs);
+  return outcomes;
+}
+
+/**
+ * Accepts an upstream platform event: stores it and every job it fans out to in ONE transaction
+ * (no window where an accepted event has no delivery), then wakes the workers. Resolves once that
+ * transaction has committed. Concurrent calls share a transaction (group commit, see
+ * {@link GroupCommit}); a failure of one event fails only its own call.
+ * Idempotent on a caller-given `eventId`: a repeat changes nothing and reports `duplicate`.
+ *
+ * @example
+ * const { eventId } = await acceptEvent(ctx, { type: 'space_content_updated', spaceId: 's1', revisionId: 'r1' });
+ */
+export function acceptEvent(ctx: HostContext, input: IncomingEvent): Promise<AcceptedEvent> {
+  // A caller's `installationId` (present in SPEC 2.10 payloads) means nothing here: each
+  // delivery carries the id of the installation it goes to.
+  const { installationId: _ignored, ...rest } = input;
+  const event: StoredEvent = { ...rest, eventId: input.eventId ?? newEventId() };
+  return acceptorOf(ctx)
+    .submit(event)
+    .then((outcome) => ({ eventId: event.eventId, duplicate: outcome.duplicate, jobs: outcome.jobs }));
 }

@@ -1,0 +1,95 @@
+/** Options of {@link GroupCommit}. */
+export interface GroupCommitOptions<I, R> {
+  /**
+   * Does the work of several items together (typically in ONE transaction) and returns one result per
+   * item, in order. If it throws, every item of the group is retried alone (`run([item])`), so one bad
+   * item fails only its own caller.
+   */
+  run(items: readonly I[]): Promise<R[]>;
+  /** Largest group. Default 256. */
+  maxBatch?: number;
+  /** Defers the first flush; default `setImmediate` (after the I/O callbacks of this event-loop turn). */
+  schedule?: (flush: () => void) => void;
+}
+
+interface Pending<I, R> {
+  item: I;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: items submitted during one event-loop turn, or while the previous group is still being
+ * written, are handled together by one `run` call. For SQLite that is one transaction (one BEGIN, one
+ * COMMIT, one write lock hand-off) for many concurrent requests instead of one each. Each caller still
+ * gets its own result, and only once its group is durable.
+ *
+ * @example
+ * const events = new GroupCommit({ run: (items) => storage.transaction((tx) => insertAll(tx, items)) });
+ * const result = await events.submit(event);
+ */
+export class GroupCommit<I, R> {
+  readonly #run: (items: readonly I[]) => Promise<R[]>;
+  readonly #maxBatch: number;
+  readonly #schedule: (flush: () => void) => void;
+  #pending: Pending<I, R>[] = [];
+  #scheduled = false;
+  #running = false;
+
+  constructor(options: GroupCommitOptions<I, R>) {
+    this.#run = options.run;
+    this.#maxBatch = options.maxBatch ?? 256;
+    this.#schedule = options.schedule ?? ((flush) => setImmediate(flush));
+  }
+
+  /** Queues `item`; resolves with its result once its group has been written. */
+  submit(item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#pending.push({ item, resolve, reject });
+      if (this.#scheduled || this.#running) return; // the running group's end flushes this one
+      this.#scheduled = true;
+      this.#schedule(() => {
+        this.#scheduled = false;
+        this.#flush();
+      });
+    });
+  }
+
+  #flush(): void {
+    if (this.#running || this.#pending.length === 0) return;
+    const group = this.#pending.splice(0, this.#maxBatch);
+    this.#running = true;
+    void this.#write(group).finally(() => {
+      this.#running = false;
+      this.#flush(); // what arrived meanwhile: the next group, at once
+    });
+  }
+
+  async #write(group: Pending<I, R>[]): Promise<void> {
+    let results: R[];
+    try {
+      results = await this.#run(group.map((entry) => entry.item));
+      if (results.length !== group.length) {
+        throw new Error(`GroupCommit: run returned ${results.length} results for ${group.length} items`);
+      }
+    } catch (error) {
+      if (group.length === 1) {
+        group[0]?.reject(error);
+        return;
+      }
+      // One of them may be the cause: each alone, so the others still succeed.
+      for (const entry of group) {
+        try {
+          const [result] = await this.#run([entry.item]);
+          entry.resolve(result as R);
+        } catch (alone) {
+          entry.reject(alone);
+        }
+      }
+      return;
+    }
+    group.forEach((entry, i) => {
+      entry.resolve(results[i] as R);
+    });
+  }
+}
