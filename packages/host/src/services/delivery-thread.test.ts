@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
 import type { DeliveryWorkerData } from './delivery-protocol.js';
 import {
+  conditionArgs,
+  createWorker,
   DeliveryThreadError,
   deliveryWorkerUrl,
   startDeliveryThread,
@@ -55,6 +57,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'delivery-thread-'));
   await writeFile(join(dir, 'fake.mjs'), FAKE_WORKER);
   await writeFile(join(dir, 'failing.mjs'), FAILING_WORKER);
+  await writeFile(
+    join(dir, 'echo.mjs'),
+    "import { parentPort, workerData } from 'node:worker_threads';\nparentPort.postMessage({ data: workerData, execArgv: process.execArgv });\n",
+  );
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -153,6 +159,29 @@ describe('deliveryWorkerUrl and workerExecArgv', () => {
         '--conditions=source',
       ]),
     ).toEqual(['--conditions', 'node', '--inspect']);
+  });
+
+  it('starts a worker even when the parent runs with options workers refuse (V8 heap sizes, --title)', async () => {
+    // `node --max-old-space-size=4096 main.js` must still start the delivery thread.
+    const parentArgs = [
+      '--max-old-space-size=512',
+      '--max-semi-space-size=16',
+      '--conditions',
+      'node',
+      '--title=host',
+    ];
+    const worker = createWorker(pathToFileURL(join(dir, 'echo.mjs')), { hello: 'worker' }, parentArgs);
+    const answer = await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    expect(answer).toEqual({ data: { hello: 'worker' }, execArgv: ['--conditions', 'node'] });
+    await worker.terminate();
+    expect(conditionArgs(['--inspect', '-C', 'a', '--conditions=b', '--x'])).toEqual([
+      '-C',
+      'a',
+      '--conditions=b',
+    ]);
   });
 });
 

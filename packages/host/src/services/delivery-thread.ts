@@ -90,6 +90,43 @@ export function workerExecArgv(execArgv: readonly string[] = process.execArgv): 
   return out;
 }
 
+/** Only the `--conditions` / `-C` options of an `execArgv` (the ones a worker needs to resolve modules). */
+export function conditionArgs(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i] ?? '';
+    if (arg === '--conditions' || arg === '-C') {
+      const value = execArgv[i + 1];
+      if (value !== undefined) out.push(arg, value);
+      i++;
+    } else if (arg.startsWith('--conditions=') || arg.startsWith('-C=')) {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+/**
+ * A Worker with the parent's options (see {@link workerExecArgv}). Some options that `node` accepts are
+ * refused by workers (V8 heap sizes such as `--max-old-space-size`, `--stack-size`, `--title`, ...:
+ * ERR_WORKER_INVALID_EXEC_ARGV); they apply to the whole process anyway, so the worker then gets only the
+ * module conditions. Without this, `node --max-old-space-size=4096 main.js` could not start the host.
+ */
+export function createWorker(
+  url: URL,
+  workerData: unknown,
+  execArgv: readonly string[] = process.execArgv,
+): Worker {
+  const inherited = workerExecArgv(execArgv);
+  const options = { workerData, name: 'platform-delivery' };
+  try {
+    return new Worker(url, { ...options, execArgv: inherited });
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    return new Worker(url, { ...options, execArgv: conditionArgs(inherited) });
+  }
+}
+
 /** The running delivery engine, wherever it runs. */
 export interface DeliveryRunner {
   /** Deliveries were committed: look for due work now. */
@@ -145,11 +182,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
   /** Starts one worker; resolves when it is ready, rejects if it ends before. */
   const spawn = () =>
     new Promise<void>((resolve, reject) => {
-      const worker = new Worker(url, {
-        workerData: options.workerData,
-        name: 'platform-delivery',
-        execArgv: workerExecArgv(),
-      });
+      const worker = createWorker(url, options.workerData);
       current = worker;
       let ready = false;
       let failure: Error | undefined;
