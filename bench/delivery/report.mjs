@@ -166,6 +166,8 @@ export function printReport(r) {
     console.log(
       `  its busiest other thread (the delivery thread if on), cores: burst ${fmt(r.burst.load.hostBusiestOtherThreadCores, 2)}, paced ½ ${fmt(r.paced.load.hostBusiestOtherThreadCores, 2)}`,
     );
+    const threads = (load) => (load.hostOtherThreadsCores ?? []).map((cores) => fmt(cores, 2)).join(' + ');
+    console.log(`  its other threads, busiest first, cores in the burst: ${threads(r.burst.load)}`);
     console.log(`bench process (load generator) CPU per verified delivery: ${perPhase('benchProcessCores')}`);
   } else {
     console.log(`bench+host CPU per verified delivery: ${perPhase('benchProcessCores')}`);

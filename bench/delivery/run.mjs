@@ -9,6 +9,7 @@
 // `--profile` also writes a CPU profile of this process (host + load generator) during the burst.
 // `--host-profile` (process mode) runs the host with `node --cpu-prof`: one V8 CPU profile per thread of
 // the host (main + delivery worker), of the whole run, written to a temp folder printed at the end.
+// `--host-node-args="--max-semi-space-size=16 ..."` (process mode) passes options to the host's `node`.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,6 +26,9 @@ import { printReport } from './report.mjs';
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 const hostProfile = process.argv.includes('--host-profile');
+const hostNodeArgs = (process.argv.find((a) => a.startsWith('--host-node-args='))?.slice('--host-node-args='.length) ?? '')
+  .split(' ')
+  .filter(Boolean);
 const P = {
   concurrency: 64, // raw requests in flight, and the host's PLATFORM_DELIVERY_CONCURRENCY
   rawCount: quick ? 600 : 3000,
@@ -74,6 +78,7 @@ async function measured(receiver, host, fn) {
   const threadsAfter = host.cpu ? host.threads() : null;
   const { records, cpu: receiverCpu } = await receiver.dump();
   load.receiverProcessCores = (receiverCpu.user + receiverCpu.system) / 1e6 / load.seconds;
+  let otherThreads = null;
   if (hostBefore && hostAfter) {
     // The host is its own process: its CPU from /proc/<pid>/stat (whole process and main thread).
     load.hostProcessCores = (hostAfter.process - hostBefore.process) / load.seconds;
@@ -84,8 +89,15 @@ async function measured(receiver, host, fn) {
       .filter((k) => !k.startsWith(`${host.pid}:`))
       .map((k) => (threadsAfter[k] - (threadsBefore[k] ?? 0)) / load.seconds);
     load.hostBusiestOtherThreadCores = Math.max(0, ...others);
+    // Every other thread's cores, busiest first (Node names them all "node": the delivery worker, V8's
+    // platform workers for GC and compilation, the libuv pool).
+    otherThreads = others
+      .filter((cores) => cores >= 0.005)
+      .sort((a, b) => b - a)
+      .map((cores) => Math.round(cores * 100) / 100);
   }
   for (const k of Object.keys(load)) load[k] = Math.round(load[k] * 100) / 100;
+  if (otherThreads) load.hostOtherThreadsCores = otherThreads;
   return { run, records, load };
 }
 
@@ -110,7 +122,10 @@ async function main() {
   const hostProfileDir = hostProfile ? await mkdtemp(join(tmpdir(), 'platform-bench-host-profile-')) : null;
   const host =
     hostMode === 'process'
-      ? await spawnHost(hostEnv, hostProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${hostProfileDir}`] : [])
+      ? await spawnHost(hostEnv, [
+          ...hostNodeArgs,
+          ...(hostProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${hostProfileDir}`] : []),
+        ])
       : await inProcessHost(hostEnv);
   console.log(
     `host: ${hostMode === 'process' ? `own process (node packages/host/dist/main.js, pid ${host.pid})` : 'in this process (startHost)'}, ready in ${host.startupMs} ms`,
