@@ -10,6 +10,19 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(Buffer.from(hashToken(a), 'hex'), Buffer.from(hashToken(b), 'hex'));
 }
 
+/**
+ * A constant-time check against one fixed token, whose hash is computed once (the operator token is
+ * checked on every request).
+ *
+ * @example
+ * const isAdmin = tokenMatcher(adminToken);
+ * isAdmin(givenToken); // true or false, in time independent of where they differ
+ */
+export function tokenMatcher(expected: string): (given: string) => boolean {
+  const expectedHash = Buffer.from(hashToken(expected), 'hex');
+  return (given) => timingSafeEqual(Buffer.from(hashToken(given), 'hex'), expectedHash);
+}
+
 /** A new random secret, base64url, `bytes` long before encoding. */
 export function randomToken(prefix: string, bytes = 32): string {
   return `${prefix}${randomBytes(bytes).toString('base64url')}`;

@@ -1,5 +1,5 @@
 import { HTTPException } from 'hono/http-exception';
-import { safeEqual } from '../auth.js';
+import { tokenMatcher } from '../auth.js';
 import { HttpError, unauthorized } from '../errors.js';
 import { ExecutorError } from '../executor/index.js';
 import type { HostContext } from '../services/context.js';
@@ -38,13 +38,14 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   );
 
   // Every /v1 route but the public endpoints needs a bearer token.
+  const isOperator = tokenMatcher(options.adminToken);
   app.use('/v1/*', async (c, next) => {
     if (/^\/v1\/integrations\/[^/]+\/installations\/[^/]+\/public(\/|$)/.test(c.req.path)) return next();
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw unauthorized();
     const token = match[1]!;
-    if (safeEqual(token, options.adminToken)) {
+    if (isOperator(token)) {
       c.set('principal', { kind: 'operator' });
     } else {
       const installationId = ctx.tokens.verify(token);

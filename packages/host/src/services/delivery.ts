@@ -2,8 +2,9 @@ import type { Dispatcher } from 'undici';
 import type { HostConfig } from '../config.js';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryJob } from '../delivery/engine.js';
 import type { AddressPolicy } from '../net/index.js';
-import type { JobRecord, Storage } from '../storage/index.js';
+import type { FinishItem, JobRecord, Storage } from '../storage/index.js';
 import type { DeliverJobPayload } from './dispatch.js';
+import { GroupCommit } from './group-commit.js';
 
 /** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
 export function leaseMs(attemptTimeoutMs: number): number {
@@ -43,10 +44,25 @@ export function startDeliveryEngine(
   const { storage, config, logger } = deps;
   const { jobs } = storage;
   const lease = leaseMs(config.deliveryTimeoutMs);
+  // Attempts that end at about the same moment are recorded in one transaction (group commit).
+  const finishing = new GroupCommit<FinishItem, boolean>({
+    run: (items) => jobs.finishAttempts(items, Date.now()),
+  });
+  // Where the jobs of one claim go, read once per installation: a claim is a batch of up to
+  // `concurrency` jobs, often for the same few installations. Renewed at every claim, so an edited URL,
+  // a rotated secret or an uninstall applies from the next claim on.
+  let targets = new Map<string, Promise<{ url: string; secrets: string[] } | null>>();
+  const readTarget = async (installationId: string) => {
+    const installation = await storage.installations.get(installationId);
+    if (!installation || typeof installation.configuration.url !== 'string') return null;
+    const secrets = await storage.webhookSecrets.active(installation.id, Date.now());
+    return { url: installation.configuration.url, secrets };
+  };
   const engine = createDeliveryEngine<QueuedDelivery>({
     queue: {
       claim: async (limit) => {
         const claimed = await jobs.claim({ kinds: ['deliver'], limit, leaseMs: lease, now: Date.now() });
+        targets = new Map();
         return claimed.map((record) => {
           const payload = record.payload as unknown as DeliverJobPayload;
           return {
@@ -60,10 +76,11 @@ export function startDeliveryEngine(
         });
       },
       finish: async (job, attempt, end) => {
-        // One transaction: the attempt, and the job's end (final state, or back in the queue).
-        await jobs.finishAttempt(
-          job.record,
-          {
+        // One transaction (shared with the attempts ending meanwhile): the attempt, and the job's end
+        // (final state, or back in the queue).
+        await finishing.submit({
+          job: job.record,
+          attempt: {
             series: job.record.series,
             number: attempt.attempt,
             startedAt: attempt.startedAt,
@@ -72,17 +89,23 @@ export function startDeliveryEngine(
             error: attempt.error ? `${attempt.error.code}: ${attempt.error.message}` : null,
             responseExcerpt: attempt.responseExcerpt ?? null,
           },
-          'state' in end ? { state: end.state } : { runAt: end.runAt, lastError: null },
-          Date.now(),
-        );
+          outcome: 'state' in end ? { state: end.state } : { runAt: end.runAt, lastError: null },
+        });
       },
       nextDueAt: () => jobs.nextDueAt(['deliver']),
     },
-    resolveTarget: async (job) => {
-      const installation = await storage.installations.get(job.record.installationId);
-      if (!installation || typeof installation.configuration.url !== 'string') return null;
-      const secrets = await storage.webhookSecrets.active(installation.id, Date.now());
-      return { url: installation.configuration.url, secrets };
+    resolveTarget: (job) => {
+      const id = job.record.installationId;
+      let target = targets.get(id);
+      if (!target) {
+        target = readTarget(id);
+        targets.set(id, target);
+        // A failed read is not kept: the next job of the claim tries again.
+        void target.catch(() => {
+          if (targets.get(id) === target) targets.delete(id);
+        });
+      }
+      return target;
     },
     dispatcher,
     policy: deps.policy,

@@ -15,6 +15,7 @@ export type {
   DeliveryListOptions,
   DeliveryPage,
   EnqueueInput,
+  FinishItem,
   FinishOutcome,
   JobRef,
   JobsRepo,

@@ -90,7 +90,14 @@ export class WriterLock {
       }
     }
     Atomics.store(this.#cells, OWNER, 0);
-    Atomics.notify(this.#cells, OWNER);
+    // Wake only if a thread began waiting meanwhile (a futex wake per release is a system call). One that
+    // marks itself waiting after this check reads the owner afterwards, sees 0, and takes the lock.
+    for (let i = 0; i < WRITER_LOCK_SLOTS; i++) {
+      if (Atomics.load(this.#cells, 1 + i) === WAITING) {
+        Atomics.notify(this.#cells, OWNER);
+        return;
+      }
+    }
   }
 
   async #wait(slot: number, deadline: number): Promise<void> {

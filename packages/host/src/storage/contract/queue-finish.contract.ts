@@ -87,6 +87,59 @@ export function queueFinishContract(ctx: () => Ctx): void {
     expect(await storage.jobs.getJob(job!.id)).toMatchObject({ state: 'succeeded', attempt: 2 });
   });
 
+  it('finishAttempts ends several claims in one transaction, one result each, all or nothing', async () => {
+    const { storage } = ctx();
+    const { id: installationId } = await storage.installations.create(installationInput());
+    const [a, b, c] = await storage.jobs.enqueue(
+      [0, 1, 2].map(() => ({ kind: 'deliver' as const, installationId, payload: {}, runAt: 0 })),
+    );
+    const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 3, leaseMs: 1000, now: 1 });
+    const ref = (id: string) => claimed.find((j) => j.id === id)!;
+    const attempt = (statusCode: number) => ({
+      series: 1,
+      number: 1,
+      startedAt: 2,
+      durationMs: 3,
+      statusCode,
+    });
+
+    // One bad item: nothing of the group is written.
+    const bad = await storage.jobs
+      .finishAttempts(
+        [
+          { job: ref(a!.id), attempt: attempt(200), outcome: { state: 'succeeded' } },
+          { job: ref(b!.id), attempt: attempt(200), outcome: { state: 'queued' as 'failed' } },
+        ],
+        4,
+      )
+      .catch((e) => e);
+    expect(isStorageError(bad, 'invalid')).toBe(true);
+    expect(await storage.jobs.getJob(a!.id)).toMatchObject({ state: 'running', attempts: [] });
+
+    expect(
+      await storage.jobs.finishAttempts(
+        [
+          { job: ref(a!.id), attempt: attempt(200), outcome: { state: 'succeeded' } },
+          { job: ref(b!.id), attempt: attempt(503), outcome: { runAt: 1005, lastError: 'HTTP 503' } },
+          { job: ref(c!.id), attempt: attempt(404), outcome: { state: 'failed', lastError: 'HTTP 404' } },
+          // the same claim again: recorded, but it no longer ends anything
+          { job: ref(a!.id), attempt: { ...attempt(200), number: 2 }, outcome: { state: 'succeeded' } },
+        ],
+        5,
+      ),
+    ).toEqual([true, true, true, false]);
+    expect(await storage.jobs.getJob(a!.id)).toMatchObject({ state: 'succeeded', finishedAt: 5, attempt: 2 });
+    expect(await storage.jobs.getJob(b!.id)).toMatchObject({
+      state: 'queued',
+      runAt: 1005,
+      attempt: 1,
+      lastError: 'HTTP 503',
+      attempts: [{ statusCode: 503 }],
+    });
+    expect(await storage.jobs.getJob(c!.id)).toMatchObject({ state: 'failed', lastError: 'HTTP 404' });
+    expect(await storage.jobs.finishAttempts([], 6)).toEqual([]);
+  });
+
   it('claim takes due retries and expired leases before first attempts, oldest first within each', async () => {
     const { storage } = ctx();
     const { id: installationId } = await storage.installations.create(installationInput());

@@ -53,6 +53,13 @@ export interface DeliveryListOptions {
   kind?: JobKind;
 }
 
+/** One item of `finishAttempts`. */
+export interface FinishItem {
+  job: JobRef;
+  attempt: AttemptInput;
+  outcome: FinishOutcome;
+}
+
 /** A page of jobs with their attempts. */
 export interface DeliveryPage {
   items: JobWithAttempts[];
@@ -105,6 +112,11 @@ export interface JobsRepo {
    * still recorded).
    */
   finishAttempt(job: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number): Promise<boolean>;
+  /**
+   * Several `finishAttempt`s in ONE transaction (a delivery worker finishing the attempts of one moment
+   * together); one result per item, in order. All or nothing: a throw leaves none of them recorded.
+   */
+  finishAttempts(items: readonly FinishItem[], now: number): Promise<boolean[]>;
   /** The earliest time a job of `kinds` becomes claimable (queued runAt, or running leaseUntil), or null. */
   nextDueAt(kinds: readonly JobKind[]): Promise<number | null>;
   listDeliveries(installationId: string, options?: DeliveryListOptions): Promise<DeliveryPage>;

@@ -16,6 +16,7 @@ import type {
   AttemptInput,
   DeliveryListOptions,
   EnqueueInput,
+  FinishItem,
   FinishOutcome,
   JobRef,
   JobsRepo,
@@ -109,6 +110,40 @@ async function withAttempts(sql: Sql, jobs: JobRecord[]): Promise<JobWithAttempt
   const byJob = new Map<string, JobAttempt[]>(jobs.map((job) => [job.id, []]));
   for (const row of rows) byJob.get(str(row, 'job_id'))?.push(toAttempt(row));
   return jobs.map((job) => ({ ...job, attempts: byJob.get(job.id) ?? [] }));
+}
+
+function checkOutcome(outcome: FinishOutcome): void {
+  if ('state' in outcome && !TERMINAL.includes(outcome.state))
+    throw new StorageError('invalid', `finishAttempt state must be one of ${TERMINAL.join(', ')}`);
+}
+
+/**
+ * Inside a transaction: the attempt, then the job's end under the lease guard. The attempt counter
+ * moves with the state change (same guard); only when the claim was lost does it need its own UPDATE,
+ * exactly as recordAttempt would have done.
+ */
+async function finishOne(tx: Sql, { job: ref, attempt, outcome }: FinishItem, now: number): Promise<boolean> {
+  const jobId = typeof ref === 'string' ? ref : ref.id;
+  const guard = refGuard(ref);
+  const advance = 'attempt = CASE WHEN series = ? AND attempt < ? THEN ? ELSE attempt END';
+  const advanceValues = [attempt.series, attempt.number, attempt.number];
+  await insertAttempt(tx, jobId, attempt);
+  const { changes } =
+    'state' in outcome
+      ? await tx.run(
+          `UPDATE jobs SET state = ?, finished_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL,
+             last_error = COALESCE(?, last_error), ${advance}
+           WHERE ${guard.sql} AND state = 'running'`,
+          [outcome.state, now, now, outcome.lastError ?? null, ...advanceValues, ...guard.values],
+        )
+      : await tx.run(
+          `UPDATE jobs SET state = 'queued', run_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL,
+             last_error = ?, ${advance}
+           WHERE ${guard.sql} AND state = 'running'`,
+          [outcome.runAt, now, outcome.lastError, ...advanceValues, ...guard.values],
+        );
+  if (changes === 0) await advanceAttempt(tx, jobId, attempt);
+  return changes > 0;
 }
 
 /**
@@ -270,33 +305,17 @@ export function jobsRepo(sql: Sql): JobsRepo {
         await advanceAttempt(tx, jobId, attempt);
       }),
 
-    finishAttempt: (ref: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number) => {
-      if ('state' in outcome && !TERMINAL.includes(outcome.state))
-        throw new StorageError('invalid', `finishAttempt state must be one of ${TERMINAL.join(', ')}`);
-      const jobId = typeof ref === 'string' ? ref : ref.id;
-      const guard = refGuard(ref);
-      // The attempt counter moves with the state change (same guard); only when the claim was lost does
-      // it need its own UPDATE, exactly as recordAttempt would have done.
-      const advance = 'attempt = CASE WHEN series = ? AND attempt < ? THEN ? ELSE attempt END';
-      const advanceValues = [attempt.series, attempt.number, attempt.number];
+    finishAttempt: async (ref: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number) => {
+      checkOutcome(outcome);
+      return sql.transaction((tx) => finishOne(tx, { job: ref, attempt, outcome }, now));
+    },
+
+    finishAttempts: async (items: readonly FinishItem[], now: number) => {
+      for (const item of items) checkOutcome(item.outcome);
       return sql.transaction(async (tx) => {
-        await insertAttempt(tx, jobId, attempt);
-        const { changes } =
-          'state' in outcome
-            ? await tx.run(
-                `UPDATE jobs SET state = ?, finished_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL,
-                   last_error = COALESCE(?, last_error), ${advance}
-                 WHERE ${guard.sql} AND state = 'running'`,
-                [outcome.state, now, now, outcome.lastError ?? null, ...advanceValues, ...guard.values],
-              )
-            : await tx.run(
-                `UPDATE jobs SET state = 'queued', run_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL,
-                   last_error = ?, ${advance}
-                 WHERE ${guard.sql} AND state = 'running'`,
-                [outcome.runAt, now, outcome.lastError, ...advanceValues, ...guard.values],
-              );
-        if (changes === 0) await advanceAttempt(tx, jobId, attempt);
-        return changes > 0;
+        const results: boolean[] = [];
+        for (const item of items) results.push(await finishOne(tx, item, now));
+        return results;
       });
     },
 
