@@ -9,8 +9,13 @@ import { dashboardRoutes } from './dashboard.js';
 import { eventRoutes } from './events.js';
 import { installationRoutes } from './installations.js';
 import { integrationRoutes } from './integrations.js';
+import { nodeJsonBody } from './node-body.js';
 import { publicRoutes } from './public.js';
 import { webhookRoutes } from './webhooks.js';
+
+/** Public endpoints: no bearer token, and the integration receives the raw body. */
+const isPublicPath = (path: string) =>
+  /^\/v1\/integrations\/[^/]+\/installations\/[^/]+\/public(\/|$)/.test(path);
 
 /** What the API needs besides the host context. */
 export interface ApiOptions {
@@ -40,7 +45,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   // Every /v1 route but the public endpoints needs a bearer token.
   const isOperator = tokenMatcher(options.adminToken);
   app.use('/v1/*', async (c, next) => {
-    if (/^\/v1\/integrations\/[^/]+\/installations\/[^/]+\/public(\/|$)/.test(c.req.path)) return next();
+    if (isPublicPath(c.req.path)) return next();
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw unauthorized();
@@ -54,6 +59,8 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
     }
     return next();
   });
+  // After the token check (an unauthenticated body is never read); public endpoints get raw bytes.
+  app.use('/v1/*', nodeJsonBody({ skip: isPublicPath }));
 
   app.route('/', integrationRoutes(ctx));
   app.route('/', installationRoutes(ctx));
