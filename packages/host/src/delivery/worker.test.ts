@@ -180,6 +180,45 @@ describe('createWorker', () => {
     expect(handledAt[1]! - dueAt).toBeLessThan(30 + stall);
   });
 
+  it('a notifyDue() that lands while the cycle reads the next due time is not overwritten by that read', async () => {
+    // The read answers what was committed when it began (the later job); the retry announced during it
+    // is earlier and must keep its timer.
+    const queue = timedQueue();
+    const start = Date.now();
+    queue.add(1, start + 400);
+    const handled: Array<{ id: number; at: number }> = [];
+    let retryDue = 0;
+    let reads = 0;
+    const worker = createWorker({
+      claim: queue.claim,
+      nextDueAt: async () => {
+        const answer = await queue.nextDueAt();
+        reads++;
+        if (reads === 1) {
+          retryDue = Date.now() + 100;
+          queue.add(2, retryDue);
+          worker.notifyDue(retryDue);
+        }
+        await sleep(30);
+        return answer;
+      },
+      concurrency: 4,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async (job) => {
+        handled.push({ id: job.id, at: Date.now() });
+      },
+    });
+    const stall = await withStall(async () => {
+      worker.start();
+      await expect.poll(() => handled.length, { timeout: 2000 }).toBe(2);
+    });
+    await worker.stop();
+    expect(handled[0]?.id).toBe(2);
+    expect(handled[0]!.at).toBeGreaterThanOrEqual(retryDue);
+    expect(handled[0]!.at - retryDue).toBeLessThan(30 + stall);
+  });
+
   it('notify() claims new work at once', async () => {
     const queue = timedQueue();
     const handledAt: number[] = [];

@@ -100,6 +100,11 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
   /** The one wake-up timer: the next due time (or the idle check), at `timerAt`. */
   let timer: unknown;
   let timerAt = Number.POSITIVE_INFINITY;
+  /**
+   * The earliest due time announced by `notifyDue` since the timer last fired. A cycle that read
+   * `nextDueAt` while a retry was being committed got the older answer: it must not arm later than this.
+   */
+  let announcedAt = Number.POSITIVE_INFINITY;
   let batchTimer: unknown;
   let immediate: ReturnType<typeof setImmediate> | undefined;
   let cycle: Promise<void> | undefined;
@@ -136,6 +141,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
       () => {
         timer = undefined;
         timerAt = Number.POSITIVE_INFINITY;
+        announcedAt = Number.POSITIVE_INFINITY; // the next cycle reads every committed due time
         needDue = true;
         drained = false;
         trigger();
@@ -236,7 +242,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
       return;
     }
     dueMisses = 0;
-    armAt(now + Math.min(Math.max(wait, 0), idleCheckMs));
+    armAt(Math.min(now + Math.min(Math.max(wait, 0), idleCheckMs), announcedAt));
   };
 
   function trigger(): void {
@@ -270,6 +276,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
     },
     notifyDue(at: number) {
       if (state !== 'running') return;
+      announcedAt = Math.min(announcedAt, at);
       if (at <= clock.now()) {
         drained = false;
         wake();
