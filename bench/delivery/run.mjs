@@ -31,10 +31,10 @@ const hostNodeArgs = (process.argv.find((a) => a.startsWith('--host-node-args=')
   .filter(Boolean);
 const P = {
   concurrency: 64, // raw requests in flight, and the host's PLATFORM_DELIVERY_CONCURRENCY
-  rawCount: quick ? 600 : 3000,
-  burstCount: quick ? 600 : 3000,
+  rawCount: quick ? 600 : 6000,
+  burstCount: quick ? 600 : 6000,
   postConcurrency: 32, // POST /v1/events in flight (client side, bounded)
-  warmup: quick ? 100 : 300,
+  warmup: quick ? 100 : 2000, // per phase group, raw and host alike: the host has far more code for V8 to optimize
   pacedSeconds: quick ? 3 : 10,
   retrySeconds: quick ? 2 : 5,
   lightSeconds: quick ? 2 : 5,

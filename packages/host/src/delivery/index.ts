@@ -19,12 +19,12 @@ export {
 } from './engine.js';
 export { type AttemptError, type AttemptErrorCode, toAttemptError } from './errors.js';
 export {
-  ARRIVAL_MARGIN_MS,
   type AttemptOutcome,
   BASE_DELAY_MS,
   type Classification,
   classify,
   type Decision,
+  DRAWN_SHARE,
   decide,
   type FinalState,
   JITTER_RATIO,

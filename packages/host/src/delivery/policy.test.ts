@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ARRIVAL_MARGIN_MS,
   type AttemptOutcome,
   type Classification,
   classify,
+  DRAWN_SHARE,
   decide,
   MAX_RETRIES,
   nextAttemptDelay,
@@ -12,22 +12,22 @@ import {
 describe('nextAttemptDelay', () => {
   it.each([
     [1, 0, 1000],
-    [1, 0.5, 1037.5],
-    [1, 1, 1075],
+    [1, 0.5, 1025],
+    [1, 1, 1050],
     [2, 0, 2000],
-    [2, 1, 2175],
+    [2, 1, 2100],
     [3, 0, 4000],
-    [3, 0.5, 4187.5],
-    [3, 1, 4375],
+    [3, 0.5, 4100],
+    [3, 1, 4200],
   ])('retry %i with rng %d -> %d ms', (retry, draw, expected) => {
     expect(nextAttemptDelay(retry, () => draw)).toBeCloseTo(expected, 3);
   });
 
-  it('stays inside the windows of SPEC 8 with Math.random, leaving the last 25 ms to arrive', () => {
+  it('stays inside the first half of the windows of SPEC 8 with Math.random: the rest is left to arrive', () => {
     const windows: Array<[number, number]> = [
-      [1000, 1100 - ARRIVAL_MARGIN_MS],
-      [2000, 2200 - ARRIVAL_MARGIN_MS],
-      [4000, 4400 - ARRIVAL_MARGIN_MS],
+      [1000, 1000 + 100 * DRAWN_SHARE],
+      [2000, 2000 + 200 * DRAWN_SHARE],
+      [4000, 4000 + 400 * DRAWN_SHARE],
     ];
     for (let i = 0; i < 1000; i++) {
       windows.forEach(([low, high], index) => {
@@ -39,7 +39,7 @@ describe('nextAttemptDelay', () => {
   });
 
   it('clamps a misbehaving rng into the window', () => {
-    expect(nextAttemptDelay(1, () => 7)).toBe(1075);
+    expect(nextAttemptDelay(1, () => 7)).toBe(1050);
     expect(nextAttemptDelay(1, () => -1)).toBe(1000);
     expect(nextAttemptDelay(1, () => Number.NaN)).toBe(1000);
   });
@@ -88,9 +88,9 @@ describe('decide', () => {
   it('retries 3 times with growing delays, then is exhausted', () => {
     expect(MAX_RETRIES).toBe(3);
     const rng = () => 0.5;
-    expect(decide(1, 'retry', rng)).toEqual({ retryInMs: 1037.5 });
-    expect(decide(2, 'retry', rng)).toEqual({ retryInMs: 2087.5 });
-    expect(decide(3, 'retry', rng)).toEqual({ retryInMs: 4187.5 });
+    expect(decide(1, 'retry', rng)).toEqual({ retryInMs: 1025 });
+    expect(decide(2, 'retry', rng)).toEqual({ retryInMs: 2050 });
+    expect(decide(3, 'retry', rng)).toEqual({ retryInMs: 4100 });
     expect(decide(4, 'retry', rng)).toEqual({ state: 'exhausted' });
   });
 
