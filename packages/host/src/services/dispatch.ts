@@ -1,6 +1,6 @@
 import { EVENT_SCOPES, type Manifest } from '@platform/manifest';
-import { randomToken } from '../auth.js';
 import type { EnqueueInput, InstallationRecord, IntegrationRecord } from '../storage/index.js';
+import { newSortableId } from '../storage/index.js';
 import { WEBHOOK_INTEGRATION } from './context.js';
 
 /** Payload of an `invoke` job: the event to post to the integration. */
@@ -14,9 +14,9 @@ export interface DeliverJobPayload {
   body: string;
 }
 
-/** A new event id (`evt_...`). */
+/** A new event id (`evt_...`, sorting by creation time; see `newSortableId`). */
 export function newEventId(): string {
-  return randomToken('evt_', 16);
+  return newSortableId('evt');
 }
 
 /** `installation_setup` / `space_installation_setup` jobs for an installation. */

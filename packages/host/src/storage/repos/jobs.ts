@@ -1,7 +1,7 @@
 // All SQL of the durable queue lives in this file.
 import { randomBytes } from 'node:crypto';
 import { StorageError } from '../errors.js';
-import { newId } from '../ids.js';
+import { newSortableId } from '../ids.js';
 import { json, num, numOrNull, str, strOrNull } from '../rows.js';
 import { placeholders, type Row, type Sql, type SqlValue } from '../sql.js';
 import type {
@@ -238,7 +238,7 @@ export function jobsRepo(sql: Sql): JobsRepo {
     async enqueue(inputs: readonly EnqueueInput[], now = Date.now()) {
       const jobs = inputs.map(
         (input): JobRecord => ({
-          id: input.id ?? newId(input.kind === 'deliver' ? 'dlv' : 'job'),
+          id: input.id ?? newSortableId(input.kind === 'deliver' ? 'dlv' : 'job', now),
           kind: input.kind,
           installationId: input.installationId,
           eventId: input.eventId ?? null,
