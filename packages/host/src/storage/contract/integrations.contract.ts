@@ -69,5 +69,16 @@ export function integrationsContract(ctx: () => Ctx): void {
       devMode: false,
       createdAt: 6,
     });
+    // The parsed manifest is shared between readers: frozen, so no reader can change another's.
+    const meta = await storage.integrations.getLatestMeta('hello');
+    expect(Object.isFrozen(meta?.manifest)).toBe(true);
+    expect((await storage.integrations.getLatestMeta('hello'))?.manifest).toBe(meta?.manifest);
+    // A publish with another manifest is seen at once.
+    const changed = { ...integrationInput().manifest, description: 'changed' };
+    await storage.integrations.publish({
+      ...integrationInput({ version: '1.1.0', createdAt: 7 }),
+      manifest: changed,
+    });
+    expect((await storage.integrations.getLatestMeta('hello'))?.manifest).toEqual(changed);
   });
 }

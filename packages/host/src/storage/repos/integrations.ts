@@ -29,7 +29,7 @@ export interface IntegrationsRepo {
   listVersions(name: string): Promise<IntegrationRecord[]>;
 }
 
-/** An integration version without its bundle and secrets. */
+/** An integration version without its bundle and secrets. Its `manifest` is shared between readers and frozen. */
 export type IntegrationMeta = Pick<
   IntegrationRecord,
   'name' | 'version' | 'title' | 'manifest' | 'firstParty' | 'devMode' | 'createdAt'
@@ -39,12 +39,42 @@ const COLUMNS =
   'name, version, title, manifest, bundle, bundle_hash, envelope_version, signing_secret, secrets, first_party, dev_mode, publish_seq, created_at';
 const META_COLUMNS = 'name, version, title, manifest, first_party, dev_mode, created_at';
 
+/** Parsed manifests of `getLatestMeta`, by their JSON text (routing reads one per group of events). */
+const MANIFEST_CACHE_SIZE = 64;
+const manifests = new Map<string, IntegrationRecord['manifest']>();
+
+/**
+ * The manifest of a row, parsed once per distinct text and frozen (it is shared by every reader):
+ * `POST /v1/events` reads the routing metadata of the same few integrations all the time, and parsing
+ * their manifests was a visible share of its CPU.
+ */
+function cachedManifest(row: Row): IntegrationRecord['manifest'] {
+  const text = str(row, 'manifest');
+  const cached = manifests.get(text);
+  if (cached) return cached;
+  const manifest = deepFreeze(json<IntegrationRecord['manifest']>(row, 'manifest'));
+  if (manifests.size >= MANIFEST_CACHE_SIZE) {
+    const oldest = manifests.keys().next();
+    if (!oldest.done) manifests.delete(oldest.value);
+  }
+  manifests.set(text, manifest);
+  return manifest;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 function toMeta(row: Row): IntegrationMeta {
   return {
     name: str(row, 'name'),
     version: str(row, 'version'),
     title: str(row, 'title'),
-    manifest: json(row, 'manifest'),
+    manifest: cachedManifest(row),
     firstParty: bool(row, 'first_party'),
     devMode: bool(row, 'dev_mode'),
     createdAt: num(row, 'created_at'),
