@@ -26,7 +26,9 @@ import { printReport } from './report.mjs';
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 const hostProfile = process.argv.includes('--host-profile');
-const hostNodeArgs = (process.argv.find((a) => a.startsWith('--host-node-args='))?.slice('--host-node-args='.length) ?? '')
+const hostNodeArgs = (
+  process.argv.find((a) => a.startsWith('--host-node-args='))?.slice('--host-node-args='.length) ?? ''
+)
   .split(' ')
   .filter(Boolean);
 const P = {
