@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { HostConfig } from '../config.js';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryJob } from '../delivery/engine.js';
 import type { AddressPolicy } from '../net/index.js';
-import type { FinishItem, JobRecord, Storage } from '../storage/index.js';
+import { type FinishItem, isStorageError, type JobRecord, type Storage } from '../storage/index.js';
 import type { DeliverJobPayload } from './dispatch.js';
 import { GroupCommit } from './group-commit.js';
 
@@ -47,6 +47,7 @@ export function startDeliveryEngine(
   // Attempts that end at about the same moment are recorded in one transaction (group commit).
   const finishing = new GroupCommit<FinishItem, boolean>({
     run: (items) => jobs.finishAttempts(items, Date.now()),
+    isolate: (error) => !isStorageError(error, 'unavailable'),
   });
   // Where the jobs of one claim go, read once per installation: a claim is a batch of up to
   // `concurrency` jobs, often for the same few installations. Renewed at every claim, so an edited URL,

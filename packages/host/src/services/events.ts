@@ -1,5 +1,10 @@
 import type { IncomingEvent } from '../api/schemas.js';
-import type { InstallationRecord, IntegrationMeta, StorageTx } from '../storage/index.js';
+import {
+  type InstallationRecord,
+  type IntegrationMeta,
+  isStorageError,
+  type StorageTx,
+} from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
 import { GroupCommit } from './group-commit.js';
@@ -22,6 +27,8 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
   let acceptor = acceptors.get(ctx);
   if (!acceptor) {
     acceptor = new GroupCommit({
+      // A locked or unreachable database would fail each event again: report it to all at once.
+      isolate: (error) => !isStorageError(error, 'unavailable'),
       run: async (events) => {
         const outcomes = await ctx.storage.transaction((tx) => storeEvents(tx, events));
         if (outcomes.some((o) => o.deliver)) ctx.notify.deliveries();

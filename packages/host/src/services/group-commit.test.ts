@@ -2,12 +2,19 @@ import { expect, it } from 'vitest';
 import { GroupCommit } from './group-commit.js';
 
 /** A GroupCommit whose `run` records each group and can be held open until `release()`. */
-function recorder(options: { failWhen?: (item: number) => boolean; maxBatch?: number } = {}) {
+function recorder(
+  options: {
+    failWhen?: (item: number) => boolean;
+    maxBatch?: number;
+    isolate?: (error: unknown) => boolean;
+  } = {},
+) {
   const groups: number[][] = [];
   let hold: Promise<void> | null = null;
   let release = () => {};
   const commit = new GroupCommit<number, string>({
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
+    ...(options.isolate === undefined ? {} : { isolate: options.isolate }),
     run: async (items) => {
       groups.push([...items]);
       if (hold) await hold;
@@ -60,6 +67,13 @@ it('when a group fails, each item is retried alone: only the bad one fails', asy
     { status: 'fulfilled', value: 'done 3' },
   ]);
   expect(groups).toEqual([[1, 2, 3], [1], [2], [3]]);
+});
+
+it('a failure that is not about one item (isolate says no) fails the whole group at once, without retries', async () => {
+  const { commit, groups } = recorder({ failWhen: () => true, isolate: () => false });
+  const settled = await Promise.allSettled([1, 2, 3].map((n) => commit.submit(n)));
+  expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+  expect(groups).toEqual([[1, 2, 3]]);
 });
 
 it('a group is at most maxBatch items', async () => {

@@ -6,6 +6,12 @@ export interface GroupCommitOptions<I, R> {
    * item fails only its own caller.
    */
   run(items: readonly I[]): Promise<R[]>;
+  /**
+   * Whether a failure of the group may come from one of its items, so that retrying each alone makes
+   * sense. Default: always. Say no for failures that would fail every item again (the database is
+   * unavailable), or every caller waits for one more failure per item before hearing of it.
+   */
+  isolate?: (error: unknown) => boolean;
   /** Largest group. Default 256. */
   maxBatch?: number;
   /** Defers the first flush; default `setImmediate` (after the I/O callbacks of this event-loop turn). */
@@ -30,6 +36,7 @@ interface Pending<I, R> {
  */
 export class GroupCommit<I, R> {
   readonly #run: (items: readonly I[]) => Promise<R[]>;
+  readonly #isolate: (error: unknown) => boolean;
   readonly #maxBatch: number;
   readonly #schedule: (flush: () => void) => void;
   #pending: Pending<I, R>[] = [];
@@ -38,6 +45,7 @@ export class GroupCommit<I, R> {
 
   constructor(options: GroupCommitOptions<I, R>) {
     this.#run = options.run;
+    this.#isolate = options.isolate ?? (() => true);
     this.#maxBatch = options.maxBatch ?? 256;
     this.#schedule = options.schedule ?? ((flush) => setImmediate(flush));
   }
@@ -73,8 +81,8 @@ export class GroupCommit<I, R> {
         throw new Error(`GroupCommit: run returned ${results.length} results for ${group.length} items`);
       }
     } catch (error) {
-      if (group.length === 1) {
-        group[0]?.reject(error);
+      if (group.length === 1 || !this.#isolate(error)) {
+        for (const entry of group) entry.reject(error);
         return;
       }
       // One of them may be the cause: each alone, so the others still succeed.
