@@ -98,14 +98,12 @@ export async function startHost(
   // (slot 0 here, 1 in the delivery worker) instead of polling on SQLITE_BUSY.
   const sqlitePath = join(config.dataDir, 'platform.db');
   const writerLock = !config.databaseUrl && config.deliveryThread ? WriterLock.create() : null;
-  const storage = await openStorage(
+  const storageFor = (slot: number): DeliveryStorageOptions =>
     config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
-      : { sqlitePath, ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot: 0 } } : {}) },
-  );
-  const deliveryStorage: DeliveryStorageOptions = config.databaseUrl
-    ? { databaseUrl: config.databaseUrl }
-    : { sqlitePath, ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot: 1 } } : {}) };
+      : { sqlitePath, ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot } } : {}) };
+  const storage = await openStorage(storageFor(0));
+  const deliveryStorage = storageFor(1);
   const { token: adminToken, generated } = await resolveAdminToken(config);
   const tokenKey = await storage.settings.setIfAbsent('installation_token_key', randomToken('', 32));
   const policy = parseAllowPrivateTargets(config.allowPrivateTargets);
