@@ -23,6 +23,17 @@ export function tokenMatcher(expected: string): (given: string) => boolean {
   return (given) => timingSafeEqual(Buffer.from(hashToken(given), 'hex'), expectedHash);
 }
 
+/**
+ * The token of an `Authorization: Bearer <token>` header, or null when the header is absent or not that.
+ *
+ * @example
+ * bearerToken('Bearer pat_abc'); // 'pat_abc'
+ */
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match ? (match[1] as string) : null;
+}
+
 /** A new random secret, base64url, `bytes` long before encoding. */
 export function randomToken(prefix: string, bytes = 32): string {
   return `${prefix}${randomBytes(bytes).toString('base64url')}`;

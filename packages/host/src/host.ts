@@ -1,10 +1,12 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { type Logger, pino } from 'pino';
 import { createApi } from './api/app.js';
-import { installationTokens, randomToken } from './auth.js';
+import { eventFastPath } from './api/event-fast-path.js';
+import { installationTokens, randomToken, tokenMatcher } from './auth.js';
 import type { HostConfig } from './config.js';
 import { type Executor, InProcessExecutor, WorkerdExecutor } from './executor/index.js';
 import { createGuardedDispatcher, createGuardedFetch, parseAllowPrivateTargets } from './net/index.js';
@@ -140,14 +142,22 @@ export async function startHost(
 
   let ready = false;
   const app = createApi(ctx, { adminToken, executors, ready: () => ready, version: HOST_VERSION });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    // overrideGlobalObjects: false: integrations run in this process (in-process executor) and must see
-    // the real global Request/Response, not the adapter's lightweight replacements.
-    const s = serve(
-      { fetch: app.fetch, port: config.port, hostname: config.hostname, overrideGlobalObjects: false },
-      () => resolve(s),
-    );
-    s.once('error', reject);
+  // overrideGlobalObjects: false: integrations run in this process (in-process executor) and must see
+  // the real global Request/Response, not the adapter's lightweight replacements.
+  const honoListener = getRequestListener(app.fetch, {
+    hostname: config.hostname,
+    overrideGlobalObjects: false,
+  });
+  const fastPath = eventFastPath(ctx, tokenMatcher(adminToken));
+  const server = createServer((req, res) => {
+    if (!fastPath(req, res)) void honoListener(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.hostname, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   if (!config.publicUrl)

@@ -1,11 +1,10 @@
-import { HTTPException } from 'hono/http-exception';
-import { tokenMatcher } from '../auth.js';
+import { bearerToken, tokenMatcher } from '../auth.js';
 import { HttpError, unauthorized } from '../errors.js';
-import { ExecutorError } from '../executor/index.js';
 import type { HostContext } from '../services/context.js';
 import type { ExecutorSelector } from '../services/invoker.js';
 import { createRouter } from './app-types.js';
 import { dashboardRoutes } from './dashboard.js';
+import { errorAnswer } from './error-response.js';
 import { eventRoutes } from './events.js';
 import { installationRoutes } from './installations.js';
 import { integrationRoutes } from './integrations.js';
@@ -46,10 +45,8 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   const isOperator = tokenMatcher(options.adminToken);
   app.use('/v1/*', async (c, next) => {
     if (isPublicPath(c.req.path)) return next();
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) throw unauthorized();
-    const token = match[1]!;
+    const token = bearerToken(c.req.header('authorization'));
+    if (token === null) throw unauthorized();
     if (isOperator(token)) {
       c.set('principal', { kind: 'operator' });
     } else {
@@ -87,19 +84,8 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   );
 
   app.onError((error, c) => {
-    if (error instanceof HttpError) return c.json(error.toJSON(), error.status as 400);
-    if (error instanceof HTTPException) {
-      const message = error.status === 400 ? 'The request body is not valid JSON.' : error.message;
-      return c.json(new HttpError(error.status, 'invalid_request', message).toJSON(), error.status);
-    }
-    if (error instanceof ExecutorError) {
-      return c.json(new HttpError(502, `integration_${error.code}`, error.message).toJSON(), 502);
-    }
-    ctx.logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
-    return c.json(
-      new HttpError(500, 'internal', 'The host failed to handle this request; see its log.').toJSON(),
-      500,
-    );
+    const { status, body } = errorAnswer(error, ctx.logger, { method: c.req.method, path: c.req.path });
+    return c.json(body, status as 400);
   });
 
   return app;

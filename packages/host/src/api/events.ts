@@ -1,8 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
-import { acceptEvent } from '../services/events.js';
+import { type AcceptedEvent, acceptEvent } from '../services/events.js';
 import { createRouter, requireOperator } from './app-types.js';
 import { ErrorBody, IncomingEvent } from './schemas.js';
+
+/** The 202 body of `POST /v1/events`: `{"eventId"}`, with `"duplicate": true` for a repeated event id. */
+export function acceptedBody(result: AcceptedEvent): { eventId: string; duplicate?: true } {
+  return { eventId: result.eventId, ...(result.duplicate ? { duplicate: true as const } : {}) };
+}
 
 /** Route: `POST /v1/events`, where the documentation platform posts its events. */
 export function eventRoutes(ctx: HostContext) {
@@ -33,8 +38,7 @@ export function eventRoutes(ctx: HostContext) {
     }),
     async (c) => {
       requireOperator(c.get('principal'));
-      const result = await acceptEvent(ctx, c.req.valid('json'));
-      return c.json({ eventId: result.eventId, ...(result.duplicate ? { duplicate: true } : {}) }, 202);
+      return c.json(acceptedBody(await acceptEvent(ctx, c.req.valid('json'))), 202);
     },
   );
   return app;

@@ -8,6 +8,9 @@ export const MAX_JSON_BODY_BYTES = 32 * 1024 * 1024;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
+/** Whether a `Content-Type` is JSON (`application/json`, `application/<x>+json`, parameters allowed). */
+export const isJsonType = (contentType: string | undefined): boolean => JSON_TYPE.test(contentType ?? '');
+
 /**
  * Under `@hono/node-server`: reads a JSON request body straight from Node's `IncomingMessage` into
  * Hono's body cache, so `c.req.json()` and the route validators parse it without the adapter building a
@@ -27,7 +30,7 @@ export function nodeJsonBody(
     if (!(incoming instanceof IncomingMessage) || incoming.readableEnded) return next();
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
-    if (!JSON_TYPE.test(c.req.header('content-type') ?? '') || options.skip?.(c.req.path)) return next();
+    if (!isJsonType(c.req.header('content-type')) || options.skip?.(c.req.path)) return next();
     const text = await readText(incoming, maxBytes);
     // Hono keeps promises in bodyCache (its type says plain values): `c.req.json()` = text, then parse.
     (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
@@ -39,8 +42,14 @@ function tooLarge(maxBytes: number): HttpError {
   return new HttpError(413, 'body_too_large', `JSON request bodies are limited to ${maxBytes} bytes.`);
 }
 
-/** The whole body as UTF-8 text, refusing (413) more than `maxBytes` (declared or actual). */
-function readText(incoming: IncomingMessage, maxBytes: number): Promise<string> {
+/**
+ * The whole body of a Node request as UTF-8 text, refusing (413 `HttpError`) more than `maxBytes`
+ * (declared or actual); a body that cannot be read is a 400.
+ *
+ * @example
+ * const text = await readText(incoming, MAX_JSON_BODY_BYTES);
+ */
+export function readText(incoming: IncomingMessage, maxBytes: number): Promise<string> {
   const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
   if (declared > maxBytes) {
     incoming.resume(); // let the rest drain so the connection can answer

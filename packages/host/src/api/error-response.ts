@@ -1,0 +1,43 @@
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from 'pino';
+import { HttpError } from '../errors.js';
+import { ExecutorError } from '../executor/index.js';
+
+/** 400: the JSON body could not be parsed (the same answer from every route that reads JSON). */
+export const invalidJson = (): HttpError =>
+  new HttpError(400, 'invalid_request', 'The request body is not valid JSON.');
+
+/** Status and JSON body of an error answer: `{"error": {"code", "message", "details"?}}`. */
+export interface ErrorAnswer {
+  status: number;
+  body: ReturnType<HttpError['toJSON']>;
+}
+
+/**
+ * How the API answers an error thrown while handling a request, wherever it was handled (a Hono route or
+ * a Node fast path): client errors (`HttpError`, Hono's `HTTPException`) with their own status and
+ * message; integration failures as 502; anything else is logged (with `where`) and answered with a
+ * generic 500 that reveals nothing.
+ *
+ * @example
+ * const { status, body } = errorAnswer(error, logger, { method: 'POST', path: '/v1/events' });
+ */
+export function errorAnswer(
+  error: unknown,
+  logger: Pick<Logger, 'error'>,
+  where: { method: string; path: string },
+): ErrorAnswer {
+  const answer = (e: HttpError): ErrorAnswer => ({ status: e.status, body: e.toJSON() });
+  if (error instanceof HttpError) return answer(error);
+  if (error instanceof HTTPException) {
+    // Hono's validators throw a 400 HTTPException for a body that is not JSON.
+    return answer(
+      error.status === 400 ? invalidJson() : new HttpError(error.status, 'invalid_request', error.message),
+    );
+  }
+  if (error instanceof ExecutorError) {
+    return answer(new HttpError(502, `integration_${error.code}`, error.message));
+  }
+  logger.error({ err: error, ...where }, 'unhandled error');
+  return answer(new HttpError(500, 'internal', 'The host failed to handle this request; see its log.'));
+}
