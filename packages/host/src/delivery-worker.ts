@@ -14,6 +14,7 @@ import {
   serializeError,
   type ToDeliveryWorker,
 } from './services/delivery-protocol.js';
+import { DeliverySlots } from './services/delivery-slots.js';
 import { openStorage } from './storage/index.js';
 
 if (!parentPort) {
@@ -46,6 +47,7 @@ const running = (async () => {
     { config: data.config, storage, policy, logger },
     dispatcher,
     data.version,
+    data.slots ? DeliverySlots.from(data.slots) : undefined,
   );
   return { storage, dispatcher, engine };
 })();
@@ -71,6 +73,11 @@ port.on('message', (message: ToDeliveryWorker) => {
   if (message.type === 'notify') {
     running.then(
       ({ engine }) => engine.notify(),
+      () => undefined,
+    );
+  } else if (message.type === 'adopt') {
+    running.then(
+      ({ engine }) => engine.adoptRecords(message.jobs),
       () => undefined,
     );
   } else if (message.type === 'stop') {

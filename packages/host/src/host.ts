@@ -121,6 +121,7 @@ export async function startHost(
     tokens: installationTokens(tokenKey),
     baseUrl: () => baseUrl,
     notify: { deliveries: () => deliveryEngine?.notify(), invocations: () => invokeWorker?.notify() },
+    handOff: { reserve: (max) => deliveryEngine?.handOff?.reserve(max) ?? null },
   };
 
   const builtins = await publishBuiltins(ctx);

@@ -70,6 +70,28 @@ export function webhookDeliverySuite(thread: '0' | '1'): void {
   }
 
   describe(`webhook delivery through the host (SQLite, ${mode})`, () => {
+    it('hands first attempts to an idle delivery thread already leased (a hand-over in thread mode only)', async () => {
+      // The engine drained the queue at start: its free slots are open to the accepting transaction.
+      await expect
+        .poll(() => {
+          const ticket = t.host.context.handOff?.reserve(2) ?? null;
+          ticket?.release();
+          return ticket?.granted ?? 0;
+        })
+        .toBe(thread === '1' ? 2 : 0);
+      const r = await receiver();
+      const inst = await installSpaceWebhook(r.url, 'space-hand-over');
+      const accepted = await t.api<{ eventId: string }>('POST', '/v1/events', {
+        type: 'space_content_updated',
+        spaceId: 'space-hand-over',
+        revisionId: 'rev-1',
+      });
+      const [request] = await r.waitFor(1);
+      expect(JSON.parse(request!.body).eventId).toBe(accepted.body.eventId);
+      const [delivery] = await settled(inst.id, 1);
+      expect(delivery).toMatchObject({ state: 'succeeded', attempts: [{ statusCode: 200 }] });
+    });
+
     it('installs, delivers a signed event exactly as specified, and is idempotent on eventId', async () => {
       const r = await receiver();
       const inst = await installSpaceWebhook(r.url, 'space-sig');

@@ -140,7 +140,9 @@ function setup() {
           ? `http://127.0.0.1:${closedPort}/refused`
           : job.scenario === 'blocked'
             ? `http://rebind.test:${closedPort}/blocked`
-            : `${base}/${job.scenario}`;
+            : job.scenario.startsWith('private')
+              ? `http://10.0.0.9/${job.scenario}`
+              : `${base}/${job.scenario}`;
       return { url, secrets: ['whsec_engine_test'] };
     },
     onError: (error) => errors.push(error),
@@ -284,6 +286,31 @@ describe('createDeliveryEngine against real receivers', () => {
     const last = queue.attempts.get('dlv_s404')?.[0];
     expect(last).toMatchObject({ statusCode: 404, responseExcerpt: '{"status":1}' });
   }, 20_000);
+
+  it('checks every target against the address policy, also when consecutive deliveries alternate', async () => {
+    const { engine, queue } = setup();
+    const scenarios = ['x200', 'private-1', 'x201', 'private-2'];
+    for (const [n, scenario] of scenarios.entries()) {
+      const job = {
+        id: `dlv_alt_${n}`,
+        eventId: `evt_alt_${n}`,
+        eventType: 'space_content_updated',
+        body: '{}',
+        attempt: 1,
+        scenario,
+      };
+      queue.entries.set(job.id, { job, runAt: Date.now(), leased: true });
+      await engine.deliver(job);
+    }
+    const outcome = (n: number) => queue.attempts.get(`dlv_alt_${n}`)?.[0];
+    expect(outcome(0)).toMatchObject({ statusCode: 200 });
+    expect(outcome(1)).toMatchObject({ error: { code: 'invalid_target' } });
+    expect(outcome(2)).toMatchObject({ statusCode: 201 });
+    expect(outcome(3)).toMatchObject({ error: { code: 'invalid_target' } });
+    expect(queue.entries.get('dlv_alt_3')?.final).toBe('failed');
+    expect(visits.get('x200')).toHaveLength(1);
+    expect(visits.get('x201')).toHaveLength(1);
+  });
 
   it('graceful stop waits for the attempt in flight and records its outcome', async () => {
     const { engine, enqueue, queue } = setup();

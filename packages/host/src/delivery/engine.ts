@@ -4,7 +4,14 @@ import { validateWebhookUrl } from '../net/url.js';
 import { describe } from './errors.js';
 import { type AttemptOutcome, classify, type Decision, decide, type FinalState } from './policy.js';
 import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
-import { createWorker, systemClock, type Worker, type WorkerClock, type WorkerErrorPhase } from './worker.js';
+import {
+  createWorker,
+  systemClock,
+  type Worker,
+  type WorkerClock,
+  type WorkerErrorPhase,
+  type WorkerSlots,
+} from './worker.js';
 
 /** One delivery (one attempt series) as the engine needs it. Storage may carry more fields. */
 export interface DeliveryJob {
@@ -70,6 +77,8 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   idleCheckMs?: number;
   /** Storage or unexpected errors (the job's lease brings it back later). */
   onError?(error: unknown, phase: WorkerErrorPhase, job?: J): void;
+  /** Slots shared with a thread that hands over jobs it leased (see `WorkerOptions.slots`). */
+  slots?: WorkerSlots;
   /** Called after each attempt with its decision (logs, metrics). */
   onAttempt?(job: J, attempt: RecordedAttempt, decision: Decision): void;
 }
@@ -79,11 +88,13 @@ export interface DeliveryEngine<J extends DeliveryJob = DeliveryJob> {
   start(): void;
   /** A delivery was enqueued: look for due work now. */
   notify(): void;
+  /** Delivers jobs already leased to this engine elsewhere (see `Worker.adopt`). */
+  adopt(jobs: readonly J[]): void;
   /** Stops claiming; graceful (default) waits for in-flight attempts. */
   stop(options?: { graceful?: boolean }): Promise<void>;
   /** Runs one claimed job through send → decide → finish (used by the worker). */
   deliver(job: J): Promise<void>;
-  readonly worker: Worker;
+  readonly worker: Worker<J>;
 }
 
 /**
@@ -115,12 +126,17 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     error: { code, message },
   });
 
+  /** The last URL checked against the policy (consecutive deliveries mostly go to the same one). */
+  let checked: { url: string; check: ReturnType<typeof validateWebhookUrl> } | undefined;
+
   async function attempt(job: J): Promise<AttemptResult> {
     const target = await options.resolveTarget(job);
     if (!target) return refused('target_unavailable', describe('target_unavailable'));
     if (options.policy) {
-      const check = validateWebhookUrl(target.url, options.policy);
-      if (!check.ok) return refused('invalid_target', check.message);
+      if (checked?.url !== target.url) {
+        checked = { url: target.url, check: validateWebhookUrl(target.url, options.policy) };
+      }
+      if (!checked.check.ok) return refused('invalid_target', checked.check.message);
     }
     return send({
       url: target.url,
@@ -164,11 +180,13 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     concurrency: options.concurrency ?? 8,
     idleCheckMs: options.idleCheckMs ?? 1000,
     onError: (error, phase, job) => options.onError?.(error, phase, job),
+    ...(options.slots ? { slots: options.slots } : {}),
   });
 
   return {
     start: () => worker.start(),
     notify: () => worker.notify(),
+    adopt: (jobs) => worker.adopt(jobs),
     stop: (stopOptions) => worker.stop(stopOptions),
     deliver,
     worker,

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { DeliverySlots } from '../services/delivery-slots.js';
 import { createWorker, type WorkerErrorPhase } from './worker.js';
 
 /** A tiny due-time queue (the real one lives in storage/ and is tested there). */
@@ -325,5 +326,94 @@ describe('createWorker', () => {
     expect(() =>
       createWorker({ ...timedQueue(), handle: async () => {}, concurrency: 0, onError: noErrors }),
     ).toThrow(/concurrency must be a positive integer/);
+  });
+});
+
+describe('createWorker with shared slots (jobs handed over by another thread)', () => {
+  it('claims only slots that are free, runs adopted jobs without a claim, gives every slot back', async () => {
+    const slots = DeliverySlots.create();
+    const queue = timedQueue();
+    const done: number[] = [];
+    let running = 0;
+    let peak = 0;
+    const worker = createWorker<{ id: number }>({
+      ...queue,
+      concurrency: 4,
+      slots,
+      onError: noErrors,
+      handle: async (job) => {
+        running++;
+        peak = Math.max(peak, running);
+        await sleep(30);
+        running--;
+        done.push(job.id);
+      },
+    });
+    worker.start();
+    await expect.poll(() => slots.free).toBe(4); // start() gave its concurrency; nothing was due
+    await expect.poll(() => queue.claims.length).toBeGreaterThan(0);
+    // Another thread reserves 3 slots and hands over 3 jobs it leased; 5 more wait in the queue.
+    slots.want(false);
+    expect(slots.reserve(3)).toBe(3);
+    for (let id = 10; id < 15; id++) queue.add(id);
+    worker.notify();
+    await expect.poll(() => queue.claims.at(-1)?.limit).toBe(1); // only the one free slot is claimed
+    worker.adopt([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    await expect.poll(() => done.length, { timeout: 2000 }).toBe(8);
+    await worker.stop();
+    expect(peak).toBeLessThanOrEqual(4);
+    expect(done.filter((id) => id < 10).sort()).toEqual([1, 2, 3]);
+    expect(queue.claims.every((c) => c.limit <= 4)).toBe(true);
+    expect(slots.free).toBe(4);
+  });
+
+  it('says whether it knows of due work: wanted after notify(), not once a claim drained the queue', async () => {
+    const slots = DeliverySlots.create();
+    const queue = timedQueue();
+    const worker = createWorker<{ id: number }>({
+      ...queue,
+      concurrency: 4,
+      slots,
+      onError: noErrors,
+      handle: async () => sleep(5),
+    });
+    worker.start();
+    await expect.poll(() => slots.reserve(1)).toBe(1); // drained: the other thread may hand over
+    slots.give(1);
+    queue.add(1);
+    worker.notify();
+    expect(slots.reserve(1)).toBe(0); // queued work first
+    await expect.poll(() => slots.reserve(1)).toBe(1);
+    slots.give(1);
+    await worker.stop();
+    expect(slots.reserve(1)).toBe(0); // stopped: nothing more is handed over
+  });
+
+  it('a stopped worker runs no adopted job and gives its slots back (the lease brings the job back)', async () => {
+    const slots = DeliverySlots.create();
+    const ran: number[] = [];
+    const worker = createWorker<{ id: number }>({
+      ...timedQueue(),
+      concurrency: 2,
+      slots,
+      onError: noErrors,
+      handle: async (job) => {
+        ran.push(job.id);
+      },
+    });
+    worker.start();
+    await expect.poll(() => slots.free).toBe(2);
+    slots.want(false);
+    expect(slots.reserve(2)).toBe(2);
+    await worker.stop();
+    worker.adopt([{ id: 1 }, { id: 2 }]);
+    expect(ran).toEqual([]);
+    expect(slots.free).toBe(2);
+    // Started again: its slots are the same two, not two more.
+    worker.start();
+    await expect.poll(() => slots.free).toBe(2); // after its first claim gave the unused slots back
+    await sleep(50);
+    expect(slots.free).toBe(2);
+    await worker.stop();
   });
 });

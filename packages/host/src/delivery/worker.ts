@@ -43,14 +43,34 @@ export interface WorkerOptions<J> {
   batchDelayMs?: number;
   /** Errors of claim / handle / nextDueAt; the loop keeps going. */
   onError(error: unknown, phase: WorkerErrorPhase, job?: J): void;
+  /**
+   * Slots shared with another thread that hands this worker jobs it leased itself ({@link Worker.adopt}):
+   * claims take from them (at most the free ones), every ended job gives its slot back, and `want` tells
+   * whether this worker knows of due jobs in the queue (the other thread then leaves new jobs queued
+   * behind them). `start()` gives `concurrency` slots.
+   */
+  slots?: WorkerSlots;
+}
+
+/** See {@link WorkerOptions.slots} (`DeliverySlots` fits). */
+export interface WorkerSlots {
+  take(max: number): number;
+  give(count: number): void;
+  want(wanted: boolean): void;
 }
 
 /** A running job loop. */
-export interface Worker {
+export interface Worker<J = unknown> {
   /** Starts claiming. Idempotent. */
   start(): void;
   /** New work was enqueued: claim now instead of at the next timer. */
   notify(): void;
+  /**
+   * Runs jobs that were leased to this worker elsewhere (they are not claimed again). With `slots`, each
+   * holds a slot its sender took. A stopped worker gives the slots back and leaves the jobs to their
+   * lease, which brings them back to the queue.
+   */
+  adopt(jobs: readonly J[]): void;
   /**
    * A job (re)scheduled by this process falls due at `at` (ms, `clock.now()` scale): wake then. Workers
    * do not re-read the next due time after every job, so a handle that reschedules must call this.
@@ -81,7 +101,7 @@ export interface Worker {
  * // after enqueueing: worker.notify();
  * await worker.stop({ graceful: true });
  */
-export function createWorker<J>(options: WorkerOptions<J>): Worker {
+export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
   const clock = options.clock ?? systemClock;
   const idleCheckMs = options.idleCheckMs ?? 1000;
   const concurrency = options.concurrency;
@@ -96,7 +116,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
   /** Below this many handles in flight, free slots are filled at once. */
   const refillBelow = Math.max(1, Math.ceil(concurrency / 2));
 
-  let state: Worker['state'] = 'idle';
+  let state: Worker<J>['state'] = 'idle';
   /** The one wake-up timer: the next due time (or the idle check), at `timerAt`. */
   let timer: unknown;
   let timerAt = Number.POSITIVE_INFINITY;
@@ -117,6 +137,11 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
    * `notifyDue()` or the timer, so a finishing handle need not claim.
    */
   let drained = false;
+  const slots = options.slots;
+  const setDrained = (value: boolean) => {
+    drained = value;
+    slots?.want(!value);
+  };
   const inFlight = new Set<Promise<void>>();
 
   const report = (error: unknown, phase: WorkerErrorPhase, job?: J) => {
@@ -143,7 +168,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
         timerAt = Number.POSITIVE_INFINITY;
         announcedAt = Number.POSITIVE_INFINITY; // the next cycle reads every committed due time
         needDue = true;
-        drained = false;
+        setDrained(false);
         trigger();
       },
       Math.max(1, Math.ceil(at - clock.now())),
@@ -188,32 +213,38 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
     inFlight.add(run);
     void run.finally(() => {
       inFlight.delete(run);
+      slots?.give(1);
       if (!drained) wake(); // a slot is free and more may be due
     });
   };
 
   /** One pass: fill free slots, then make sure the timer is armed for the next due time. */
   const runCycle = async (): Promise<void> => {
-    const free = concurrency - inFlight.size;
+    const room = concurrency - inFlight.size;
+    // With shared slots, some of the room may be promised to jobs on their way here (adopt).
+    const free = slots ? slots.take(room) : room;
     let claimed = 0;
     if (free > 0) {
       let jobs: J[];
       try {
         jobs = await options.claim(free);
       } catch (error) {
+        slots?.give(free);
         report(error, 'claim');
         needDue = true;
         armAt(clock.now() + idleCheckMs);
         return;
       }
+      slots?.give(free - jobs.length);
       // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
       for (const job of jobs) launch(job);
       claimed = jobs.length;
-      drained = claimed < free;
+      setDrained(claimed < free);
     }
     if (state !== 'running') return;
-    if (inFlight.size >= concurrency) {
-      // Full: a finishing handle triggers the next cycle. The timer is only a safety net.
+    if (inFlight.size >= concurrency || free === 0) {
+      // Full (or every free slot is promised to an adopted job): a finishing handle triggers the next cycle.
+      // The timer is only a safety net.
       if (timer === undefined) armAt(clock.now() + idleCheckMs);
       return;
     }
@@ -267,18 +298,27 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
   return {
     start() {
       if (state === 'running') return;
+      // The shared slots are given once: a worker started again after stop() finds its slots given back.
+      if (state === 'idle') slots?.give(concurrency);
       state = 'running';
       trigger();
     },
     notify() {
-      drained = false;
+      setDrained(false);
       wake();
+    },
+    adopt(jobs) {
+      if (state === 'stopped' || state === 'idle') {
+        slots?.give(jobs.length);
+        return;
+      }
+      for (const job of jobs) launch(job);
     },
     notifyDue(at: number) {
       if (state !== 'running') return;
       announcedAt = Math.min(announcedAt, at);
       if (at <= clock.now()) {
-        drained = false;
+        setDrained(false);
         wake();
       } else if (at < timerAt) {
         armAt(at);
@@ -290,6 +330,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker {
         return;
       }
       state = 'stopping';
+      slots?.want(true); // no more jobs handed over
       disarm();
       if (batchTimer !== undefined) clock.clearTimeout(batchTimer);
       batchTimer = undefined;

@@ -3,6 +3,7 @@ import type { installationTokens } from '../auth.js';
 import type { HostConfig } from '../config.js';
 import type { AddressPolicy } from '../net/index.js';
 import type { Storage } from '../storage/index.js';
+import type { DeliveryHandOff } from './delivery-thread.js';
 
 /** What every host service needs; built once in `createHost`. */
 export interface HostContext {
@@ -15,6 +16,8 @@ export interface HostContext {
   baseUrl(): string;
   /** Wakes the workers after jobs were committed. */
   readonly notify: { deliveries(): void; invocations(): void };
+  /** Hands first attempts straight to the delivery engine, when it runs in its thread (see `DeliveryHandOff`). */
+  readonly handOff?: DeliveryHandOff;
 }
 
 /** Name of the built-in webhook integration, whose deliveries the host's engine performs. */

@@ -3,6 +3,7 @@
  * Plain data only (structured clone).
  */
 import type { HostConfig } from '../config.js';
+import type { JobRecord } from '../storage/index.js';
 
 /**
  * Where the worker opens its own storage handle: the same SQLite file (sharing the main thread's write
@@ -18,6 +19,8 @@ export interface DeliveryWorkerData {
   storage: DeliveryStorageOptions;
   /** Host version, for `User-Agent: Platform-Webhooks/<version>`. */
   version: string;
+  /** The engine's free slots, shared with the main thread (`DeliverySlots`); none: no hand-over. */
+  slots?: SharedArrayBuffer;
 }
 
 /** An error as sent across threads (`code` survives, unlike with a cloned `Error`). */
@@ -29,7 +32,11 @@ export interface SerializedError {
 }
 
 /** Main thread → worker. */
-export type ToDeliveryWorker = { type: 'notify' } | { type: 'stop' };
+export type ToDeliveryWorker =
+  | { type: 'notify' }
+  /** `deliver` jobs the main thread inserted leased to this worker, each holding a slot it took. */
+  | { type: 'adopt'; jobs: JobRecord[] }
+  | { type: 'stop' };
 
 /** Worker → main thread. */
 export type FromDeliveryWorker =

@@ -4,13 +4,14 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { WriterLock } from '../storage/index.js';
+import { type JobRecord, WriterLock } from '../storage/index.js';
 import {
   type DeliveryWorkerData,
   deserializeError,
   type FromDeliveryWorker,
   type ToDeliveryWorker,
 } from './delivery-protocol.js';
+import { DeliverySlots } from './delivery-slots.js';
 
 /** The delivery worker thread could not be started (its built file is missing, or it failed at start). */
 export class DeliveryThreadError extends Error {
@@ -133,6 +134,39 @@ export interface DeliveryRunner {
   notify(): void;
   /** Stops claiming, waits for in-flight attempts, closes the engine's resources. */
   stop(): Promise<void>;
+  /** Hands first attempts straight to the engine (the delivery thread has it; see {@link DeliveryHandOff}). */
+  readonly handOff?: DeliveryHandOff;
+}
+
+/**
+ * Jobs handed straight to the delivery thread: the accepting transaction inserts them already leased
+ * (`running`) for as many free slots of the engine as it {@link reserve}s, and after its commit
+ * {@link HandOffTicket.deliver}s them, so no claim transaction and no wake-up round trip sits between
+ * an accepted event and its first attempt. Nothing is reserved while the thread knows of queued due work
+ * (retries, a backlog): new jobs then queue behind it.
+ */
+export interface DeliveryHandOff {
+  /**
+   * Takes up to `max` free slots of the engine; null when none is free, work is queued, or the thread
+   * is not running.
+   *
+   * @example
+   * const ticket = handOff.reserve(jobs.length); // lease ticket.granted jobs, commit, then ticket.deliver(records)
+   */
+  reserve(max: number): HandOffTicket | null;
+}
+
+/** Slots reserved by {@link DeliveryHandOff.reserve}: end it with exactly one of `deliver` or `release`. */
+export interface HandOffTicket {
+  readonly granted: number;
+  /**
+   * After the commit: sends the leased jobs (at most `granted`) to the engine; unused slots are given back.
+   * If the thread that granted the slots has ended meanwhile, the jobs stay leased and come back when the
+   * lease expires, as after any crash.
+   */
+  deliver(records: JobRecord[]): void;
+  /** The jobs were not committed: gives every slot back. */
+  release(): void;
 }
 
 /** Options of {@link startDeliveryThread}. */
@@ -177,13 +211,18 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
   let restartDelay = firstDelay;
   let notifyQueued = false;
 
+  /** The slots shared with `current` (new ones for each worker started: a crashed one's are void). */
+  let slots: DeliverySlots | undefined;
+
   const send = (message: ToDeliveryWorker) => current?.postMessage(message);
 
   /** Starts one worker; resolves when it is ready, rejects if it ends before. */
   const spawn = () =>
     new Promise<void>((resolve, reject) => {
-      const worker = createWorker(url, options.workerData);
+      const workerSlots = DeliverySlots.create();
+      const worker = createWorker(url, { ...options.workerData, slots: workerSlots.buffer });
       current = worker;
+      slots = workerSlots;
       let ready = false;
       let failure: Error | undefined;
       worker.on('message', (message: FromDeliveryWorker) => {
@@ -206,7 +245,10 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
         failure = error;
       });
       worker.on('exit', (exitCode) => {
-        if (current === worker) current = undefined;
+        if (current === worker) {
+          current = undefined;
+          slots = undefined;
+        }
         releaseWriterLock(options.workerData);
         if (!ready) {
           reject(
@@ -240,7 +282,38 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
 
   await spawn();
 
+  const handOff: DeliveryHandOff = {
+    reserve(max) {
+      const worker = current;
+      const granting = slots;
+      if (stopping || !worker || !granting) return null;
+      const granted = granting.reserve(max);
+      if (granted === 0) return null;
+      let ended = false;
+      return {
+        granted,
+        deliver(records) {
+          if (ended) return;
+          ended = true;
+          const sent = records.slice(0, granted);
+          granting.give(granted - sent.length);
+          // Another worker (restarted after a crash) has other slots: these jobs wait for their lease. A
+          // stopping worker still delivers what it is handed before it has stopped.
+          if (sent.length > 0 && current === worker) {
+            worker.postMessage({ type: 'adopt', jobs: sent } satisfies ToDeliveryWorker);
+          }
+        },
+        release() {
+          if (ended) return;
+          ended = true;
+          granting.give(granted);
+        },
+      };
+    },
+  };
+
   return {
+    handOff,
     notify() {
       if (notifyQueued || stopping) return;
       notifyQueued = true;

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { HostConfig } from '../config.js';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryJob } from '../delivery/engine.js';
+import type { WorkerSlots } from '../delivery/worker.js';
 import type { AddressPolicy } from '../net/index.js';
 import { type FinishItem, isStorageError, type JobRecord, type Storage } from '../storage/index.js';
 import type { DeliverJobPayload } from './dispatch.js';
@@ -28,19 +29,39 @@ interface QueuedDelivery extends DeliveryJob {
   record: JobRecord;
 }
 
+function toQueued(record: JobRecord): QueuedDelivery {
+  const payload = record.payload as unknown as DeliverJobPayload;
+  return {
+    record,
+    id: record.id,
+    eventId: record.eventId ?? '',
+    eventType: payload.eventType,
+    body: payload.body,
+    attempt: record.attempt + 1,
+  };
+}
+
+/** The delivery engine of {@link startDeliveryEngine}. */
+export interface QueuedDeliveryEngine extends DeliveryEngine<QueuedDelivery> {
+  /** Delivers `deliver` jobs another thread inserted already leased (running, with their lease token). */
+  adoptRecords(records: readonly JobRecord[]): void;
+}
+
 /**
  * The webhook delivery engine on the durable queue's `deliver` jobs (claim → sign → send → finishAttempt).
  *
  * @example
  * const engine = startDeliveryEngine({ config, storage, policy, logger }, dispatcher, '0.1.0');
  * engine.notify(); // after enqueueing deliveries
+ * engine.adoptRecords(records); // jobs another thread inserted leased to this engine
  * await engine.stop({ graceful: true });
  */
 export function startDeliveryEngine(
   deps: DeliveryDeps,
   dispatcher: Dispatcher,
   version: string,
-): DeliveryEngine<QueuedDelivery> {
+  slots?: WorkerSlots,
+): QueuedDeliveryEngine {
   const { storage, config, logger } = deps;
   const { jobs } = storage;
   const lease = leaseMs(config.deliveryTimeoutMs);
@@ -64,17 +85,7 @@ export function startDeliveryEngine(
       claim: async (limit) => {
         const claimed = await jobs.claim({ kinds: ['deliver'], limit, leaseMs: lease, now: Date.now() });
         targets = new Map();
-        return claimed.map((record) => {
-          const payload = record.payload as unknown as DeliverJobPayload;
-          return {
-            record,
-            id: record.id,
-            eventId: record.eventId ?? '',
-            eventType: payload.eventType,
-            body: payload.body,
-            attempt: record.attempt + 1,
-          };
-        });
+        return claimed.map(toQueued);
       },
       finish: async (job, attempt, end) => {
         // One transaction (shared with the attempts ending meanwhile): the attempt, and the job's end
@@ -115,7 +126,14 @@ export function startDeliveryEngine(
     concurrency: config.deliveryConcurrency,
     onError: (error, phase, job) =>
       logger.error({ err: error, phase, delivery: job?.id }, 'delivery engine error'),
+    ...(slots ? { slots } : {}),
   });
   engine.start();
-  return engine;
+  return {
+    ...engine,
+    adoptRecords(records) {
+      targets = new Map(); // as at a claim: read where they go afresh
+      engine.adopt(records.map(toQueued));
+    },
+  };
 }

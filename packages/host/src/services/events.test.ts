@@ -1,15 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { installationTokens } from '../auth.js';
-import { loadConfig } from '../config.js';
-import { parseAllowPrivateTargets } from '../net/index.js';
-import { openStorage, type Storage } from '../storage/index.js';
-import { publishBuiltins } from './builtins.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type JobRecord, openStorage, type Storage } from '../storage/index.js';
 import type { HostContext } from './context.js';
+import { DeliverySlots } from './delivery-slots.js';
+import type { DeliveryHandOff } from './delivery-thread.js';
 import { acceptEvent } from './events.js';
+import { installSpaceWebhook, testContext } from './test-support.js';
 
 let dir: string;
 let storage: Storage;
@@ -30,24 +28,10 @@ beforeEach(async () => {
       return storage.transaction(fn);
     },
   };
-  ctx = {
-    config: loadConfig({ PLATFORM_DATA_DIR: dir }),
-    storage: counted,
-    logger: pino({ level: 'silent' }),
-    policy: parseAllowPrivateTargets('1'),
-    tokens: installationTokens('test-key'),
-    baseUrl: () => 'http://127.0.0.1:1',
+  ctx = await testContext(dir, counted, {
     notify: { deliveries: () => wakeUps++, invocations: () => undefined },
-  };
-  await publishBuiltins(ctx);
-  await storage.installations.create({
-    integrationName: 'webhook',
-    target: 'space',
-    spaceId: 'sp1',
-    configuration: { url: 'https://example.com/hook', space_content_updated: true },
-    status: 'active',
-    tokenHash: 'unused',
   });
+  await installSpaceWebhook(storage, 'sp1');
   transactions = 0;
 });
 
@@ -96,4 +80,92 @@ it('an event accepted later (another turn) gets its own transaction, and a repea
   expect(transactions).toBe(2);
   expect(again).toEqual({ eventId: first.eventId, duplicate: true, jobs: 0 });
   expect((await storage.events.get(first.eventId))?.payload).toMatchObject({ revisionId: 'rev_1' });
+});
+
+describe('hand-over of first attempts to the delivery thread', () => {
+  /** A hand-over on real shared slots, as the delivery thread's runner builds it, recording what it sends. */
+  function handOffOn(slots: DeliverySlots) {
+    const sent: JobRecord[][] = [];
+    const handOff: DeliveryHandOff = {
+      reserve(max) {
+        const granted = slots.reserve(max);
+        if (granted === 0) return null;
+        return {
+          granted,
+          deliver(records) {
+            sent.push(records);
+            slots.give(granted - records.length);
+          },
+          release: () => slots.give(granted),
+        };
+      },
+    };
+    return { handOff, sent };
+  }
+
+  async function addInstallations(count: number) {
+    for (let i = 0; i < count; i++)
+      await installSpaceWebhook(storage, 'sp1', `https://example.com/hook-${i}`);
+  }
+
+  it('leases as many deliveries as there are free slots, hands them over after the commit, queues the rest', async () => {
+    await addInstallations(2); // 3 deliveries per event
+    const slots = DeliverySlots.create();
+    slots.give(2);
+    slots.want(false);
+    const { handOff, sent } = handOffOn(slots);
+    const before = Date.now();
+    const { eventId } = await acceptEvent({ ...ctx, handOff }, event(1));
+    expect(sent).toHaveLength(1);
+    const handed = sent[0] ?? [];
+    expect(handed).toHaveLength(2);
+    const stored = await Promise.all(handed.map((job) => storage.jobs.getJob(job.id)));
+    for (const job of stored) {
+      expect(job).toMatchObject({ eventId, state: 'running', attempt: 0 });
+      expect(job?.leaseToken).toBe(handed[0]?.leaseToken);
+      expect(job?.leaseUntil).toBeGreaterThanOrEqual(before + ctx.config.deliveryTimeoutMs);
+    }
+    const installations = await storage.installations.list();
+    const all = (await Promise.all(installations.map((i) => storage.jobs.listDeliveries(i.id)))).flatMap(
+      (page) => page.items,
+    );
+    expect(all.map((job) => job.state).sort()).toEqual(['queued', 'running', 'running']);
+    expect(wakeUps).toBe(1); // for the queued one
+    expect(slots.free).toBe(0);
+  });
+
+  it('leases nothing while the delivery thread wants its slots for queued work', async () => {
+    const slots = DeliverySlots.create();
+    slots.give(4); // still wanted: create() starts wanted
+    const { handOff, sent } = handOffOn(slots);
+    const { eventId } = await acceptEvent({ ...ctx, handOff }, event(1));
+    expect(sent).toEqual([]);
+    const installation = (await storage.installations.list())[0];
+    const page = await storage.jobs.listDeliveries(installation?.id ?? '');
+    expect(page.items.find((job) => job.eventId === eventId)?.state).toBe('queued');
+    expect(wakeUps).toBe(1);
+    expect(slots.free).toBe(4);
+  });
+
+  it('a transaction that fails gives the slots back and stores nothing', async () => {
+    const slots = DeliverySlots.create();
+    slots.give(2);
+    slots.want(false);
+    const { handOff, sent } = handOffOn(slots);
+    const failing: Storage = {
+      ...storage,
+      transaction: (fn) =>
+        storage.transaction(async (tx) => {
+          await fn(tx);
+          throw new Error('disk full');
+        }),
+    };
+    await expect(
+      acceptEvent({ ...ctx, storage: failing, handOff }, { ...event(1), eventId: 'evt_rolled_back' }),
+    ).rejects.toThrow('disk full');
+    expect(sent).toEqual([]);
+    expect(slots.free).toBe(2);
+    expect(await storage.events.get('evt_rolled_back')).toBeNull();
+    expect(wakeUps).toBe(0);
+  });
 });

@@ -1,11 +1,16 @@
 import type { IncomingEvent } from '../api/schemas.js';
 import {
+  type EnqueueInput,
   type InstallationRecord,
   type IntegrationMeta,
   isStorageError,
+  type JobRecord,
+  newLeaseToken,
   type StorageTx,
 } from '../storage/index.js';
 import type { HostContext } from './context.js';
+import { leaseMs } from './delivery.js';
+import type { HandOffTicket } from './delivery-thread.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
 import { GroupCommit } from './group-commit.js';
 
@@ -18,7 +23,8 @@ export interface AcceptedEvent {
 }
 
 type StoredEvent = { type: string; eventId: string } & Record<string, unknown>;
-type Outcome = { duplicate: boolean; jobs: number; deliver: boolean; invoke: boolean };
+type Outcome = { duplicate: boolean; jobs: number };
+type Stored = { outcomes: Outcome[]; jobs: JobRecord[] };
 
 /** One group-commit queue per host (keyed by its context). */
 const acceptors = new WeakMap<HostContext, GroupCommit<StoredEvent, Outcome>>();
@@ -30,10 +36,19 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
       // A locked or unreachable database would fail each event again: report it to all at once.
       isolate: (error) => !isStorageError(error, 'unavailable'),
       run: async (events) => {
-        const outcomes = await ctx.storage.transaction((tx) => storeEvents(tx, events));
-        if (outcomes.some((o) => o.deliver)) ctx.notify.deliveries();
-        if (outcomes.some((o) => o.invoke)) ctx.notify.invocations();
-        return outcomes;
+        const handing = handOver(ctx);
+        let stored: Stored;
+        try {
+          stored = await ctx.storage.transaction((tx) => storeEvents(tx, events, handing.lease));
+        } catch (error) {
+          handing.release();
+          throw error;
+        }
+        // Committed: leased first attempts go straight to the delivery thread, the rest wait in the queue.
+        const queued = handing.deliver(stored.jobs);
+        if (queued.deliver) ctx.notify.deliveries();
+        if (queued.invoke) ctx.notify.invocations();
+        return stored.outcomes;
       },
     });
     acceptors.set(ctx, acceptor);
@@ -46,7 +61,11 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
  * (matching installations, integration manifests) are shared by the events of the group: nothing
  * they read changes inside the transaction.
  */
-async function storeEvents(tx: StorageTx, events: readonly StoredEvent[]): Promise<Outcome[]> {
+async function storeEvents(
+  tx: StorageTx,
+  events: readonly StoredEvent[],
+  lease: (jobs: EnqueueInput[]) => void,
+): Promise<Stored> {
   const matches = new Map<string, InstallationRecord[]>();
   // Routing needs the manifest only: the light read (no bundle, no secrets), once per integration.
   const metas = new Map<string, IntegrationMeta | null>();
@@ -63,7 +82,7 @@ async function storeEvents(tx: StorageTx, events: readonly StoredEvent[]): Promi
       siteId: siteId ?? null,
     });
     if (!inserted) {
-      outcomes.push({ duplicate: true, jobs: 0, deliver: false, invoke: false });
+      outcomes.push({ duplicate: true, jobs: 0 });
       continue;
     }
     const scopeKey = `${spaceId ?? ''}\u0000${siteId ?? ''}`;
@@ -88,15 +107,45 @@ async function storeEvents(tx: StorageTx, events: readonly StoredEvent[]): Promi
     }
     const jobs = fanOutJobs(event, targets);
     allJobs.push(...jobs);
-    outcomes.push({
-      duplicate: false,
-      jobs: jobs.length,
-      deliver: jobs.some((j) => j.kind === 'deliver'),
-      invoke: jobs.some((j) => j.kind === 'invoke'),
-    });
+    outcomes.push({ duplicate: false, jobs: jobs.length });
   }
-  if (allJobs.length > 0) await tx.jobs.enqueue(allJobs);
-  return outcomes;
+  if (allJobs.length === 0) return { outcomes, jobs: [] };
+  lease(allJobs);
+  return { outcomes, jobs: await tx.jobs.enqueue(allJobs) };
+}
+
+/**
+ * The hand-over of one group's first attempts to the delivery thread ({@link HostContext.handOff}):
+ * `lease` (inside the transaction, may run again if it does) reserves free slots of the engine and marks
+ * as many new deliveries leased; after the commit `deliver` sends them and says what else is queued;
+ * `release` gives the slots back when the transaction failed.
+ */
+function handOver(ctx: HostContext) {
+  let ticket: HandOffTicket | null = null;
+  return {
+    lease(jobs: EnqueueInput[]): void {
+      ticket?.release();
+      ticket = null;
+      const firstAttempts = jobs.filter((job) => job.kind === 'deliver' && job.runAt === undefined);
+      if (firstAttempts.length === 0 || !ctx.handOff) return;
+      ticket = ctx.handOff.reserve(firstAttempts.length);
+      if (!ticket) return;
+      const lease = { until: Date.now() + leaseMs(ctx.config.deliveryTimeoutMs), token: newLeaseToken() };
+      for (const job of firstAttempts.slice(0, ticket.granted)) job.lease = lease;
+    },
+    deliver(jobs: readonly JobRecord[]): { deliver: boolean; invoke: boolean } {
+      ticket?.deliver(jobs.filter((job) => job.kind === 'deliver' && job.state === 'running'));
+      ticket = null;
+      return {
+        deliver: jobs.some((job) => job.kind === 'deliver' && job.state === 'queued'),
+        invoke: jobs.some((job) => job.kind === 'invoke'),
+      };
+    },
+    release(): void {
+      ticket?.release();
+      ticket = null;
+    },
+  };
 }
 
 /**

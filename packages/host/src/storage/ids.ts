@@ -25,6 +25,16 @@ export function newId(prefix: string): string {
   return `${prefix}_${random16().toString('base64url')}`;
 }
 
+/**
+ * The token that proves a job's lease (a claim, or a job inserted already leased to a worker).
+ *
+ * @example
+ * const token = newLeaseToken(); // 'lease_…'
+ */
+export function newLeaseToken(): string {
+  return newId('lease');
+}
+
 /** Crockford base32: its characters sort in the same order as the values they encode. */
 const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

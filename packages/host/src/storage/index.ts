@@ -1,5 +1,5 @@
 export { isStorageError, StorageError, type StorageErrorCode } from './errors.js';
-export { newId, newSortableId } from './ids.js';
+export { newId, newLeaseToken, newSortableId } from './ids.js';
 export { type EventScope, installationMatches } from './matching.js';
 export type { EventInput, EventsRepo } from './repos/events.js';
 export type {

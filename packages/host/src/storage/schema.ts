@@ -133,4 +133,9 @@ CREATE TABLE settings (
     sql: `DROP INDEX jobs_retry_due;
 CREATE INDEX jobs_retry_queued ON jobs (run_at, id) WHERE state = 'queued' AND attempt > 0;`,
   },
+  {
+    version: 4,
+    name: 'drop jobs_event: no query looks jobs up by event, and every accepted job paid for its entry',
+    sql: `DROP INDEX jobs_event;`,
+  },
 ];

@@ -8,6 +8,12 @@ export interface EnqueueInput {
   eventId?: string | null;
   payload: Record<string, unknown>;
   runAt?: number;
+  /**
+   * Inserts the job already claimed (`running`, leased until `until` to the holder of `token`), for a
+   * worker the caller hands it to directly. If that worker never finishes it, the lease expires and the
+   * job is claimed again, as after any crash.
+   */
+  lease?: { until: number; token: string };
 }
 
 /** Options of `claim`. */

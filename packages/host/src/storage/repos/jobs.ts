@@ -1,7 +1,6 @@
 // All SQL of the durable queue lives in this file.
-import { randomBytes } from 'node:crypto';
 import { StorageError } from '../errors.js';
-import { newSortableId } from '../ids.js';
+import { newLeaseToken, newSortableId } from '../ids.js';
 import { json, num, numOrNull, str, strOrNull } from '../rows.js';
 import { placeholders, type Row, type Sql, type SqlValue } from '../sql.js';
 import type {
@@ -27,9 +26,9 @@ const COLUMNS =
   'id, kind, installation_id, event_id, payload, state, series, attempt, run_at, lease_until, lease_token, last_error, created_at, updated_at, finished_at';
 const TERMINAL: readonly TerminalJobState[] = ['succeeded', 'failed', 'exhausted'];
 const EXCERPT_BYTES = 4096;
-/** Rows per multi-row INSERT of `enqueue` (8 bound values each). */
+/** Rows per multi-row INSERT of `enqueue` (11 bound values each). */
 const ENQUEUE_CHUNK = 100;
-const ENQUEUE_ROW = "(?, ?, ?, ?, ?, 'queued', 1, 0, ?, NULL, NULL, NULL, ?, ?, NULL)";
+const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL)';
 
 function toJob(row: Row): JobRecord {
   return {
@@ -243,12 +242,12 @@ export function jobsRepo(sql: Sql): JobsRepo {
           installationId: input.installationId,
           eventId: input.eventId ?? null,
           payload: input.payload,
-          state: 'queued',
+          state: input.lease ? 'running' : 'queued',
           series: 1,
           attempt: 0,
           runAt: input.runAt ?? now,
-          leaseUntil: null,
-          leaseToken: null,
+          leaseUntil: input.lease?.until ?? null,
+          leaseToken: input.lease?.token ?? null,
           lastError: null,
           createdAt: now,
           updatedAt: now,
@@ -267,7 +266,10 @@ export function jobsRepo(sql: Sql): JobsRepo {
               job.installationId,
               job.eventId,
               JSON.stringify(job.payload),
+              job.state,
               job.runAt,
+              job.leaseUntil,
+              job.leaseToken,
               now,
               now,
             ]),
@@ -284,7 +286,7 @@ export function jobsRepo(sql: Sql): JobsRepo {
       if (!Number.isInteger(limit) || limit < 1)
         throw new StorageError('invalid', 'claim limit must be an integer >= 1');
       if (!(leaseMs > 0)) throw new StorageError('invalid', 'claim leaseMs must be > 0');
-      const token = randomBytes(12).toString('base64url');
+      const token = newLeaseToken();
       const rows = await sql.transaction((tx) =>
         tx.all(claimStatement(sql.dialect, kinds.length), [
           now + leaseMs,
