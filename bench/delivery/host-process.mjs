@@ -50,12 +50,13 @@ export function freePort() {
 /**
  * Spawns the built host with `node packages/host/dist/main.js` and waits for `GET /healthz` 200.
  * `env` is added to a minimal environment (PATH, HOME); `nodeArgs` go to `node` before the script (e.g.
- * `--cpu-prof`). `stop()` sends SIGTERM and waits for exit.
+ * `--cpu-prof`); `script` (default the host's main) may be another server with `GET /healthz` (the
+ * stateless relay). `stop()` sends SIGTERM and waits for exit.
  */
-export async function spawnHost(env, nodeArgs = []) {
+export async function spawnHost(env, nodeArgs = [], script = MAIN) {
   const port = await freePort();
   const started = now();
-  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -54,6 +54,20 @@ export function printReport(r) {
         : `; delivery engine: ${r.deliveryThread ? 'worker thread' : 'main thread'}`),
   );
   console.log(`\n(b)/(a) = ${r.ratio.toFixed(2)}   (burst deliveries/s over raw deliveries/s, 64 sockets)`);
+  if (r.relay) {
+    const x = r.relay;
+    console.log(
+      `  reference, the stateless relay (HTTP in, sign, HTTP out; no storage; two threads as the host): ${fmt(x.burst.deliveriesPerSecond)}/s, ` +
+        `${x.ratio.toFixed(2)} of a raw round of ${fmt(x.rawPerSecond)}/s measured just before; host process ` +
+        `${fmt(x.burst.load.hostProcessCores)} cores`,
+    );
+  }
+  if (r.rounds?.length > 1) {
+    const list = r.rounds.map(
+      (x) => `${x.ratio.toFixed(2)} (${fmt(x.burstPerSecond)} / ${fmt(x.rawPerSecond)})`,
+    );
+    console.log(`  rounds, raw and burst alternating: ${list.join(', ')}; the tables show the median round`);
+  }
 
   for (const c of [r.retries, r.retriesLight]) {
     console.log(
