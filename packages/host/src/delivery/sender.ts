@@ -1,6 +1,7 @@
 import { sign } from '@platform/webhooks';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type AttemptError, describe, toAttemptError } from './errors.js';
+import { ExchangeTimeout, postExchange } from './exchange.js';
 
 /** At most this many bytes of a response body are kept (and read). */
 export const RESPONSE_EXCERPT_BYTES = 4096;
@@ -46,25 +47,8 @@ export interface AttemptResult {
   responseExcerpt?: string;
 }
 
-/**
- * Reads at most `limit` bytes of `body` then destroys it (a huge or endless body is never
- * buffered). A failure midway keeps what was read.
- */
-async function readExcerpt(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number) {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      if (size >= limit) break;
-    }
-  } catch {
-    // Keep the partial excerpt: the status already decided the outcome.
-  } finally {
-    body.destroy();
-  }
-  const bytes = Buffer.concat(chunks, size).subarray(0, limit);
+/** UTF-8 text of an excerpt; a character cut at the end is dropped. */
+function decodeExcerpt(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes, { stream: true });
 }
 
@@ -103,15 +87,9 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
     };
   }
 
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
   try {
-    const response = await request(input.url, {
-      method: 'POST',
+    const { statusCode, excerpt } = await postExchange({
+      url: typeof input.url === 'string' ? new URL(input.url) : input.url,
       headers: {
         'content-type': 'application/json',
         'x-platform-signature': signature,
@@ -123,15 +101,12 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
       },
       body: bytes,
       dispatcher: input.dispatcher,
-      signal: controller.signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      timeoutMs,
+      excerptBytes: RESPONSE_EXCERPT_BYTES,
     });
-    const responseExcerpt = await readExcerpt(response.body, RESPONSE_EXCERPT_BYTES);
-    return { startedAt, durationMs: elapsed(), statusCode: response.statusCode, responseExcerpt };
+    return { startedAt, durationMs: elapsed(), statusCode, responseExcerpt: decodeExcerpt(excerpt) };
   } catch (error) {
+    const timedOut = error instanceof ExchangeTimeout;
     return { startedAt, durationMs: elapsed(), error: toAttemptError(error, timedOut, timeoutMs) };
-  } finally {
-    clearTimeout(timer);
   }
 }
