@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'libsql';
+import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { defineStorageContract } from './contract/harness.js';
 import { migrations } from './schema.js';
@@ -62,7 +62,7 @@ it('sqlite: cached statements give right answers when one SQL text is used with 
     await sql.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
     for (let i = 1; i <= 10; i += 1) await sql.run('INSERT INTO t (id, v) VALUES (?, ?)', [i, `v${i}`]);
     const q = 'SELECT id FROM t WHERE id > ? ORDER BY id';
-    // libsql 0.5 reuses stale bindings for `get` on a statement last iterated by `all`.
+    // One SQL text used with all, get and run (libsql 0.5 reused stale bindings here).
     expect(await sql.all(q, [8])).toEqual([{ id: 9 }, { id: 10 }]);
     expect(await sql.get(q, [0])).toEqual({ id: 1 });
     expect(await sql.get(q, [5])).toEqual({ id: 6 });
@@ -125,10 +125,17 @@ it('sqlite: while another connection holds the write lock, writes wait asynchron
     expect(await b.all('SELECT id FROM t ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
 
     // Held longer than the timeout: B gives up with `unavailable`, and nothing of B's was written.
+    let holding!: () => void;
+    const aHolds = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
     const long = a.transaction(async (tx) => {
       await tx.run('INSERT INTO t (id) VALUES (4)');
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      holding();
+      await new Promise((resolve) => setTimeout(resolve, 1100));
     });
+    await aHolds; // A has the lock before B tries
+    // B's connection runs one thing at a time: each gives up after 400 ms, both inside A's 1 100 ms.
     await expect(b.run('INSERT INTO t (id) VALUES (5)')).rejects.toMatchObject({ code: 'unavailable' });
     await expect(b.transaction((tx) => tx.run('INSERT INTO t (id) VALUES (6)'))).rejects.toMatchObject({
       code: 'unavailable',

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'libsql';
+import Database from 'better-sqlite3';
 import { StorageError } from './errors.js';
 import { Mutex } from './mutex.js';
 import { normalizeParams, type Row, type Sql, type SqlValue } from './sql.js';
@@ -36,8 +36,8 @@ type Method = 'all' | 'get' | 'run';
 
 /**
  * Prepared statements of one connection, least recently used evicted first. Keyed by method AND SQL
- * text: libsql 0.5 binds stale parameters when a statement that was iterated (`all`) is then used with
- * `get`, so a statement is only ever used with one method.
+ * text: better-sqlite3 refuses `get`/`all` on a statement that returns no rows, and a statement is
+ * only ever used the one way (this also kept libsql 0.5, used before, from binding stale parameters).
  */
 export class StatementCache {
   readonly #map = new Map<string, Database.Statement>();
@@ -128,9 +128,7 @@ class SqliteSql implements Sql {
 
   get(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined> {
     return this.#use(() => {
-      const row = this.shared.statements.get('get', sql).get(normalizeParams(params)) as Row | undefined;
-      if (row) delete row._metadata;
-      return row;
+      return this.shared.statements.get('get', sql).get(normalizeParams(params)) as Row | undefined;
     }, !READ_ONLY.test(sql));
   }
 
@@ -291,7 +289,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Maps a libsql error to a {@link StorageError} (constraint names only, never bound values). */
+/** Maps a better-sqlite3 error to a {@link StorageError} (constraint names only, never bound values). */
 export function wrapSqliteError(error: unknown): unknown {
   if (error instanceof StorageError) return error;
   const code = (error as { code?: unknown } | null)?.code;
