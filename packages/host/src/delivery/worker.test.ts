@@ -220,6 +220,44 @@ describe('createWorker', () => {
     expect(handled[0]!.at - retryDue).toBeLessThan(30 + stall);
   });
 
+  it('a steady stream of new jobs (each due just after a claim) does not push a due retry back', async () => {
+    // Every claim is followed by a new job due at once, as when events keep arriving: the next due time
+    // read after the claim is always "now". That is progress, not a job that could not be claimed, so it
+    // must not grow the back-off that guards against an unclaimable queue (1, 2, 4 ... ms up to the idle
+    // check), which would leave the retry due at +300 ms hundreds of ms late.
+    const queue = timedQueue();
+    const start = Date.now();
+    const retryDue = start + 300;
+    queue.add(0, retryDue);
+    let next = 1;
+    const streaming = { on: true };
+    const handled: Array<{ id: number; at: number }> = [];
+    const worker = createWorker({
+      claim: async (limit) => {
+        const jobs = await queue.claim(limit);
+        if (streaming.on) queue.add(next++); // arrives right after this claim
+        return jobs;
+      },
+      nextDueAt: queue.nextDueAt,
+      concurrency: 8,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async (job) => {
+        handled.push({ id: job.id, at: Date.now() });
+      },
+    });
+    const stall = await withStall(async () => {
+      worker.start();
+      await expect.poll(() => handled.some((h) => h.id === 0), { timeout: 3000 }).toBe(true);
+    });
+    streaming.on = false;
+    await worker.stop();
+    const retry = handled.find((h) => h.id === 0)!;
+    expect(retry.at).toBeGreaterThanOrEqual(retryDue);
+    expect(retry.at - retryDue).toBeLessThan(30 + stall);
+    expect(handled.length).toBeGreaterThan(10); // the stream was being served meanwhile
+  });
+
   it('notify() claims new work at once', async () => {
     const queue = timedQueue();
     const handledAt: number[] = [];

@@ -224,6 +224,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     // With shared slots, some of the room may be promised to jobs on their way here (adopt).
     const free = slots ? slots.take(room) : room;
     let claimed = 0;
+    const claimFrom = clock.now();
     if (free > 0) {
       let jobs: J[];
       try {
@@ -265,11 +266,19 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     const now = clock.now();
     const wait = next === null ? idleCheckMs : next - now;
     if (wait <= 0 && claimed < free) {
-      // Due but not claimable (another process holds it, or the clock is a hair early): back off
-      // 1, 2, 4 ... ms so a pathological queue cannot spin the loop.
-      dueMisses += 1;
       needDue = true;
-      armAt(now + Math.min(idleCheckMs, 2 ** (dueMisses - 1)));
+      if (claimed > 0 || (next !== null && next > claimFrom)) {
+        // Work that fell due while this cycle ran (a steady stream of new jobs, each enqueued just after
+        // the claim): progress, not a miss. Look again in a batch, as a notify() would.
+        dueMisses = 0;
+        armAt(Math.min(now + Math.max(1, batchDelayMs), announcedAt));
+        return;
+      }
+      // Due before the claim began, yet nothing was claimed (another process holds it, or the clock is a
+      // hair early): back off 1, 2, 4 ... ms so a pathological queue cannot spin the loop, never past a
+      // due time announced meanwhile.
+      dueMisses += 1;
+      armAt(Math.min(now + Math.min(idleCheckMs, 2 ** (dueMisses - 1)), announcedAt));
       return;
     }
     dueMisses = 0;
