@@ -43,19 +43,19 @@ const post = (path: string, dispatcher: Agent, timeoutMs = 2000) =>
   });
 
 describe('postExchange', () => {
-  it('sends the path with its query string and returns the status and body', async () => {
+  it.each([
+    [
+      'sends the path with its query string and returns the status and body',
+      '/echo?a=1&b=2',
+      200,
+      'path=/echo?a=1&b=2',
+    ],
+    ['skips informational answers and reports the final status', '/processing', 201, 'done'],
+  ])('%s', async (_name, path, status, body) => {
     const dispatcher = new Agent();
-    const { statusCode, excerpt } = await post('/echo?a=1&b=2', dispatcher);
-    expect(statusCode).toBe(200);
-    expect(excerpt.toString()).toBe('path=/echo?a=1&b=2');
-    await dispatcher.close();
-  });
-
-  it('skips informational answers and reports the final status', async () => {
-    const dispatcher = new Agent();
-    const { statusCode, excerpt } = await post('/processing', dispatcher);
-    expect(statusCode).toBe(201);
-    expect(excerpt.toString()).toBe('done');
+    const { statusCode, excerpt } = await post(path, dispatcher);
+    expect(statusCode).toBe(status);
+    expect(excerpt.toString()).toBe(body);
     await dispatcher.close();
   });
 
