@@ -26,6 +26,20 @@ function timedQueue() {
   };
 }
 
+/** A handle that sleeps `ms(job)` and records the jobs it finished and the most it ran at once. */
+function probe(ms: (job: { id: number }) => number) {
+  let running = 0;
+  const state = { done: [] as number[], peak: 0 };
+  const handle = async (job: { id: number }) => {
+    running++;
+    state.peak = Math.max(state.peak, running);
+    await sleep(ms(job));
+    running--;
+    state.done.push(job.id);
+  };
+  return Object.assign(state, { handle });
+}
+
 /** Runs `body` and returns the longest event-loop stall (ms) seen meanwhile: a busy machine's share. */
 async function withStall(body: () => Promise<void>): Promise<number> {
   const monitor = monitorEventLoopDelay({ resolution: 5 });
@@ -43,25 +57,12 @@ describe('createWorker', () => {
   it('never runs more than `concurrency` handles and claims only free slots', async () => {
     const queue = timedQueue();
     for (let id = 0; id < 7; id++) queue.add(id);
-    let running = 0;
-    let peak = 0;
-    const done: number[] = [];
-    const worker = createWorker({
-      ...queue,
-      concurrency: 3,
-      onError: noErrors,
-      handle: async (job) => {
-        running++;
-        peak = Math.max(peak, running);
-        await sleep(40);
-        running--;
-        done.push(job.id);
-      },
-    });
+    const jobs = probe(() => 40);
+    const worker = createWorker({ ...queue, concurrency: 3, onError: noErrors, handle: jobs.handle });
     worker.start();
-    await expect.poll(() => done.length, { timeout: 2000 }).toBe(7);
+    await expect.poll(() => jobs.done.length, { timeout: 2000 }).toBe(7);
     await worker.stop();
-    expect(peak).toBe(3);
+    expect(jobs.peak).toBe(3);
     expect(queue.claims[0]).toMatchObject({ limit: 3, got: 3 });
     expect(Math.max(...queue.claims.map((c) => c.limit))).toBe(3);
     expect(queue.claims.every((c) => c.got <= c.limit)).toBe(true);
@@ -70,26 +71,18 @@ describe('createWorker', () => {
   it('claims in batches: not one claim per finished job while at least half the slots are busy', async () => {
     const queue = timedQueue();
     for (let id = 0; id < 200; id++) queue.add(id);
-    let running = 0;
-    let peak = 0;
-    let done = 0;
+    const jobs = probe((job) => 1 + (job.id % 4));
     const worker = createWorker({
       ...queue,
       concurrency: 8,
       idleCheckMs: 60_000,
       onError: noErrors,
-      handle: async (job) => {
-        running++;
-        peak = Math.max(peak, running);
-        await sleep(1 + (job.id % 4));
-        running--;
-        done++;
-      },
+      handle: jobs.handle,
     });
     worker.start();
-    await expect.poll(() => done, { timeout: 5000 }).toBe(200);
+    await expect.poll(() => jobs.done.length, { timeout: 5000 }).toBe(200);
     await worker.stop();
-    expect(peak).toBeLessThanOrEqual(8);
+    expect(jobs.peak).toBeLessThanOrEqual(8);
     expect(queue.claims.every((c) => c.got <= c.limit)).toBe(true);
     // One claim per finished job would be ~200; batches of >= 2 on average.
     expect(queue.claims.filter((c) => c.got > 0).length).toBeLessThanOrEqual(100);
@@ -371,21 +364,14 @@ describe('createWorker with shared slots (jobs handed over by another thread)', 
   it('claims only slots that are free, runs adopted jobs without a claim, gives every slot back', async () => {
     const slots = DeliverySlots.create();
     const queue = timedQueue();
-    const done: number[] = [];
-    let running = 0;
-    let peak = 0;
+    const jobs = probe(() => 30);
+    const { done } = jobs;
     const worker = createWorker<{ id: number }>({
       ...queue,
       concurrency: 4,
       slots,
       onError: noErrors,
-      handle: async (job) => {
-        running++;
-        peak = Math.max(peak, running);
-        await sleep(30);
-        running--;
-        done.push(job.id);
-      },
+      handle: jobs.handle,
     });
     worker.start();
     await expect.poll(() => slots.free).toBe(4); // start() gave its concurrency; nothing was due
@@ -399,7 +385,7 @@ describe('createWorker with shared slots (jobs handed over by another thread)', 
     worker.adopt([{ id: 1 }, { id: 2 }, { id: 3 }]);
     await expect.poll(() => done.length, { timeout: 2000 }).toBe(8);
     await worker.stop();
-    expect(peak).toBeLessThanOrEqual(4);
+    expect(jobs.peak).toBeLessThanOrEqual(4);
     expect(done.filter((id) => id < 10).sort()).toEqual([1, 2, 3]);
     expect(queue.claims.every((c) => c.limit <= 4)).toBe(true);
     expect(slots.free).toBe(4);
