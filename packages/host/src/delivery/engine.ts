@@ -126,20 +126,26 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     error: { code, message },
   });
 
-  /** The last URL checked against the policy (consecutive deliveries mostly go to the same one). */
-  let checked: { url: string; check: ReturnType<typeof validateWebhookUrl> } | undefined;
+  /**
+   * The last URL checked against the policy, and parsed once for the sender (consecutive deliveries mostly
+   * go to the same one).
+   */
+  let checked: { url: string; check: ReturnType<typeof validateWebhookUrl>; parsed?: URL } | undefined;
 
   async function attempt(job: J): Promise<AttemptResult> {
     const target = await options.resolveTarget(job);
     if (!target) return refused('target_unavailable', describe('target_unavailable'));
+    let url: string | URL = target.url;
     if (options.policy) {
       if (checked?.url !== target.url) {
-        checked = { url: target.url, check: validateWebhookUrl(target.url, options.policy) };
+        const check = validateWebhookUrl(target.url, options.policy);
+        checked = { url: target.url, check, ...(check.ok ? { parsed: new URL(target.url) } : {}) };
       }
       if (!checked.check.ok) return refused('invalid_target', checked.check.message);
+      url = checked.parsed ?? url;
     }
     return send({
-      url: target.url,
+      url,
       body: job.body,
       secrets: target.secrets,
       eventId: job.eventId,
