@@ -26,6 +26,7 @@ export type { SettingsRepo } from './repos/settings.js';
 export type { WebhookSecretsRepo } from './repos/webhook-secrets.js';
 export type { Migration } from './schema.js';
 export type { Dialect } from './sql.js';
+export type { SqliteSynchronous } from './sqlite.js';
 export {
   openStorage,
   type Repositories,

@@ -32,9 +32,73 @@ it('sqlite: the connection runs in WAL with foreign keys and synchronous=NORMAL'
   try {
     expect(await sql.get('PRAGMA journal_mode')).toMatchObject({ journal_mode: 'wal' });
     expect(await sql.get('PRAGMA foreign_keys')).toMatchObject({ foreign_keys: 1 });
+    // NORMAL (1): the WAL is synced at checkpoints, not at each commit (see the next test for FULL).
     expect(await sql.get('PRAGMA synchronous')).toMatchObject({ synchronous: 1 });
     // SQLite never blocks the event loop waiting for a lock: waiting is done asynchronously (next test).
     expect(await sql.get('PRAGMA busy_timeout')).toMatchObject({ timeout: 0 });
+  } finally {
+    await sql.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it('sqlite: synchronous "full" (PLATFORM_SQLITE_SYNC=full): a write resolves only after the log is synced', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'platform-storage-'));
+  const synced: string[] = [];
+  let release: () => void = () => undefined;
+  let mode: 'pass' | 'hold' | 'fail' = 'pass';
+  const syncFile = (path: string) =>
+    new Promise<void>((resolve, reject) => {
+      synced.push(path);
+      if (mode === 'fail') reject(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+      else if (mode === 'hold') release = resolve;
+      else resolve();
+    });
+  const path = join(dir, 'p.db');
+  const sql = openSqlite(path, { synchronous: 'full', syncFile });
+  try {
+    await sql.run('CREATE TABLE t (v TEXT)');
+    mode = 'hold';
+    // Never SQLite's own FULL (it would sync inside COMMIT, blocking the thread): NORMAL + a sync after.
+    expect(await sql.get('PRAGMA synchronous')).toMatchObject({ synchronous: 1 });
+    let done = false;
+    const write = sql
+      .transaction((tx) => tx.run('INSERT INTO t (v) VALUES (?)', ['a']))
+      .then(() => {
+        done = true;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(done).toBe(false); // committed, but not acknowledged before the disk has it
+    // Committed already, and the connection is free meanwhile: a read sees the row while the sync runs.
+    expect(await sql.get('SELECT COUNT(*) AS n FROM t')).toMatchObject({ n: 1 });
+    expect(synced.at(-1)).toBe(`${path}-wal`);
+    release();
+    await write;
+    expect(done).toBe(true);
+    // A failed sync: the caller hears "unavailable" (retry), not success.
+    mode = 'fail';
+    const failed = await sql.run('INSERT INTO t (v) VALUES (?)', ['b']).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ name: 'StorageError', code: 'unavailable' });
+    expect(String((failed as Error).message)).toContain('could not sync the log to disk');
+  } finally {
+    mode = 'pass';
+    await sql.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it('sqlite: synchronous "normal" (the default) never waits for a sync', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'platform-storage-'));
+  const synced: string[] = [];
+  const sql = openSqlite(join(dir, 'p.db'), {
+    syncFile: async (path) => {
+      synced.push(path);
+    },
+  });
+  try {
+    await sql.run('CREATE TABLE t (v TEXT)');
+    await sql.transaction((tx) => tx.run('INSERT INTO t (v) VALUES (?)', ['a']));
+    expect(synced).toEqual([]);
   } finally {
     await sql.close();
     await rm(dir, { recursive: true, force: true });

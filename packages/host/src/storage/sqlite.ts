@@ -5,6 +5,7 @@ import { StorageError } from './errors.js';
 import { Mutex } from './mutex.js';
 import { normalizeParams, type Row, type Sql, type SqlValue } from './sql.js';
 import { assertOutsideOwnTx, assertTxOpen, runInTxScope, type TxState, withSavepoint } from './tx-scope.js';
+import { WalSync } from './wal-sync.js';
 import { WriterLock } from './writer-lock.js';
 
 /** Options of {@link openSqlite}. */
@@ -16,7 +17,20 @@ export interface SqliteOptions {
    * own `slot`): writers then take turns through a {@link WriterLock} instead of polling on SQLITE_BUSY.
    */
   writerLock?: { buffer: SharedArrayBuffer; slot: number };
+  /**
+   * When a write counts as done. `normal` (default): once committed to the write-ahead log, which is
+   * synced to disk at checkpoints; it survives a crash of the process but may be rolled back, with the
+   * last moments before it, when the machine itself goes down. `full`: once the log is also synced to
+   * disk (`fdatasync` off the event loop, shared by the writes of the moment, see {@link WalSync}), so it
+   * also survives a power loss or an OS crash. The database stays consistent either way.
+   */
+  synchronous?: SqliteSynchronous;
+  /** How `full` syncs the log file (default: `fdatasync` on libuv's thread pool). For tests. */
+  syncFile?: (path: string) => Promise<void>;
 }
+
+/** See {@link SqliteOptions.synchronous}. */
+export type SqliteSynchronous = 'full' | 'normal';
 
 interface Shared {
   readonly db: Database.Database;
@@ -24,6 +38,8 @@ interface Shared {
   readonly busyTimeoutMs: number;
   readonly statements: StatementCache;
   readonly writer: { lock: WriterLock; slot: number } | null;
+  /** With `synchronous: 'full'`: what each write awaits after its commit (see {@link WalSync}). */
+  readonly wal: WalSync | null;
 }
 
 /** Statements that cannot write (they need no write lock outside a transaction). */
@@ -69,7 +85,8 @@ export class StatementCache {
 }
 
 /**
- * Opens (creating folders as needed) a SQLite database file with WAL, foreign keys and synchronous=NORMAL.
+ * Opens (creating folders as needed) a SQLite database file with WAL, foreign keys and synchronous=NORMAL
+ * (with `synchronous: 'full'`, each write also awaits a sync of the log; {@link SqliteOptions.synchronous}).
  * While another connection holds the lock, statements wait asynchronously (up to `busyTimeoutMs`). All access goes through one connection, serialized by an async mutex, so nothing
  * interleaves with an open transaction.
  *
@@ -86,6 +103,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
     db.exec('PRAGMA foreign_keys = ON');
+    // NORMAL either way: `full` syncs after the commit, off the event loop (WalSync), not inside it.
     db.exec('PRAGMA synchronous = NORMAL');
     // From here on SQLite never waits by itself (that would block the event loop, and deadlock two
     // connections of this process): a statement or BEGIN IMMEDIATE that meets another connection's lock
@@ -106,6 +124,10 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
       busyTimeoutMs,
       statements: new StatementCache(db, STATEMENT_CACHE_SIZE),
       writer,
+      wal:
+        options.synchronous === 'full' && path !== ':memory:'
+          ? new WalSync(`${path}-wal`, options.syncFile)
+          : null,
     },
     null,
   );
@@ -166,28 +188,50 @@ class SqliteSql implements Sql {
       return withSavepoint(this, this.tx, fn);
     }
     assertOutsideOwnTx(this.shared);
-    return this.shared.mutex.run(() =>
-      this.#whileWriting(async () => {
-        const { db } = this.shared;
-        const begun = this.#beginImmediate();
-        if (begun) await begun;
-        const state: TxState = { owner: this.shared, open: true, savepoints: 0 };
-        try {
-          const result = await runInTxScope(state, () => fn(new SqliteSql(this.shared, state)));
+    return this.#durable(
+      this.shared.mutex.run(() =>
+        this.#whileWriting(async () => {
+          const { db } = this.shared;
+          const begun = this.#beginImmediate();
+          if (begun) await begun;
+          const state: TxState = { owner: this.shared, open: true, savepoints: 0 };
           try {
-            db.exec('COMMIT');
+            const result = await runInTxScope(state, () => fn(new SqliteSql(this.shared, state)));
+            try {
+              db.exec('COMMIT');
+            } catch (error) {
+              throw wrapSqliteError(error);
+            }
+            return result;
           } catch (error) {
-            throw wrapSqliteError(error);
+            if (db.inTransaction) db.exec('ROLLBACK');
+            throw error;
+          } finally {
+            state.open = false;
           }
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          throw error;
-        } finally {
-          state.open = false;
-        }
-      }),
+        }),
+      ),
     );
+  }
+
+  /**
+   * Resolves with `committed`'s result once it is durable: at once in `normal` mode, after a sync of the
+   * log in `full` mode (awaited outside the mutex and the write lock, so the next writes go on meanwhile
+   * and share the next sync). A failed sync is `unavailable`: the write is in the log, but not known to
+   * be on disk, so the caller must not acknowledge it (a retry with the same key is idempotent).
+   */
+  #durable<T>(committed: Promise<T>): Promise<T> {
+    const { wal } = this.shared;
+    if (!wal) return committed;
+    return committed.then(async (result) => {
+      try {
+        await wal.after();
+      } catch (error) {
+        const reason = `SQLite: could not sync the log to disk (${describe(error)}); retry`;
+        throw new StorageError('unavailable', reason, { cause: error });
+      }
+      return result;
+    });
   }
 
   /**
@@ -274,9 +318,8 @@ class SqliteSql implements Sql {
       }
     }
     assertOutsideOwnTx(this.shared);
-    return this.shared.mutex.run(() =>
-      writes ? this.#whileWriting(() => this.#busyAware(op)) : this.#busyAware(op),
-    );
+    if (!writes) return this.shared.mutex.run(() => this.#busyAware(op));
+    return this.#durable(this.shared.mutex.run(() => this.#whileWriting(() => this.#busyAware(op))));
   }
 }
 

@@ -13,7 +13,12 @@ import { openSqlite, type SqliteOptions } from './sqlite.js';
 
 /** Where the data lives: a SQLite file (embedded default) or a PostgreSQL database. */
 export type StorageOptions =
-  | { sqlitePath: string; busyTimeoutMs?: number; writerLock?: SqliteOptions['writerLock'] }
+  | {
+      sqlitePath: string;
+      busyTimeoutMs?: number;
+      writerLock?: SqliteOptions['writerLock'];
+      synchronous?: SqliteOptions['synchronous'];
+    }
   | { databaseUrl: string; schema?: string; poolSize?: number };
 
 /** The repositories; the same set exists on the storage and on a transaction handle. */
@@ -78,6 +83,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       ? openSqlite(options.sqlitePath, {
           ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
           ...(options.writerLock === undefined ? {} : { writerLock: options.writerLock }),
+          ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
         })
       : await openPostgres(options.databaseUrl, {
           ...(options.schema === undefined ? {} : { schema: options.schema }),
