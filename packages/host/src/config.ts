@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { SqliteSynchronous } from './storage/index.js';
 
 /** Operator settings of the host, read from the environment (PRODUCT.md "Operator settings"). */
 export interface HostConfig {
@@ -10,6 +11,13 @@ export interface HostConfig {
   dataDir: string;
   /** PostgreSQL connection string; when set, used instead of SQLite. */
   databaseUrl?: string;
+  /**
+   * `PLATFORM_SQLITE_SYNC`: `full` (default): a write (an accepted event, a new installation, ...) is
+   * acknowledged only once the SQLite log is synced to disk, so it survives a power loss or an OS crash;
+   * `normal`: acknowledged once committed, which survives a crash of the host process but not of the
+   * machine (its last moments' commits may roll back). See src/storage/README.md "Durability".
+   */
+  sqliteSync: SqliteSynchronous;
   /** Operator bearer token; generated and kept in `dataDir` when unset. */
   adminToken?: string;
   /** Raw `PLATFORM_ALLOW_PRIVATE_TARGETS` value: `1` or a comma-separated CIDR list. */
@@ -49,6 +57,20 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
+function choice<T extends string>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  values: readonly T[],
+  fallback: T,
+): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = values.find((v) => v === raw.toLowerCase());
+  if (value === undefined)
+    throw new ConfigError(`${name} must be one of ${values.join(', ')}; got "${raw}".`);
+  return value;
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -84,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     deliveryTimeoutMs: int(env, 'PLATFORM_DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000),
     deliveryConcurrency: int(env, 'PLATFORM_DELIVERY_CONCURRENCY', 64, 1, 1024),
     deliveryThread: flag(env, 'PLATFORM_DELIVERY_THREAD', DELIVERY_THREAD_DEFAULT),
+    sqliteSync: choice(env, 'PLATFORM_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -100,10 +100,17 @@ export async function startHost(
   // (slot 0 here, 1 in the delivery worker) instead of polling on SQLITE_BUSY.
   const sqlitePath = join(config.dataDir, 'platform.db');
   const writerLock = !config.databaseUrl && config.deliveryThread ? WriterLock.create() : null;
+  // PLATFORM_SQLITE_SYNC=full applies to this thread's connection: accepted events, installations,
+  // secrets. The delivery thread only records claims and attempts, which a power loss can at worst make
+  // it repeat (at-least-once): it does not wait for syncs (main's syncs cover its log frames anyway).
   const storageFor = (slot: number): DeliveryStorageOptions =>
     config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
-      : { sqlitePath, ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot } } : {}) };
+      : {
+          sqlitePath,
+          synchronous: slot === 0 ? config.sqliteSync : 'normal',
+          ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot } } : {}),
+        };
   const storage = await openStorage(storageFor(0));
   const deliveryStorage = storageFor(1);
   const { token: adminToken, generated } = await resolveAdminToken(config);

@@ -3,14 +3,18 @@
  * Plain data only (structured clone).
  */
 import type { HostConfig } from '../config.js';
-import type { JobRecord } from '../storage/index.js';
+import type { JobRecord, SqliteSynchronous } from '../storage/index.js';
 
 /**
  * Where the worker opens its own storage handle: the same SQLite file (sharing the main thread's write
  * lock, `writerLock.buffer` is a SharedArrayBuffer, with a slot of its own) or the same PostgreSQL database.
  */
 export type DeliveryStorageOptions =
-  | { sqlitePath: string; writerLock?: { buffer: SharedArrayBuffer; slot: number } }
+  | {
+      sqlitePath: string;
+      writerLock?: { buffer: SharedArrayBuffer; slot: number };
+      synchronous?: SqliteSynchronous;
+    }
   | { databaseUrl: string };
 
 /** `workerData` of the delivery worker. */

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('PLATFORM_SQLITE_SYNC', () => {
+  it('is full by default: a write is on disk before it is acknowledged', () => {
+    expect(loadConfig({}).sqliteSync).toBe('full');
+    expect(loadConfig({ PLATFORM_SQLITE_SYNC: '' }).sqliteSync).toBe('full');
+  });
+
+  it('takes full or normal, in any case', () => {
+    expect(loadConfig({ PLATFORM_SQLITE_SYNC: 'normal' }).sqliteSync).toBe('normal');
+    expect(loadConfig({ PLATFORM_SQLITE_SYNC: 'NORMAL' }).sqliteSync).toBe('normal');
+    expect(loadConfig({ PLATFORM_SQLITE_SYNC: 'Full' }).sqliteSync).toBe('full');
+  });
+
+  it('refuses anything else, naming the variable and the values it takes', () => {
+    for (const raw of ['off', '0', 'extra']) {
+      expect(() => loadConfig({ PLATFORM_SQLITE_SYNC: raw })).toThrow(ConfigError);
+      expect(() => loadConfig({ PLATFORM_SQLITE_SYNC: raw })).toThrow(
+        `PLATFORM_SQLITE_SYNC must be one of full, normal; got "${raw}".`,
+      );
+    }
+  });
+});
