@@ -2,6 +2,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { HttpError } from '../errors.js';
 import { ExecutorError } from '../executor/index.js';
+import { isStorageError } from '../storage/index.js';
 
 /** 400: the JSON body could not be parsed (the same answer from every route that reads JSON). */
 export const invalidJson = (): HttpError =>
@@ -16,7 +17,7 @@ export interface ErrorAnswer {
 /**
  * How the API answers an error thrown while handling a request, wherever it was handled (a Hono route or
  * a Node fast path): client errors (`HttpError`, Hono's `HTTPException`) with their own status and
- * message; integration failures as 502; anything else is logged (with `where`) and answered with a
+ * message; integration failures as 502; storage that cannot write durably now as 503; anything else is logged (with `where`) and answered with a
  * generic 500 that reveals nothing.
  *
  * @example
@@ -37,6 +38,18 @@ export function errorAnswer(
   }
   if (error instanceof ExecutorError) {
     return answer(new HttpError(502, `integration_${error.code}`, error.message));
+  }
+  if (isStorageError(error, 'unavailable')) {
+    // The database is locked past its timeout, or a write could not be synced to disk: nothing was
+    // acknowledged, and the same request again is safe (an event's `eventId` makes it idempotent).
+    logger.error({ err: error, ...where }, 'storage unavailable');
+    return answer(
+      new HttpError(
+        503,
+        'unavailable',
+        'The host could not store this durably right now; retry the same request (with the same eventId for events).',
+      ),
+    );
   }
   logger.error({ err: error, ...where }, 'unhandled error');
   return answer(new HttpError(500, 'internal', 'The host failed to handle this request; see its log.'));

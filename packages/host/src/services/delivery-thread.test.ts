@@ -1,9 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
 import type { DeliveryWorkerData } from './delivery-protocol.js';
@@ -15,6 +13,7 @@ import {
   startDeliveryThread,
   workerExecArgv,
 } from './delivery-thread.js';
+import { captureLogs } from './test-support.js';
 
 const workerData: DeliveryWorkerData = {
   config: { deliveryTimeoutMs: 1000, deliveryConcurrency: 4 },
@@ -64,17 +63,6 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, logger: pino({ level: 'info' }, stream) };
-}
-
 const until = async (check: () => Promise<boolean> | boolean, what: string) => {
   const deadline = Date.now() + 5000;
   while (!(await check())) {
@@ -87,7 +75,7 @@ describe('startDeliveryThread', () => {
   it('coalesces notifies, relays log lines, restarts a crashed worker with a log line, stops gracefully', async () => {
     const file = join(dir, 'events.log');
     await writeFile(file, '');
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs();
     const runner = await startDeliveryThread({
       workerData: { ...workerData, file } as DeliveryWorkerData,
       logger,
@@ -124,7 +112,7 @@ describe('startDeliveryThread', () => {
   });
 
   it('rejects with a DeliveryThreadError carrying the worker start-up failure', async () => {
-    const { logger } = capture();
+    const { logger } = captureLogs();
     const error = await startDeliveryThread({
       workerData,
       logger,

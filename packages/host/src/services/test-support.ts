@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { installationTokens } from '../auth.js';
 import { loadConfig } from '../config.js';
@@ -51,4 +52,23 @@ export function installSpaceWebhook(
     status: 'active',
     tokenHash: `unused-${url}`,
   });
+}
+
+/**
+ * A real pino logger (level info) whose JSON lines are collected in `lines`: what the host would log.
+ *
+ * @example
+ * const { lines, logger } = captureLogs();
+ * logger.error({ code: 'x' }, 'failed');
+ * expect(lines[0]).toMatchObject({ msg: 'failed', code: 'x' });
+ */
+export function captureLogs() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: 'info' }, stream) };
 }
