@@ -7,8 +7,19 @@ import { now, sleep } from './lib.mjs';
 export const SPACE = 'bench-space';
 export const BODY_BYTES = 400;
 
-/** An event id shaped like the host's own (`evt_` + 16 random bytes, base64url). */
+/** A caller's event id: `evt_` + 16 random bytes, base64url (each lands on a random page of the index). */
 export const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
+
+const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/**
+ * An event id shaped like the host's own (`newSortableId`: 9 base32 characters of the millisecond time,
+ * then 16 random bytes), for `--event-ids=sortable`: new ids land at the end of the index.
+ */
+export function sortableEventId(now = Date.now()) {
+  let time = '';
+  for (let i = 0, rest = now; i < 9; i++, rest = Math.floor(rest / 32)) time = BASE32[rest % 32] + time;
+  return `evt_${time}${randomBytes(16).toString('base64url')}`;
+}
 
 /**
  * The event posted to `POST /v1/events`, with `revisionId` padded so that the body the host delivers
@@ -76,13 +87,13 @@ export async function rawPosts({ url, secret, installationId, count, concurrency
 }
 
 /** A client of the host's `POST /v1/events`; records when each event's 202 came back. */
-export function eventPoster({ hostUrl, adminToken, installationId, connections }) {
+export function eventPoster({ hostUrl, adminToken, installationId, connections, sortableIds = false }) {
   const dispatcher = new Agent({ connections, keepAliveTimeout: 30_000 });
   const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
 
   /** Posts one event; resolves with {eventId, sentAt, acceptedAt} or {eventId, error}. */
   async function post() {
-    const event = makeEvent(installationId);
+    const event = makeEvent(installationId, sortableIds ? sortableEventId() : newEventId());
     const sentAt = now();
     try {
       const res = await request(`${hostUrl}/v1/events`, {

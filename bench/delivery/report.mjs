@@ -51,7 +51,9 @@ export function printReport(r) {
     `\nhost: ${own ? 'own process (node packages/host/dist/main.js)' : 'in the benchmark process (startHost)'}` +
       (r.deliveryThread === undefined
         ? ''
-        : `; delivery engine: ${r.deliveryThread ? 'worker thread' : 'main thread'}`),
+        : `; delivery engine: ${r.deliveryThread ? 'worker thread' : 'main thread'}`) +
+      (r.sqliteSync === undefined ? '' : `; SQLite commits: synchronous=${r.sqliteSync}`) +
+      (r.eventIds === undefined ? '' : `; event ids: ${r.eventIds}`),
   );
   console.log(`\n(b)/(a) = ${r.ratio.toFixed(2)}   (burst deliveries/s over raw deliveries/s, 64 sockets)`);
   if (r.relay) {

@@ -49,6 +49,15 @@ const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
 const threadArg = process.argv.find((a) => a.startsWith('--thread='))?.slice('--thread='.length);
 const deliveryThread = threadArg ?? process.env.PLATFORM_DELIVERY_THREAD;
 const hostMode = process.argv.find((a) => a.startsWith('--host='))?.slice('--host='.length) ?? 'process';
+// `--sqlite-sync=normal|full`: the host's PLATFORM_SQLITE_SYNC (default: the host's default, full).
+const sqliteSync = process.argv.find((a) => a.startsWith('--sqlite-sync='))?.slice('--sqlite-sync='.length);
+// `--event-ids=sortable`: events carry ids shaped like the host's own (time first) instead of random ones.
+const eventIds =
+  process.argv.find((a) => a.startsWith('--event-ids='))?.slice('--event-ids='.length) ?? 'random';
+if (eventIds !== 'random' && eventIds !== 'sortable') {
+  console.error(`bench:delivery: --event-ids must be "random" or "sortable"; got "${eventIds}".`);
+  process.exit(2);
+}
 if (hostMode !== 'process' && hostMode !== 'inprocess') {
   console.error(`bench:delivery: --host must be "process" or "inprocess"; got "${hostMode}".`);
   process.exit(2);
@@ -126,6 +135,7 @@ async function relayPhase(receiver, secret, installationId, raw) {
     adminToken: ADMIN_TOKEN,
     installationId,
     connections: P.postConcurrency,
+    sortableIds: eventIds === 'sortable',
   });
   try {
     receiver.reset();
@@ -163,6 +173,7 @@ async function main() {
     PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
     PLATFORM_DELIVERY_CONCURRENCY: String(P.concurrency),
     ...(deliveryThread === undefined ? {} : { PLATFORM_DELIVERY_THREAD: deliveryThread }),
+    ...(sqliteSync === undefined ? {} : { PLATFORM_SQLITE_SYNC: sqliteSync }),
     LOG_LEVEL: 'warn',
   };
   // The delivery mode the host resolves from this environment (same function, same defaults).
@@ -187,6 +198,8 @@ async function main() {
     hostMode,
     hostStartupMs: host.startupMs,
     deliveryThread: mode === 'thread',
+    sqliteSync: loadConfig(hostEnv).sqliteSync,
+    eventIds,
     machine: info,
     uptimeBefore: uptime,
     params: P,
@@ -227,6 +240,7 @@ async function main() {
       adminToken: ADMIN_TOKEN,
       installationId,
       connections: P.postConcurrency,
+      sortableIds: eventIds === 'sortable',
     });
     receiver.reset(); // the wait below must count only the warm-up's own events
     const warm = await poster.burst(P.warmup, P.postConcurrency);
