@@ -1,5 +1,5 @@
 import { StorageError } from './errors.js';
-import type { Row } from './sql.js';
+import type { Row, Sql } from './sql.js';
 
 /** Reads a TEXT column holding JSON. */
 export function json<T>(row: Row, column: string): T {
@@ -46,4 +46,37 @@ export function bool(row: Row, column: string): boolean {
 
 function corrupt(column: string): StorageError {
   return new StorageError('internal', `unexpected value in column ${column}`);
+}
+
+/**
+ * Deletes up to `limit` rows of `table` whose `column` (a time, indexed) is before `before`, oldest first,
+ * in one statement; returns how many. `table`, `key` and `column` are the caller's constants, never input.
+ *
+ * @example
+ * const deleted = await deleteOldest(sql, { table: 'events', key: 'event_id', column: 'received_at' }, before, 1000);
+ */
+export async function deleteOldest(
+  sql: Sql,
+  { table, key, column }: { table: string; key: string; column: string },
+  before: number,
+  limit: number,
+): Promise<number> {
+  const { changes } = await sql.run(
+    `DELETE FROM ${table} WHERE ${key} IN (
+       SELECT ${key} FROM ${table} WHERE ${column} < ? ORDER BY ${column} LIMIT ?)`,
+    [before, pruneLimit(limit)],
+  );
+  return changes;
+}
+
+/**
+ * A prune batch size, checked: a whole number >= 1 (`StorageError('invalid')` otherwise).
+ *
+ * @example
+ * await sql.run('DELETE ... LIMIT ?', [before, pruneLimit(limit)]);
+ */
+export function pruneLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new StorageError('invalid', `prune limit must be an integer >= 1; got ${limit}`);
+  return limit;
 }

@@ -138,4 +138,10 @@ CREATE INDEX jobs_retry_queued ON jobs (run_at, id) WHERE state = 'queued' AND a
     name: 'drop jobs_event: no query looks jobs up by event, and every accepted job paid for its entry',
     sql: `DROP INDEX jobs_event;`,
   },
+  {
+    version: 5,
+    name: 'retention: events and invocation logs by age (new rows append to both indexes)',
+    sql: `CREATE INDEX events_received ON events (received_at);
+CREATE INDEX invocation_logs_created ON invocation_logs (created_at);`,
+  },
 ];

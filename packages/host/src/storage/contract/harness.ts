@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { CreateInstallationInput } from '../repos/installations.js';
 import type { PublishInput } from '../repos/integrations.js';
+import type { InvocationLogInput } from '../repos/invocation-logs.js';
 import type { Storage } from '../storage.js';
 import { eventsContract } from './events.contract.js';
 import { installationsContract } from './installations.contract.js';
@@ -10,6 +11,7 @@ import { miscContract } from './misc.contract.js';
 import { queueContract } from './queue.contract.js';
 import { queueConcurrencyContract } from './queue-concurrency.contract.js';
 import { queueFinishContract } from './queue-finish.contract.js';
+import { retentionContract } from './retention.contract.js';
 
 /** One empty database; `open()` may be called several times for independent Storage instances on it. */
 export interface TestDatabase {
@@ -56,6 +58,7 @@ export function defineStorageContract(name: string, backend: Backend): void {
     queueConcurrencyContract(ctx);
     queueFinishContract(ctx);
     miscContract(ctx);
+    retentionContract(ctx);
   });
 }
 
@@ -90,6 +93,24 @@ export function installationInput(overrides: Partial<CreateInstallationInput> = 
     spaceId: 'space_1',
     status: 'active',
     tokenHash: `hash_${uid()}`,
+    ...overrides,
+  };
+}
+
+/** A valid invocation log of `inst_1` created at `createdAt`, with overrides. */
+export function invocationLogInput(
+  createdAt: number,
+  overrides: Partial<InvocationLogInput> = {},
+): InvocationLogInput {
+  return {
+    installationId: 'inst_1',
+    integrationName: 'hello',
+    eventType: 'fetch',
+    eventId: null,
+    status: 200,
+    durationMs: 1,
+    lines: [],
+    createdAt,
     ...overrides,
   };
 }

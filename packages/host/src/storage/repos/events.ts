@@ -1,5 +1,5 @@
 import { StorageError } from '../errors.js';
-import { json, num, str, strOrNull } from '../rows.js';
+import { deleteOldest, json, num, str, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 import type { EventRecord } from '../types.js';
 
@@ -26,6 +26,11 @@ export interface EventsRepo {
   /** Inserts the event unless one with its eventId exists; returns the stored event either way. */
   insertIfAbsent(event: EventInput): Promise<{ inserted: boolean; event: EventRecord }>;
   get(eventId: string): Promise<EventRecord | null>;
+  /**
+   * Deletes up to `limit` events received before `before` (oldest first); returns how many. The same
+   * `eventId` posted again afterwards is accepted as a new event (idempotency lasts as long as retention).
+   */
+  prune(before: number, limit: number): Promise<number>;
 }
 
 const COLUMNS = 'event_id, type, payload, space_id, site_id, received_at';
@@ -69,5 +74,7 @@ export function eventsRepo(sql: Sql): EventsRepo {
       return { inserted: false, event };
     },
     get,
+    prune: (before, limit) =>
+      deleteOldest(sql, { table: 'events', key: 'event_id', column: 'received_at' }, before, limit),
   };
 }

@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import { json, num, str, strOrNull } from '../rows.js';
+import { deleteOldest, json, num, str, strOrNull } from '../rows.js';
 import type { Row, Sql, SqlValue } from '../sql.js';
 import type { InvocationLogRecord } from '../types.js';
 
@@ -21,6 +21,8 @@ export interface InvocationLogsRepo {
   insert(input: InvocationLogInput): Promise<InvocationLogRecord>;
   /** Newest first; `since` inclusive on createdAt; `limit` default 100, at most 1000. */
   list(installationId: string, options?: { limit?: number; since?: number }): Promise<InvocationLogRecord[]>;
+  /** Deletes up to `limit` logs created before `before` (oldest first); returns how many. */
+  prune(before: number, limit: number): Promise<number>;
 }
 
 const COLUMNS =
@@ -78,5 +80,8 @@ export function invocationLogsRepo(sql: Sql): InvocationLogsRepo {
       );
       return rows.map(toRecord);
     },
+
+    prune: (before, limit) =>
+      deleteOldest(sql, { table: 'invocation_logs', key: 'id', column: 'created_at' }, before, limit),
   };
 }

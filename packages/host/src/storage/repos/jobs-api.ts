@@ -123,6 +123,12 @@ export interface JobsRepo {
    * together); one result per item, in order. All or nothing: a throw leaves none of them recorded.
    */
   finishAttempts(items: readonly FinishItem[], now: number): Promise<boolean[]>;
+  /**
+   * Deletes up to `limit` jobs in a final state (succeeded, failed, exhausted, cancelled) whose last
+   * attempt was scheduled before `before` (oldest first), with their attempts; returns how many jobs.
+   * Queued and running jobs are never pruned, however old.
+   */
+  prune(before: number, limit: number): Promise<number>;
   /** The earliest time a job of `kinds` becomes claimable (queued runAt, or running leaseUntil), or null. */
   nextDueAt(kinds: readonly JobKind[]): Promise<number | null>;
   listDeliveries(installationId: string, options?: DeliveryListOptions): Promise<DeliveryPage>;

@@ -1,7 +1,7 @@
 // All SQL of the durable queue lives in this file.
 import { StorageError } from '../errors.js';
 import { newLeaseToken, newSortableId } from '../ids.js';
-import { json, num, numOrNull, str, strOrNull } from '../rows.js';
+import { json, num, numOrNull, pruneLimit, str, strOrNull } from '../rows.js';
 import { placeholders, type Row, type Sql, type SqlValue } from '../sql.js';
 import type {
   JobAttempt,
@@ -342,6 +342,19 @@ export function jobsRepo(sql: Sql): JobsRepo {
         [runAt, now, lastError, ...guard.values],
       );
       return changes > 0;
+    },
+
+    async prune(before: number, limit: number) {
+      // A range of jobs_due (state, run_at) per final state, in no particular order (every row found is
+      // past `before`; sorting them all first would cost more than the batch). Attempts follow their job
+      // (ON DELETE CASCADE).
+      const { changes } = await sql.run(
+        `DELETE FROM jobs WHERE id IN (
+           SELECT id FROM jobs WHERE state IN ('succeeded', 'failed', 'exhausted', 'cancelled') AND run_at < ?
+           LIMIT ?)`,
+        [before, pruneLimit(limit)],
+      );
+      return changes;
     },
 
     async nextDueAt(kinds: readonly JobKind[]) {
