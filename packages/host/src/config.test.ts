@@ -22,3 +22,16 @@ describe('PLATFORM_SQLITE_SYNC', () => {
     }
   });
 });
+
+describe('PLATFORM_RETENTION_DAYS', () => {
+  it('is 30 by default; 0 keeps everything; anything else names the variable and the range', () => {
+    expect(loadConfig({}).retentionDays).toBe(30);
+    expect(loadConfig({ PLATFORM_RETENTION_DAYS: '0' }).retentionDays).toBe(0);
+    expect(loadConfig({ PLATFORM_RETENTION_DAYS: '365' }).retentionDays).toBe(365);
+    for (const raw of ['-1', '1.5', 'forever']) {
+      expect(() => loadConfig({ PLATFORM_RETENTION_DAYS: raw })).toThrow(
+        `PLATFORM_RETENTION_DAYS must be a whole number from 0 to 36500; got "${raw}".`,
+      );
+    }
+  });
+});

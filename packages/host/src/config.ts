@@ -35,6 +35,12 @@ export interface HostConfig {
    * own storage handle, or on the main thread next to the HTTP server (`false`, `0`).
    */
   deliveryThread: boolean;
+  /**
+   * `PLATFORM_RETENTION_DAYS`: finished deliveries and invocations (with their attempts), accepted events
+   * and invocation logs older than this are deleted (hourly). `0` keeps everything. An event id is
+   * idempotent for as long as its event is kept.
+   */
+  retentionDays: number;
   /** Log level for the host logger. */
   logLevel: string;
 }
@@ -107,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     deliveryConcurrency: int(env, 'PLATFORM_DELIVERY_CONCURRENCY', 64, 1, 1024),
     deliveryThread: flag(env, 'PLATFORM_DELIVERY_THREAD', DELIVERY_THREAD_DEFAULT),
     sqliteSync: choice(env, 'PLATFORM_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
+    retentionDays: int(env, 'PLATFORM_RETENTION_DAYS', 30, 0, 36_500),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

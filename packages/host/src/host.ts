@@ -15,6 +15,7 @@ import type { HostContext } from './services/context.js';
 import type { DeliveryStorageOptions } from './services/delivery-protocol.js';
 import { type DeliveryRunner, startDeliveryThread } from './services/delivery-thread.js';
 import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
+import { startRetention } from './services/retention.js';
 import { startDeliveryEngine, startInvokeWorker } from './services/workers.js';
 import { openStorage, WriterLock } from './storage/index.js';
 
@@ -183,6 +184,10 @@ export async function startHost(
   const worker = startInvokeWorker(ctx, executors);
   deliveryEngine = engine;
   invokeWorker = worker;
+  const retention =
+    config.retentionDays > 0
+      ? startRetention({ storage, logger, retentionMs: config.retentionDays * 86_400_000 })
+      : null;
   ready = true;
 
   let stopping: Promise<void> | undefined;
@@ -196,7 +201,7 @@ export async function startHost(
         ready = false;
         await new Promise<void>((resolve) => server.close(() => resolve()));
         // The delivery thread finishes its in-flight attempts and closes its storage handle first.
-        await Promise.all([engine.stop(), worker.stop({ graceful: true })]);
+        await Promise.all([engine.stop(), worker.stop({ graceful: true }), retention?.stop()]);
         await Promise.all([inProcess.close(), workerd.close()]);
         await storage.close();
       })();

@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { invocationLogInput } from '../storage/contract/harness.js';
+import { openStorage, type Storage } from '../storage/index.js';
+import { pruneOnce, startRetention } from './retention.js';
+import { captureLogs } from './test-support.js';
+
+const DAY = 86_400_000;
+const NOW = 1_700_000_000_000;
+let dir: string;
+let storage: Storage;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'retention-'));
+  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+});
+afterEach(async () => {
+  await storage.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** `n` events, finished deliveries (with an attempt) and invocation logs, all `age` days old. */
+async function seed(n: number, age: number, tag: string) {
+  const at = NOW - age * DAY;
+  for (let i = 0; i < n; i++) {
+    await storage.events.insertIfAbsent({
+      eventId: `evt_${tag}${i}`,
+      type: 'site_view',
+      payload: {},
+      siteId: 's',
+      receivedAt: at,
+    });
+    const token = `lease_${tag}${i}`;
+    const [job] = await storage.jobs.enqueue([
+      {
+        kind: 'deliver',
+        installationId: 'inst_1',
+        payload: {},
+        runAt: at,
+        lease: { until: at + 1000, token },
+      },
+    ]);
+    await storage.jobs.finishAttempt(
+      { id: job!.id, leaseToken: token },
+      { series: 1, number: 1, startedAt: at, durationMs: 1, statusCode: 200 },
+      { state: 'succeeded' },
+      at,
+    );
+    await storage.invocationLogs.insert(invocationLogInput(at));
+  }
+}
+
+const count = async () => ({
+  jobs: (await storage.jobs.listDeliveries('inst_1', { limit: 500 })).items.length,
+  logs: (await storage.invocationLogs.list('inst_1', { limit: 1000 })).length,
+});
+
+describe('pruneOnce', () => {
+  it('deletes everything older than the cut, batch after batch, and keeps the rest', async () => {
+    await seed(7, 40, 'old');
+    await seed(3, 5, 'new');
+    // Batches of 2: 7 old rows of each kind take 4 batches; all go.
+    expect(await pruneOnce(storage, NOW - 30 * DAY, 2)).toEqual({ jobs: 7, events: 7, logs: 7 });
+    expect(await count()).toEqual({ jobs: 3, logs: 3 });
+    expect(await storage.events.get('evt_old0')).toBeNull();
+    expect(await storage.events.get('evt_new2')).not.toBeNull();
+    expect(await pruneOnce(storage, NOW - 30 * DAY, 2)).toEqual({ jobs: 0, events: 0, logs: 0 });
+  });
+});
+
+describe('startRetention', () => {
+  it('prunes on its timer with the configured age, logs what it deleted, and stops', async () => {
+    await seed(2, 40, 'old');
+    await seed(1, 5, 'new');
+    const { lines, logger } = captureLogs();
+    const retention = startRetention({
+      storage,
+      logger,
+      retentionMs: 30 * DAY,
+      firstDelayMs: 10,
+      intervalMs: 50,
+      now: () => NOW,
+    });
+    const deadline = Date.now() + 5000;
+    while (!lines.some((l) => l.msg === 'retention: deleted old records') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await retention.stop();
+    expect(lines.find((l) => l.msg === 'retention: deleted old records')).toMatchObject({
+      jobs: 2,
+      events: 2,
+      logs: 2,
+      before: new Date(NOW - 30 * DAY).toISOString(),
+    });
+    expect(await count()).toEqual({ jobs: 1, logs: 1 });
+    // Stopped: new old rows stay.
+    await seed(1, 40, 'later');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await count()).toEqual({ jobs: 2, logs: 2 });
+  });
+
+  it('logs a failed run and tries again at the next one', async () => {
+    const { lines, logger } = captureLogs();
+    let calls = 0;
+    const failing = {
+      ...storage,
+      jobs: {
+        ...storage.jobs,
+        prune: async () => {
+          calls++;
+          if (calls === 1) throw new Error('database is locked');
+          return 0;
+        },
+      },
+    } as Storage;
+    const retention = startRetention({
+      storage: failing,
+      logger,
+      retentionMs: DAY,
+      firstDelayMs: 5,
+      intervalMs: 20,
+    });
+    const deadline = Date.now() + 5000;
+    while (calls < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await retention.stop();
+    expect(calls).toBeGreaterThanOrEqual(2);
+    expect(lines.find((l) => l.level === 50)).toMatchObject({
+      msg: 'retention: pruning failed; the next run tries again',
+    });
+  });
+});

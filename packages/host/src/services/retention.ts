@@ -1,0 +1,99 @@
+import type { Logger } from 'pino';
+import type { Storage } from '../storage/index.js';
+
+/** What {@link pruneOnce} deleted. */
+export interface Pruned {
+  jobs: number;
+  events: number;
+  logs: number;
+}
+
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Deletes what is older than `before`: deliveries and invocations in a final state (with their attempts),
+ * accepted events, invocation logs. In batches of `batch` rows, one short transaction each, yielding to
+ * the event loop in between, so accepting events goes on meanwhile. Queued and running jobs stay.
+ *
+ * @example
+ * const pruned = await pruneOnce(storage, Date.now() - 30 * 86_400_000); // { jobs, events, logs }
+ */
+export async function pruneOnce(storage: Storage, before: number, batch = 1000): Promise<Pruned> {
+  const drain = async (prune: (before: number, limit: number) => Promise<number>) => {
+    let total = 0;
+    for (;;) {
+      const deleted = await prune(before, batch);
+      total += deleted;
+      if (deleted < batch) return total;
+      await yieldToIo();
+    }
+  };
+  const jobs = await drain((b, l) => storage.jobs.prune(b, l));
+  const events = await drain((b, l) => storage.events.prune(b, l));
+  const logs = await drain((b, l) => storage.invocationLogs.prune(b, l));
+  return { jobs, events, logs };
+}
+
+/** Options of {@link startRetention}. */
+export interface RetentionOptions {
+  storage: Storage;
+  logger: Pick<Logger, 'info' | 'error'>;
+  /** Keep this long (ms): older finished jobs, events and logs are deleted. */
+  retentionMs: number;
+  /** Time between two prunes; the first runs `firstDelayMs` after the start. Default 1 hour. */
+  intervalMs?: number;
+  /** Default 60 s: after the start-up work, not during it. */
+  firstDelayMs?: number;
+  /** Rows per transaction. Default 1000. */
+  batch?: number;
+  /** Clock (ms). Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * Runs {@link pruneOnce} now and then (the host's retention, `PLATFORM_RETENTION_DAYS`). Logs what each
+ * run deleted; a failed run is logged and the next one tries again. `stop()` cancels the timer and waits
+ * for a run in progress.
+ *
+ * @example
+ * const retention = startRetention({ storage, logger, retentionMs: 30 * 86_400_000 });
+ * await retention.stop();
+ */
+export function startRetention(options: RetentionOptions): { stop(): Promise<void> } {
+  const { storage, logger, retentionMs } = options;
+  const intervalMs = options.intervalMs ?? 3_600_000;
+  const now = options.now ?? Date.now;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const run = async () => {
+    const before = now() - retentionMs;
+    try {
+      const pruned = await pruneOnce(storage, before, options.batch);
+      if (pruned.jobs + pruned.events + pruned.logs > 0) {
+        logger.info({ ...pruned, before: new Date(before).toISOString() }, 'retention: deleted old records');
+      }
+    } catch (error) {
+      logger.error({ err: error }, 'retention: pruning failed; the next run tries again');
+    }
+  };
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = run().finally(() => {
+        running = undefined;
+        schedule(intervalMs);
+      });
+    }, delay);
+    timer.unref();
+  };
+  schedule(options.firstDelayMs ?? 60_000);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
