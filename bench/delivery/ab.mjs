@@ -16,10 +16,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyzeHost, analyzeRaw } from './analyze.mjs';
 import { spawnHost } from './host-process.mjs';
-import { percentile, startReceiver, table } from './lib.mjs';
+import { ADMIN_TOKEN, installWebhook, percentile, startReceiver, table } from './lib.mjs';
 import { eventPoster, rawPosts } from './load.mjs';
 
-const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const rounds = Number(arg('rounds', '4'));
@@ -66,17 +65,6 @@ const watchdog = setTimeout(() => {
 }, 600_000);
 watchdog.unref();
 
-async function api(url, method, path, body) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 /** CPU seconds of the host process, its main thread, and its busiest other thread (the delivery thread). */
 function hostCpu(host) {
   const { process: all, main } = host.cpu();
@@ -100,20 +88,15 @@ async function main() {
         ...variant.env,
       };
       const host = await spawnHost(env, [], ...(variant.main ? [variant.main] : []));
-      const installation = await api(host.url, 'POST', '/v1/installations', {
-        integration: 'webhook',
-        space: 'bench-space',
-        configuration: { url: receiver.url, space_content_updated: true },
-      });
-      const { secret } = await api(host.url, 'GET', `/v1/installations/${installation.id}/webhook-secret`);
+      const { installationId, secret } = await installWebhook(host.url, receiver.url);
       const poster = eventPoster({
         hostUrl: host.url,
         adminToken: ADMIN_TOKEN,
-        installationId: installation.id,
+        installationId,
         connections: 32,
         sortableIds,
       });
-      variants.push({ ...variant, dataDir, host, installationId: installation.id, secret, poster, rows: [] });
+      variants.push({ ...variant, dataDir, host, installationId, secret, poster, rows: [] });
     }
     const raw = async (v) => {
       receiver.configure({ secrets: [v.secret], failRate: 0 });

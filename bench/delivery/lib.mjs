@@ -6,6 +6,36 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const now = () => performance.timeOrigin + performance.now();
+
+/** The operator token every benchmark host is started with. */
+export const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
+
+/** A JSON call to a benchmark host's API as the operator; throws with the answer on a non-2xx status. */
+export async function hostApi(hostUrl, method, path, body) {
+  const res = await fetch(`${hostUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/**
+ * Installs the webhook integration on the benchmark space, delivering to `receiverUrl`; returns the
+ * installation's id and signing secret.
+ */
+export async function installWebhook(hostUrl, receiverUrl) {
+  const installation = await hostApi(hostUrl, 'POST', '/v1/installations', {
+    integration: 'webhook',
+    space: 'bench-space',
+    configuration: { url: receiverUrl, space_content_updated: true },
+  });
+  if (installation.status !== 'active') throw new Error(`installation is ${installation.status}`);
+  const { secret } = await hostApi(hostUrl, 'GET', `/v1/installations/${installation.id}/webhook-secret`);
+  return { installationId: installation.id, secret };
+}
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -19,7 +19,17 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@platform/host';
 import { analyzeHost, analyzeHostGaps, analyzeRaw, analyzeRetries } from './analyze.mjs';
 import { inProcessHost, spawnHost } from './host-process.mjs';
-import { cpuSampler, machine, now, R, startProfiler, startReceiver } from './lib.mjs';
+import {
+  ADMIN_TOKEN,
+  cpuSampler,
+  hostApi,
+  installWebhook,
+  machine,
+  now,
+  R,
+  startProfiler,
+  startReceiver,
+} from './lib.mjs';
 import { eventPoster, rawPosts } from './load.mjs';
 import { printReport } from './report.mjs';
 
@@ -45,7 +55,6 @@ const P = {
   // median round's: the machine's speed drifts by tens of percent within minutes.
   rounds: quick ? 1 : 3,
 };
-const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
 const threadArg = process.argv.find((a) => a.startsWith('--thread='))?.slice('--thread='.length);
 const deliveryThread = threadArg ?? process.env.PLATFORM_DELIVERY_THREAD;
 const hostMode = process.argv.find((a) => a.startsWith('--host='))?.slice('--host='.length) ?? 'process';
@@ -68,17 +77,6 @@ const watchdog = setTimeout(() => {
   process.exit(2);
 }, 170_000);
 watchdog.unref();
-
-async function api(hostUrl, method, path, body) {
-  const res = await fetch(`${hostUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 /** Runs `fn` between a receiver reset and a dump; returns its result, the records and load figures. */
 async function measured(receiver, host, fn) {
@@ -206,15 +204,8 @@ async function main() {
   };
   let poster;
   try {
-    const installation = await api(host.url, 'POST', '/v1/installations', {
-      integration: 'webhook',
-      space: 'bench-space',
-      configuration: { url: receiver.url, space_content_updated: true },
-    });
-    if (installation.status !== 'active') throw new Error(`installation is ${installation.status}`);
-    const { secret } = await api(host.url, 'GET', `/v1/installations/${installation.id}/webhook-secret`);
+    const { installationId, secret } = await installWebhook(host.url, receiver.url);
     receiver.configure({ secrets: [secret], failRate: 0 });
-    const installationId = installation.id;
 
     // (a) Raw ceiling, same concurrency over 64 sockets; and over 8 (the host dispatcher's per-origin pool).
     const rawOpts = (connections) => ({
@@ -309,7 +300,9 @@ async function main() {
       const retried = new Set(failing.records.filter((r) => r[R.attempt] > 1).map((r) => r[R.deliveryId]));
       const deliveries = [];
       for (const id of retried) {
-        deliveries.push(await api(host.url, 'GET', `/v1/installations/${installationId}/deliveries/${id}`));
+        deliveries.push(
+          await hostApi(host.url, 'GET', `/v1/installations/${installationId}/deliveries/${id}`),
+        );
       }
       return {
         rate: phaseRate,
