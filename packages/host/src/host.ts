@@ -103,7 +103,8 @@ export async function startHost(
   const writerLock = !config.databaseUrl && config.deliveryThread ? WriterLock.create() : null;
   // PLATFORM_SQLITE_SYNC=full applies to this thread's connection: accepted events, installations,
   // secrets. The delivery thread only records claims and attempts, which a power loss can at worst make
-  // it repeat (at-least-once): it does not wait for syncs (main's syncs cover its log frames anyway).
+  // it repeat (at-least-once): it does not wait for syncs (the main thread's next sync, of the same log
+  // file, takes its frames to disk too).
   const storageFor = (slot: number): DeliveryStorageOptions =>
     config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
