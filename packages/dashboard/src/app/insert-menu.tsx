@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** One entry of the quick insert menu: a block of an installed integration. */
 export interface InsertItem {
@@ -38,7 +38,9 @@ export function InsertMenu({ items, onChoose, onClose }: InsertMenuProps) {
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const shown = filterItems(items, query);
-  useEffect(() => input.current?.focus(), []);
+  // Focus in the same task as the render that opened the menu: with a later (passive) effect, keys
+  // typed right after the shortcut went to whatever had focus before, and were lost to the filter.
+  useLayoutEffect(() => input.current?.focus(), []);
   useEffect(() => setActive(0), [query]);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowDown') {
