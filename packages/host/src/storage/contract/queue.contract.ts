@@ -109,6 +109,121 @@ export function queueContract(ctx: () => Ctx): void {
     });
   });
 
+  it('claim takes at most the allowance of each installation listed, in every lane, others uncapped; nextDueAt can skip some', async () => {
+    const { storage } = ctx();
+    const [busy, other, third] = ['inst_busy', 'inst_other', 'inst_third'];
+    const [busyFirst, busySecond, busyThird, otherFirst, otherSecond, thirdFirst] =
+      await storage.jobs.enqueue(
+        [
+          { kind: 'deliver', installationId: busy, payload: {}, runAt: 10 },
+          { kind: 'deliver', installationId: busy, payload: {}, runAt: 20 },
+          { kind: 'deliver', installationId: busy, payload: {}, runAt: 30 },
+          { kind: 'deliver', installationId: other, payload: {}, runAt: 40 },
+          { kind: 'deliver', installationId: other, payload: {}, runAt: 41 },
+          { kind: 'deliver', installationId: third, payload: {}, runAt: 42 },
+        ],
+        0,
+      );
+    const caps = (allowances: Record<string, number>) => new Map(Object.entries(allowances));
+    // One each: the oldest job of each installation.
+    const one = await storage.jobs.claim({
+      kinds: ['deliver'],
+      limit: 10,
+      leaseMs: 100,
+      now: 50,
+      perInstallation: caps({ [busy]: 1, [other]: 1, [third]: 1 }),
+    });
+    expect(one.map((j) => j.id)).toEqual([busyFirst!.id, otherFirst!.id, thirdFirst!.id]);
+    await storage.jobs.complete(one[0]!, 'succeeded', 51);
+    await storage.jobs.finishAttempt(
+      one[1]!,
+      { series: 1, number: 1, startedAt: 51, durationMs: 1, statusCode: 500 },
+      { runAt: 60, lastError: 'HTTP 500' },
+      52,
+    );
+    await storage.jobs.complete(one[2]!, 'succeeded', 52);
+    // One more each: busy's oldest; other has a due retry and a first attempt → the retry.
+    const some = await storage.jobs.claim({
+      kinds: ['deliver'],
+      limit: 10,
+      leaseMs: 100,
+      now: 60,
+      perInstallation: caps({ [busy]: 1, [other]: 1 }),
+    });
+    expect(some.map((j) => j.id)).toEqual([otherFirst!.id, busySecond!.id]);
+    expect(some[0]!.attempt).toBe(1); // the retry comes first
+    // busyThird is still queued; with nothing left busy is skipped entirely (and so by nextDueAt).
+    expect(
+      await storage.jobs.claim({
+        kinds: ['deliver'],
+        limit: 10,
+        leaseMs: 100,
+        now: 60,
+        perInstallation: caps({ [busy]: 0, [other]: 0 }),
+      }),
+    ).toEqual([]);
+    expect(await storage.jobs.nextDueAt(['deliver'], [busy, other])).toBeNull();
+    expect(await storage.jobs.nextDueAt(['deliver'], [other])).toBe(30);
+    expect(await storage.jobs.nextDueAt(['deliver'])).toBe(30);
+    // An installation not listed is not capped: busy's queued job.
+    const leased = await storage.jobs.claim({
+      kinds: ['deliver'],
+      limit: 10,
+      leaseMs: 100,
+      now: 60,
+      perInstallation: caps({ [other]: 0 }),
+    });
+    expect(leased.map((j) => j.id)).toEqual([busyThird!.id]);
+    // At 200 every lease has expired: expired leases count like any due job of their installation.
+    const expired = await storage.jobs.claim({
+      kinds: ['deliver'],
+      limit: 10,
+      leaseMs: 100,
+      now: 200,
+      perInstallation: caps({ [busy]: 1, [other]: 1 }),
+    });
+    // busy's oldest (its second job) and other's oldest (a retry, listed first).
+    expect(expired.map((j) => j.id)).toEqual([otherFirst!.id, busySecond!.id]);
+    // What the allowances held back is there for an uncapped claim.
+    const rest = await storage.jobs.claim({ kinds: ['deliver'], limit: 10, leaseMs: 100, now: 200 });
+    expect(rest.map((j) => j.id)).toEqual([busyThird!.id, otherSecond!.id]);
+    const bad = await storage.jobs
+      .claim({ kinds: ['deliver'], limit: 1, leaseMs: 1, now: 0, perInstallation: caps({ [busy]: -1 }) })
+      .catch((e) => e);
+    expect(isStorageError(bad, 'invalid')).toBe(true);
+  });
+
+  it('release gives claimed jobs back untouched, only under their own claim', async () => {
+    const { storage } = ctx();
+    const installationId = 'inst_release';
+    const [a, b] = await storage.jobs.enqueue(
+      [
+        { kind: 'deliver', installationId, payload: { n: 1 }, runAt: 5 },
+        { kind: 'deliver', installationId, payload: { n: 2 }, runAt: 6 },
+      ],
+      0,
+    );
+    const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 10 });
+    expect(claimed).toHaveLength(2);
+    expect(await storage.jobs.release([{ id: a!.id, leaseToken: 'not-the-claim' }], 11)).toBe(0);
+    expect(await storage.jobs.release(claimed, 12)).toBe(2);
+    expect(await storage.jobs.getJob(a!.id)).toMatchObject({
+      state: 'queued',
+      runAt: 5,
+      attempt: 0,
+      leaseUntil: null,
+      leaseToken: null,
+      updatedAt: 12,
+      attempts: [],
+    });
+    // Released once: the old claim can neither release nor finish them again.
+    expect(await storage.jobs.release(claimed, 13)).toBe(0);
+    expect(await storage.jobs.complete(claimed[0]!, 'succeeded', 13)).toBe(false);
+    const again = await storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1000, now: 14 });
+    expect(again.map((j) => j.id)).toEqual([a!.id, b!.id]);
+    expect(await storage.jobs.release([], 15)).toBe(0);
+  });
+
   it('complete and reschedule act only on running jobs', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);

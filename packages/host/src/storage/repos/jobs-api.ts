@@ -22,6 +22,12 @@ export interface ClaimOptions {
   limit: number;
   leaseMs: number;
   now: number;
+  /**
+   * At most this many jobs of each installation listed (0: none of it; its due jobs are skipped, which
+   * costs a scan past them, so list only the installations to cap); installations not listed are not
+   * capped.
+   */
+  perInstallation?: ReadonlyMap<string, number>;
 }
 
 /** One attempt to record. `responseExcerpt` is cut to its first 4096 UTF-8 bytes. */
@@ -129,8 +135,17 @@ export interface JobsRepo {
    * Queued and running jobs are never pruned, however old.
    */
   prune(before: number, limit: number): Promise<number>;
-  /** The earliest time a job of `kinds` becomes claimable (queued runAt, or running leaseUntil), or null. */
-  nextDueAt(kinds: readonly JobKind[]): Promise<number | null>;
+  /**
+   * The earliest time a job of `kinds` becomes claimable (queued runAt, or running leaseUntil), or null;
+   * jobs of the `exclude`d installations do not count.
+   */
+  nextDueAt(kinds: readonly JobKind[], exclude?: readonly string[]): Promise<number | null>;
+  /**
+   * Gives claimed jobs back to the queue untouched (queued again, due as they were, no attempt recorded),
+   * each only while still under its claim (`leaseToken`); returns how many. For a worker that claimed more
+   * than it may run now.
+   */
+  release(jobs: readonly { id: string; leaseToken: string | null }[], now: number): Promise<number>;
   listDeliveries(installationId: string, options?: DeliveryListOptions): Promise<DeliveryPage>;
   getJob(id: string): Promise<JobWithAttempts | null>;
   /** Requeues a succeeded/failed/exhausted job as a new series (attempt 0, runAt now). not_found / conflict. */

@@ -21,9 +21,8 @@ import type {
   JobsRepo,
   RedeliverRangeOptions,
 } from './jobs-api.js';
+import { COLUMNS, claimOrder, claimStatement } from './jobs-sql.js';
 
-const COLUMNS =
-  'id, kind, installation_id, event_id, payload, state, series, attempt, run_at, lease_until, lease_token, last_error, created_at, updated_at, finished_at';
 const TERMINAL: readonly TerminalJobState[] = ['succeeded', 'failed', 'exhausted'];
 const EXCERPT_BYTES = 4096;
 /** Rows per multi-row INSERT of `enqueue` (11 bound values each). */
@@ -145,40 +144,6 @@ async function finishOne(tx: Sql, { job: ref, attempt, outcome }: FinishItem, no
   return changes > 0;
 }
 
-/**
- * The claim: one UPDATE over three lanes, each an index range scan cut at `limit` — due retries
- * (`attempt > 0`, partial index `jobs_retry_queued`) and expired leases (a crashed worker's jobs) first, then
- * first attempts; oldest runAt first within a lane. Parameters: leaseUntil, token, now, then
- * (now, ...kinds, limit) per lane, then limit.
- */
-function claimStatement(dialect: Sql['dialect'], kindCount: number): string {
-  const kinds = placeholders(kindCount);
-  const lock = dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-  const lane = (n: number, where: string) =>
-    `SELECT id, ${n} AS lane, run_at FROM (
-       SELECT id, run_at FROM jobs WHERE ${where} AND kind IN (${kinds}) ORDER BY run_at, id LIMIT ? ${lock}
-     ) lane${n}`;
-  return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
-    WHERE id IN (
-      SELECT id FROM (
-        ${lane(0, "state = 'queued' AND attempt > 0 AND run_at <= ?")}
-        UNION ALL
-        ${lane(1, "state = 'running' AND lease_until <= ?")}
-        UNION ALL
-        ${lane(2, "state = 'queued' AND attempt = 0 AND run_at <= ?")}
-      ) due ORDER BY CASE WHEN lane = 2 THEN 1 ELSE 0 END, run_at, id LIMIT ?
-    ) RETURNING ${COLUMNS}`;
-}
-
-/** Order of claimed jobs (RETURNING has none): retries first, then oldest runAt. */
-function claimOrder(a: JobRecord, b: JobRecord): number {
-  return (
-    Number(b.attempt > 0) - Number(a.attempt > 0) ||
-    a.runAt - b.runAt ||
-    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  );
-}
-
 async function insertAttempt(sql: Sql, jobId: string, attempt: AttemptInput): Promise<void> {
   const excerpt = attempt.responseExcerpt == null ? null : utf8Prefix(attempt.responseExcerpt, EXCERPT_BYTES);
   await sql.run(
@@ -282,21 +247,30 @@ export function jobsRepo(sql: Sql): JobsRepo {
       return jobs;
     },
 
-    async claim({ kinds, limit, leaseMs, now }) {
+    async claim({ kinds, limit, leaseMs, now, perInstallation }) {
       if (!Number.isInteger(limit) || limit < 1)
         throw new StorageError('invalid', 'claim limit must be an integer >= 1');
       if (!(leaseMs > 0)) throw new StorageError('invalid', 'claim leaseMs must be > 0');
+      // Installations with nothing left are left out; the others listed get at most their allowance.
+      const exclude: string[] = [];
+      const partial: SqlValue[] = [];
+      for (const [installationId, allowance] of perInstallation ?? []) {
+        if (!(Number.isInteger(allowance) && allowance >= 0))
+          throw new StorageError('invalid', 'claim perInstallation allowances must be integers >= 0');
+        if (allowance === 0) exclude.push(installationId);
+        else if (allowance < limit) partial.push(installationId, allowance);
+      }
       const token = newLeaseToken();
+      const lane = [now, ...kinds, ...exclude, limit];
+      const shares = partial.length > 0 ? [...partial, limit] : [];
+      const statement = claimStatement(
+        sql.dialect,
+        kinds.length,
+        exclude.length,
+        partial.length > 0 ? { partial: partial.length / 2 } : null,
+      );
       const rows = await sql.transaction((tx) =>
-        tx.all(claimStatement(sql.dialect, kinds.length), [
-          now + leaseMs,
-          token,
-          now,
-          ...[now, ...kinds, limit],
-          ...[now, ...kinds, limit],
-          ...[now, ...kinds, limit],
-          limit,
-        ]),
+        tx.all(statement, [now + leaseMs, token, now, ...shares, ...lane, ...lane, ...lane, limit]),
       );
       return rows.map(toJob).sort(claimOrder);
     },
@@ -357,17 +331,39 @@ export function jobsRepo(sql: Sql): JobsRepo {
       return changes;
     },
 
-    async nextDueAt(kinds: readonly JobKind[]) {
+    async nextDueAt(kinds: readonly JobKind[], exclude: readonly string[] = []) {
       const list = kindList(kinds);
+      const not = exclude.length > 0 ? ` AND installation_id NOT IN (${placeholders(exclude.length)})` : '';
       const row = await sql.get(
         `SELECT MIN(t) AS t FROM (
-           SELECT MIN(run_at) AS t FROM jobs WHERE state = 'queued' AND kind IN (${list})
+           SELECT MIN(run_at) AS t FROM jobs WHERE state = 'queued' AND kind IN (${list})${not}
            UNION ALL
-           SELECT MIN(lease_until) AS t FROM jobs WHERE state = 'running' AND kind IN (${list})
+           SELECT MIN(lease_until) AS t FROM jobs WHERE state = 'running' AND kind IN (${list})${not}
          ) due`,
-        [...kinds, ...kinds],
+        [...kinds, ...exclude, ...kinds, ...exclude],
       );
       return row ? numOrNull(row, 't') : null;
+    },
+
+    async release(refs: readonly { id: string; leaseToken: string | null }[], now: number) {
+      // One UPDATE per claim (a claim's jobs share its lease token); usually one.
+      const byToken = new Map<string, string[]>();
+      for (const { id, leaseToken } of refs) {
+        if (leaseToken === null) continue; // not under a claim: nothing of ours to give back
+        const ids = byToken.get(leaseToken);
+        if (ids) ids.push(id);
+        else byToken.set(leaseToken, [id]);
+      }
+      let released = 0;
+      for (const [token, ids] of byToken) {
+        const { changes } = await sql.run(
+          `UPDATE jobs SET state = 'queued', lease_until = NULL, lease_token = NULL, updated_at = ?
+           WHERE id IN (${placeholders(ids.length)}) AND state = 'running' AND lease_token = ?`,
+          [now, ...ids, token],
+        );
+        released += changes;
+      }
+      return released;
     },
 
     async listDeliveries(installationId: string, options: DeliveryListOptions = {}) {
