@@ -46,12 +46,17 @@ export type AttemptEnd = { state: FinalState } | { runAt: number };
  * state, or back in the queue for attempt `job.attempt + 1`) — one transaction in storage.
  */
 export interface DeliveryQueue<J extends DeliveryJob = DeliveryJob> {
-  /** Leases at most `limit` due jobs. */
-  claim(limit: number): Promise<J[]>;
+  /**
+   * Leases at most `limit` due jobs; with `perTarget`, at most `allowances.get(target)` of each target
+   * listed (the slow ones; 0: none), the others uncapped.
+   */
+  claim(limit: number, allowances?: ReadonlyMap<string, number>): Promise<J[]>;
   /** Stores the attempt (time, duration, status or error, excerpt) and completes or reschedules the job. */
   finish(job: J, attempt: RecordedAttempt, end: AttemptEnd): Promise<void>;
-  /** Due time of the next unclaimed job, or null. */
-  nextDueAt(): Promise<number | null>;
+  /** Due time of the next unclaimed job of a target not `exclude`d, or null. */
+  nextDueAt(exclude: readonly string[]): Promise<number | null>;
+  /** Gives leased jobs back untouched (needed with `perTarget`: jobs beyond a target's share). */
+  release?(jobs: J[]): Promise<void>;
 }
 
 /** Options of {@link createDeliveryEngine}. */
@@ -73,6 +78,19 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   clock?: WorkerClock;
   /** Deliveries in flight at once. Default 8. */
   concurrency?: number;
+  /**
+   * A fair share per target (`targetOf`: the installation), so a slow or dead endpoint cannot hold every
+   * slot: an attempt running past `slowMs` (default 500) gives its slot back and makes its target slow,
+   * and a slow target has at most `limit` deliveries in flight (see `WorkerOptions.perKey`). Needs
+   * `queue.release`.
+   */
+  perTarget?: {
+    targetOf(job: J): string;
+    limit: number;
+    slowMs?: number;
+    /** A target became slow or stopped being slow. */
+    onSlow?(target: string, slow: boolean): void;
+  };
   /** Safety-net wake-up for work enqueued by other processes. Default 1000 ms. */
   idleCheckMs?: number;
   /** Storage or unexpected errors (the job's lease brings it back later). */
@@ -178,15 +196,31 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     options.onAttempt?.(job, recorded, decision);
   }
 
+  const { perTarget } = options;
+  const release = queue.release?.bind(queue);
+  if (perTarget && !release) {
+    throw new TypeError('createDeliveryEngine: perTarget needs queue.release to give jobs back');
+  }
   const worker = createWorker<J>({
-    claim: (limit) => queue.claim(limit),
-    nextDueAt: () => queue.nextDueAt(),
+    claim: (limit, allowances) => queue.claim(limit, allowances),
+    nextDueAt: (exclude) => queue.nextDueAt(exclude),
     handle: deliver,
     clock,
     concurrency: options.concurrency ?? 8,
     idleCheckMs: options.idleCheckMs ?? 1000,
     onError: (error, phase, job) => options.onError?.(error, phase, job),
     ...(options.slots ? { slots: options.slots } : {}),
+    ...(perTarget && release
+      ? {
+          perKey: {
+            keyOf: perTarget.targetOf,
+            limit: perTarget.limit,
+            release,
+            ...(perTarget.slowMs === undefined ? {} : { slowMs: perTarget.slowMs }),
+            ...(perTarget.onSlow ? { onSlow: perTarget.onSlow } : {}),
+          },
+        }
+      : {}),
   });
 
   return {

@@ -1,3 +1,5 @@
+import { FairShare, SLOW_ATTEMPT_MS } from './fair-share.js';
+
 /**
  * A storage-agnostic job loop: claims due jobs into free slots, runs them with bounded
  * concurrency, and sleeps on ONE timer armed for the exact time the next job falls due
@@ -20,16 +22,22 @@ export const systemClock: WorkerClock = {
 };
 
 /** Where an error reported to `onError` came from. */
-export type WorkerErrorPhase = 'claim' | 'handle' | 'nextDueAt';
+export type WorkerErrorPhase = 'claim' | 'handle' | 'nextDueAt' | 'release';
 
 /** Options of {@link createWorker}. */
 export interface WorkerOptions<J> {
-  /** Claims (leases) at most `limit` due jobs. */
-  claim(limit: number): Promise<J[]>;
+  /**
+   * Claims (leases) at most `limit` due jobs; with `perKey`, `allowances` caps the keys that are slow now:
+   * at most that many jobs of each (none for 0); keys not in it are not capped.
+   */
+  claim(limit: number, allowances?: ReadonlyMap<string, number>): Promise<J[]>;
   /** Runs one job. A rejection is reported to `onError`; the job's lease is the storage's business. */
   handle(job: J): Promise<void>;
-  /** When the next not-yet-claimed job falls due (ms, `clock.now()` scale), or null if none. */
-  nextDueAt(): Promise<number | null>;
+  /**
+   * When the next not-yet-claimed job falls due (ms, `clock.now()` scale), or null if none; jobs of the
+   * `exclude`d keys do not count (their next chance is a slot of their own freeing up).
+   */
+  nextDueAt(exclude: readonly string[]): Promise<number | null>;
   /** Most jobs handled at once. */
   concurrency: number;
   clock?: WorkerClock;
@@ -50,6 +58,34 @@ export interface WorkerOptions<J> {
    * behind them). `start()` gives `concurrency` slots.
    */
   slots?: WorkerSlots;
+  /**
+   * A fair share of the slots per key (for deliveries: per installation), so that one slow or dead
+   * endpoint, whose attempts each hold a slot until they time out, cannot hold up the others: an attempt
+   * running longer than `slowMs` gives its slot back and makes its key slow; a slow key runs at most
+   * `limit` jobs at once (see `FairShare`). Claims take what each slow key has left; jobs claimed or adopted
+   * beyond it go back to the queue through `release` (untouched, due as they were).
+   */
+  perKey?: WorkerPerKey<J>;
+}
+
+/** See {@link WorkerOptions.perKey}. */
+export interface WorkerPerKey<J> {
+  keyOf(job: J): string;
+  /** Most jobs of a slow key in flight at once (>= 1). */
+  limit: number;
+  /** Gives jobs back to the queue (they were leased to this worker and never started). */
+  release(jobs: J[]): Promise<void>;
+  /** An attempt running longer than this gives its slot back and makes its key slow. Default 500 ms. */
+  slowMs?: number;
+  /** How long a key stays slow after an attempt of it lingered. Default 60 000 ms. */
+  slowForMs?: number;
+  /** Most attempts that gave their slot back, in all. Default `concurrency`. */
+  maxLingering?: number;
+  /**
+   * A key became slow or stopped being slow (e.g. so that the sender of adopted jobs leaves a slow key's
+   * jobs in the queue, where claims take them within its share).
+   */
+  onSlow?(key: string, slow: boolean): void;
 }
 
 /** See {@link WorkerOptions.slots} (`DeliverySlots` fits). */
@@ -110,6 +146,22 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
   }
   if (!(idleCheckMs > 0))
     throw new RangeError(`createWorker: idleCheckMs must be positive, got ${idleCheckMs}`);
+  const perKey = options.perKey;
+  if (perKey && !(Number.isInteger(perKey.limit) && perKey.limit >= 1)) {
+    throw new RangeError(`createWorker: perKey.limit must be a positive integer, got ${perKey.limit}`);
+  }
+  const slots = options.slots;
+  const slowMs = perKey?.slowMs ?? SLOW_ATTEMPT_MS;
+  const fair = perKey
+    ? new FairShare({
+        limit: perKey.limit,
+        slowMs,
+        slowForMs: perKey.slowForMs ?? 60_000,
+        maxLingering: perKey.maxLingering ?? concurrency,
+        now: () => clock.now(),
+        ...(perKey.onSlow ? { onSlow: perKey.onSlow } : {}),
+      })
+    : null;
   const batchDelayMs = options.batchDelayMs ?? 5;
   if (!(batchDelayMs >= 0))
     throw new RangeError(`createWorker: batchDelayMs must be >= 0, got ${batchDelayMs}`);
@@ -137,12 +189,13 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
    * `notifyDue()` or the timer, so a finishing handle need not claim.
    */
   let drained = false;
-  const slots = options.slots;
   const setDrained = (value: boolean) => {
     drained = value;
     slots?.want(!value);
   };
   const inFlight = new Set<Promise<void>>();
+  /** Jobs holding a slot: in flight, less those lingering (see `perKey`). */
+  let active = 0;
 
   const report = (error: unknown, phase: WorkerErrorPhase, job?: J) => {
     try {
@@ -191,18 +244,63 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
    */
   const wake = () => {
     if (state !== 'running') return;
-    if (inFlight.size < refillBelow) {
+    if (active < refillBelow) {
       soon();
       return;
     }
-    if (inFlight.size >= concurrency || batchTimer !== undefined) return;
+    if (active >= concurrency || batchTimer !== undefined) return;
     batchTimer = clock.setTimeout(() => {
       batchTimer = undefined;
       trigger();
     }, batchDelayMs);
   };
 
-  const launch = (job: J) => {
+  /**
+   * Starts the jobs their key admits; gives the others back to the queue (and their slots, which were
+   * taken for them). Returns how many started.
+   */
+  const admit = (jobs: readonly J[]): number => {
+    if (!perKey || !fair) {
+      for (const job of jobs) launch(job, null);
+      return jobs.length;
+    }
+    const excess: J[] = [];
+    for (const job of jobs) {
+      const key = perKey.keyOf(job);
+      if (fair.admits(key)) launch(job, key);
+      else excess.push(job);
+    }
+    if (excess.length > 0) {
+      slots?.give(excess.length);
+      perKey.release(excess).then(
+        () => {
+          // Back in the queue. A key still at its limit is looked at again when one of its jobs ends.
+          if (excess.some((job) => fair.admits(perKey.keyOf(job)))) {
+            setDrained(false);
+            wake();
+          }
+        },
+        (error: unknown) => report(error, 'release'), // still leased to us: their lease brings them back
+      );
+    }
+    return jobs.length - excess.length;
+  };
+
+  const launch = (job: J, key: string | null) => {
+    active += 1;
+    let lingering = false;
+    // With a fair share, an attempt that runs past slowMs gives its slot back (see FairShare).
+    const slowTimer =
+      key !== null && fair
+        ? clock.setTimeout(() => {
+            if (!fair.lingered(key)) return;
+            lingering = true;
+            active -= 1;
+            slots?.give(1);
+            wake();
+          }, slowMs)
+        : undefined;
+    if (key !== null) fair?.started(key);
     const run = (async () => {
       try {
         await options.handle(job);
@@ -213,14 +311,21 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     inFlight.add(run);
     void run.finally(() => {
       inFlight.delete(run);
-      slots?.give(1);
+      if (slowTimer !== undefined) clock.clearTimeout(slowTimer);
+      if (!lingering) {
+        active -= 1;
+        slots?.give(1);
+      }
+      // A slow key at its limit had its due jobs left in the queue: look for them now.
+      if (key !== null && fair?.ended(key, lingering)) setDrained(false);
       if (!drained) wake(); // a slot is free and more may be due
     });
   };
 
   /** One pass: fill free slots, then make sure the timer is armed for the next due time. */
   const runCycle = async (): Promise<void> => {
-    const room = concurrency - inFlight.size;
+    fair?.sweep();
+    const room = concurrency - active;
     // With shared slots, some of the room may be promised to jobs on their way here (adopt).
     const free = slots ? slots.take(room) : room;
     let claimed = 0;
@@ -228,7 +333,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     if (free > 0) {
       let jobs: J[];
       try {
-        jobs = await options.claim(free);
+        jobs = fair ? await options.claim(free, fair.allowances()) : await options.claim(free);
       } catch (error) {
         slots?.give(free);
         report(error, 'claim');
@@ -238,12 +343,12 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
       }
       slots?.give(free - jobs.length);
       // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
-      for (const job of jobs) launch(job);
-      claimed = jobs.length;
-      setDrained(claimed < free);
+      claimed = admit(jobs);
+      // A full claim may have left more due work (also when some of it went back for its key's limit).
+      setDrained(jobs.length < free);
     }
     if (state !== 'running') return;
-    if (inFlight.size >= concurrency || free === 0) {
+    if (active >= concurrency || free === 0) {
       // Full (or every free slot is promised to an adopted job): a finishing handle triggers the next cycle.
       // The timer is only a safety net.
       if (timer === undefined) armAt(clock.now() + idleCheckMs);
@@ -255,7 +360,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     needDue = false;
     let next: number | null;
     try {
-      next = await options.nextDueAt();
+      next = await options.nextDueAt(fair ? fair.saturated() : []);
     } catch (error) {
       report(error, 'nextDueAt');
       needDue = true;
@@ -321,7 +426,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
         slots?.give(jobs.length);
         return;
       }
-      for (const job of jobs) launch(job);
+      admit(jobs);
     },
     notifyDue(at: number) {
       if (state !== 'running') return;
