@@ -35,3 +35,36 @@ describe('PLATFORM_RETENTION_DAYS', () => {
     }
   });
 });
+
+describe('PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION', () => {
+  it('defaults to a quarter of the delivery slots, at least 4, at most all of them', () => {
+    expect(loadConfig({}).deliveryConcurrencyPerInstallation).toBe(16); // of 64
+    for (const [slots, share] of [
+      ['100', 25],
+      ['8', 4],
+      ['3', 3],
+      ['1', 1],
+    ] as const) {
+      expect(loadConfig({ PLATFORM_DELIVERY_CONCURRENCY: slots }).deliveryConcurrencyPerInstallation).toBe(
+        share,
+      );
+    }
+  });
+
+  it('takes 1 up to the delivery concurrency; anything else names the variable and the range', () => {
+    const env = { PLATFORM_DELIVERY_CONCURRENCY: '32' };
+    expect(
+      loadConfig({ ...env, PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION: '32' })
+        .deliveryConcurrencyPerInstallation,
+    ).toBe(32);
+    expect(
+      loadConfig({ ...env, PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION: '1' })
+        .deliveryConcurrencyPerInstallation,
+    ).toBe(1);
+    for (const raw of ['0', '33', 'all']) {
+      expect(() => loadConfig({ ...env, PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION: raw })).toThrow(
+        `PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION must be a whole number from 1 to 32; got "${raw}".`,
+      );
+    }
+  });
+});

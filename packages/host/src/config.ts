@@ -31,6 +31,14 @@ export interface HostConfig {
   /** Webhook deliveries in flight at once. */
   deliveryConcurrency: number;
   /**
+   * `PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION`: most deliveries in flight at once of an installation
+   * whose endpoint is slow (an attempt of it ran past 500 ms within the last minute), so that a slow or
+   * dead endpoint leaves the delivery slots to the other subscribers. Installations that answer quickly
+   * are not limited. Default: a quarter of `deliveryConcurrency`, at least 4 (16 of 64); at most
+   * `deliveryConcurrency`.
+   */
+  deliveryConcurrencyPerInstallation: number;
+  /**
    * `PLATFORM_DELIVERY_THREAD`: run the webhook delivery engine in a worker thread (`true`, `1`) with its
    * own storage handle, or on the main thread next to the HTTP server (`false`, `0`).
    */
@@ -51,6 +59,11 @@ export const DELIVERY_THREAD_DEFAULT = true;
 /** A setting that cannot be used as given; the message names the variable and how to fix it. */
 export class ConfigError extends Error {
   readonly code = 'invalid_config';
+}
+
+/** A quarter of the delivery slots, at least 4, at most all of them. */
+function defaultPerInstallation(concurrency: number): number {
+  return Math.min(concurrency, Math.max(4, Math.ceil(concurrency / 4)));
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -100,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError('PLATFORM_ADMIN_TOKEN must be at least 16 characters long.');
   }
+  const deliveryConcurrency = int(env, 'PLATFORM_DELIVERY_CONCURRENCY', 64, 1, 1024);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     hostname: env.HOST || '127.0.0.1',
@@ -110,7 +124,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     publicUrl,
     invocationTimeoutMs: int(env, 'PLATFORM_INVOCATION_TIMEOUT_MS', 10_000, 100, 300_000),
     deliveryTimeoutMs: int(env, 'PLATFORM_DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000),
-    deliveryConcurrency: int(env, 'PLATFORM_DELIVERY_CONCURRENCY', 64, 1, 1024),
+    deliveryConcurrency,
+    deliveryConcurrencyPerInstallation: int(
+      env,
+      'PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION',
+      defaultPerInstallation(deliveryConcurrency),
+      1,
+      deliveryConcurrency,
+    ),
     deliveryThread: flag(env, 'PLATFORM_DELIVERY_THREAD', DELIVERY_THREAD_DEFAULT),
     sqliteSync: choice(env, 'PLATFORM_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
     retentionDays: int(env, 'PLATFORM_RETENTION_DAYS', 30, 0, 36_500),

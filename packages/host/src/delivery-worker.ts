@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGuardedDispatcher, parseAllowPrivateTargets } from './net/index.js';
-import { startDeliveryEngine } from './services/delivery.js';
+import { deliverySocketsPerOrigin, startDeliveryEngine } from './services/delivery.js';
 import {
   type DeliveryWorkerData,
   type FromDeliveryWorker,
@@ -41,13 +41,14 @@ const running = (async () => {
   const storage = await openStorage(data.storage);
   const policy = parseAllowPrivateTargets(data.config.allowPrivateTargets);
   const dispatcher = createGuardedDispatcher(policy, {
-    connectionsPerOrigin: data.config.deliveryConcurrency,
+    connectionsPerOrigin: deliverySocketsPerOrigin(data.config.deliveryConcurrency),
   });
   const engine = startDeliveryEngine(
     { config: data.config, storage, policy, logger },
     dispatcher,
     data.version,
     data.slots ? DeliverySlots.from(data.slots) : undefined,
+    (installationId, slow) => post({ type: 'slow', installationId, slow }),
   );
   return { storage, dispatcher, engine };
 })();

@@ -16,7 +16,12 @@ import type { DeliveryStorageOptions } from './services/delivery-protocol.js';
 import { type DeliveryRunner, startDeliveryThread } from './services/delivery-thread.js';
 import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startRetention } from './services/retention.js';
-import { startDeliveryEngine, startInvokeWorker } from './services/workers.js';
+import {
+  deliverySocketsPerOrigin,
+  slowInstallations,
+  startDeliveryEngine,
+  startInvokeWorker,
+} from './services/workers.js';
 import { openStorage, WriterLock } from './storage/index.js';
 
 /** Version of the host (and of `User-Agent: Platform-Webhooks/<version>`). */
@@ -60,6 +65,7 @@ async function startDelivery(ctx: HostContext, storage: DeliveryStorageOptions):
         config: {
           deliveryTimeoutMs: config.deliveryTimeoutMs,
           deliveryConcurrency: config.deliveryConcurrency,
+          deliveryConcurrencyPerInstallation: config.deliveryConcurrencyPerInstallation,
           ...(config.allowPrivateTargets === undefined
             ? {}
             : { allowPrivateTargets: config.allowPrivateTargets }),
@@ -71,11 +77,13 @@ async function startDelivery(ctx: HostContext, storage: DeliveryStorageOptions):
     });
   }
   const dispatcher = createGuardedDispatcher(ctx.policy, {
-    connectionsPerOrigin: config.deliveryConcurrency,
+    connectionsPerOrigin: deliverySocketsPerOrigin(config.deliveryConcurrency),
   });
-  const engine = startDeliveryEngine(ctx, dispatcher, HOST_VERSION);
+  const slow = slowInstallations(ctx.logger, config.deliveryConcurrencyPerInstallation);
+  const engine = startDeliveryEngine(ctx, dispatcher, HOST_VERSION, undefined, slow.update);
   return {
     notify: () => engine.notify(),
+    isSlow: slow.has,
     async stop() {
       await engine.stop({ graceful: true });
       await dispatcher.close();
@@ -130,7 +138,8 @@ export async function startHost(
     tokens: installationTokens(tokenKey),
     baseUrl: () => baseUrl,
     notify: { deliveries: () => deliveryEngine?.notify(), invocations: () => invokeWorker?.notify() },
-    handOff: { reserve: (max) => deliveryEngine?.handOff?.reserve(max) ?? null },
+    handOff: { reserve: (installationIds) => deliveryEngine?.handOff?.reserve(installationIds) ?? null },
+    isSlowInstallation: (installationId) => deliveryEngine?.isSlow(installationId) ?? false,
   };
 
   const builtins = await publishBuiltins(ctx);

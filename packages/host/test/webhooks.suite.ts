@@ -74,9 +74,9 @@ export function webhookDeliverySuite(thread: '0' | '1'): void {
       // The engine drained the queue at start: its free slots are open to the accepting transaction.
       await expect
         .poll(() => {
-          const ticket = t.host.context.handOff?.reserve(2) ?? null;
+          const ticket = t.host.context.handOff?.reserve(['inst_a', 'inst_b']) ?? null;
           ticket?.release();
-          return ticket?.granted ?? 0;
+          return ticket?.admitted.length ?? 0;
         })
         .toBe(thread === '1' ? 2 : 0);
       const r = await receiver();

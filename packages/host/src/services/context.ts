@@ -18,6 +18,11 @@ export interface HostContext {
   readonly notify: { deliveries(): void; invocations(): void };
   /** Hands first attempts straight to the delivery engine, when it runs in its thread (see `DeliveryHandOff`). */
   readonly handOff?: DeliveryHandOff;
+  /**
+   * Whether the delivery engine's fair share holds the installation's endpoint for slow now (an attempt
+   * ran past 500 ms within the last minute): at most its share of deliveries in flight.
+   */
+  readonly isSlowInstallation?: (installationId: string) => boolean;
 }
 
 /** Name of the built-in webhook integration, whose deliveries the host's engine performs. */

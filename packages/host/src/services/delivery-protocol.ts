@@ -19,7 +19,10 @@ export type DeliveryStorageOptions =
 
 /** `workerData` of the delivery worker. */
 export interface DeliveryWorkerData {
-  config: Pick<HostConfig, 'deliveryTimeoutMs' | 'deliveryConcurrency' | 'allowPrivateTargets'>;
+  config: Pick<
+    HostConfig,
+    'deliveryTimeoutMs' | 'deliveryConcurrency' | 'deliveryConcurrencyPerInstallation' | 'allowPrivateTargets'
+  >;
   storage: DeliveryStorageOptions;
   /** Host version, for `User-Agent: Platform-Webhooks/<version>`. */
   version: string;
@@ -47,6 +50,8 @@ export type FromDeliveryWorker =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }
   | { type: 'log'; level: 'error' | 'warn' | 'info'; message: string; fields: Record<string, unknown> }
+  /** The fair share marked an installation slow (its deliveries are then not handed over), or no longer. */
+  | { type: 'slow'; installationId: string; slow: boolean }
   | { type: 'stopped' };
 
 /**

@@ -16,7 +16,7 @@ import {
 import { captureLogs } from './test-support.js';
 
 const workerData: DeliveryWorkerData = {
-  config: { deliveryTimeoutMs: 1000, deliveryConcurrency: 4 },
+  config: { deliveryTimeoutMs: 1000, deliveryConcurrency: 4, deliveryConcurrencyPerInstallation: 4 },
   storage: { sqlitePath: '/unused' },
   version: 'test',
 };

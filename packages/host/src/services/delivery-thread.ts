@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { type JobRecord, WriterLock } from '../storage/index.js';
+import { slowInstallations } from './delivery.js';
 import {
   type DeliveryWorkerData,
   deserializeError,
@@ -136,6 +137,8 @@ export interface DeliveryRunner {
   stop(): Promise<void>;
   /** Hands first attempts straight to the engine (the delivery thread has it; see {@link DeliveryHandOff}). */
   readonly handOff?: DeliveryHandOff;
+  /** Whether the engine's fair share holds the installation for slow now. */
+  isSlow(installationId: string): boolean;
 }
 
 /**
@@ -147,26 +150,71 @@ export interface DeliveryRunner {
  */
 export interface DeliveryHandOff {
   /**
-   * Takes up to `max` free slots of the engine; null when none is free, work is queued, or the thread
+   * Takes free slots of the engine for the given deliveries (their installation ids, in order): one each
+   * while slots are free, except for installations that are slow now (their deliveries wait in the queue,
+   * where claims respect the installation's share); null when none is taken, work is queued, or the thread
    * is not running.
    *
    * @example
-   * const ticket = handOff.reserve(jobs.length); // lease ticket.granted jobs, commit, then ticket.deliver(records)
+   * const ticket = handOff.reserve(jobs.map((job) => job.installationId));
+   * // lease the jobs at ticket.admitted, commit, then ticket.deliver(records)
    */
-  reserve(max: number): HandOffTicket | null;
+  reserve(installationIds: readonly string[]): HandOffTicket | null;
 }
 
 /** Slots reserved by {@link DeliveryHandOff.reserve}: end it with exactly one of `deliver` or `release`. */
 export interface HandOffTicket {
-  readonly granted: number;
+  /** Indexes (into the ids given to `reserve`, ascending) of the deliveries that got a slot. */
+  readonly admitted: readonly number[];
   /**
-   * After the commit: sends the leased jobs (at most `granted`) to the engine; unused slots are given back.
+   * After the commit: sends the leased jobs (at most `admitted.length`) to the engine; unused slots are given back.
    * If the thread that granted the slots has ended meanwhile, the jobs stay leased and come back when the
    * lease expires, as after any crash.
    */
   deliver(records: JobRecord[]): void;
   /** The jobs were not committed: gives every slot back. */
   release(): void;
+}
+
+/**
+ * A hand-over ticket on shared slots (the runner's {@link DeliveryHandOff.reserve}): takes a free slot for
+ * each delivery, in order, while the slots last, except those of installations the delivery thread
+ * reported slow (they wait in the queue, where claims respect the installation's share); after the commit
+ * `deliver` passes the leased records to `send` and gives back what was not used.
+ *
+ * @example
+ * const ticket = reserveHandOff(slots, ids, (id) => slow.has(id), (jobs) => worker.postMessage({ type: 'adopt', jobs }));
+ */
+export function reserveHandOff(
+  slots: DeliverySlots,
+  installationIds: readonly string[],
+  isSlow: (installationId: string) => boolean,
+  send: (records: JobRecord[]) => void,
+): HandOffTicket | null {
+  const wanted: number[] = [];
+  for (let i = 0; i < installationIds.length; i++) {
+    if (!isSlow(installationIds[i] as string)) wanted.push(i);
+  }
+  if (wanted.length === 0) return null;
+  const granted = slots.reserve(wanted.length);
+  if (granted === 0) return null;
+  const admitted = wanted.slice(0, granted);
+  let ended = false;
+  return {
+    admitted,
+    deliver(records) {
+      if (ended) return;
+      ended = true;
+      const sent = records.slice(0, admitted.length);
+      slots.give(admitted.length - sent.length);
+      if (sent.length > 0) send(sent);
+    },
+    release() {
+      if (ended) return;
+      ended = true;
+      slots.give(admitted.length);
+    },
+  };
 }
 
 /** Options of {@link startDeliveryThread}. */
@@ -213,6 +261,9 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
 
   /** The slots shared with `current` (new ones for each worker started: a crashed one's are void). */
   let slots: DeliverySlots | undefined;
+  const share = options.workerData.config.deliveryConcurrencyPerInstallation;
+  /** The installations `current` reported slow (its fair share): their deliveries are not handed over. */
+  let slow = slowInstallations(logger, share);
 
   const send = (message: ToDeliveryWorker) => current?.postMessage(message);
 
@@ -223,6 +274,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
       const worker = createWorker(url, { ...options.workerData, slots: workerSlots.buffer });
       current = worker;
       slots = workerSlots;
+      slow = slowInstallations(logger, share);
       let ready = false;
       let failure: Error | undefined;
       worker.on('message', (message: FromDeliveryWorker) => {
@@ -230,6 +282,8 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
           ready = true;
           restartDelay = firstDelay;
           resolve();
+        } else if (message.type === 'slow') {
+          if (current === worker) slow.update(message.installationId, message.slow);
         } else if (message.type === 'failed') {
           failure = deserializeError(message.error);
         } else if (message.type === 'log') {
@@ -283,37 +337,25 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
   await spawn();
 
   const handOff: DeliveryHandOff = {
-    reserve(max) {
+    reserve(installationIds) {
       const worker = current;
-      const granting = slots;
-      if (stopping || !worker || !granting) return null;
-      const granted = granting.reserve(max);
-      if (granted === 0) return null;
-      let ended = false;
-      return {
-        granted,
-        deliver(records) {
-          if (ended) return;
-          ended = true;
-          const sent = records.slice(0, granted);
-          granting.give(granted - sent.length);
+      if (stopping || !worker || !slots) return null;
+      return reserveHandOff(
+        slots,
+        installationIds,
+        (id) => slow.has(id),
+        (jobs) => {
           // Another worker (restarted after a crash) has other slots: these jobs wait for their lease. A
           // stopping worker still delivers what it is handed before it has stopped.
-          if (sent.length > 0 && current === worker) {
-            worker.postMessage({ type: 'adopt', jobs: sent } satisfies ToDeliveryWorker);
-          }
+          if (current === worker) worker.postMessage({ type: 'adopt', jobs } satisfies ToDeliveryWorker);
         },
-        release() {
-          if (ended) return;
-          ended = true;
-          granting.give(granted);
-        },
-      };
+      );
     },
   };
 
   return {
     handOff,
+    isSlow: (installationId) => slow.has(installationId),
     notify() {
       if (notifyQueued || stopping) return;
       notifyQueued = true;

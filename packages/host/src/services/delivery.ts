@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { HostConfig } from '../config.js';
 import { createDeliveryEngine, type DeliveryEngine, type DeliveryJob } from '../delivery/engine.js';
+import { SLOW_ATTEMPT_MS } from '../delivery/fair-share.js';
 import type { WorkerSlots } from '../delivery/worker.js';
 import type { AddressPolicy } from '../net/index.js';
 import { type FinishItem, isStorageError, type JobRecord, type Storage } from '../storage/index.js';
@@ -12,6 +14,47 @@ export function leaseMs(attemptTimeoutMs: number): number {
   return attemptTimeoutMs + 5_000;
 }
 
+/**
+ * Sockets the delivery dispatcher may open to one origin: as many as attempts may be in flight — the
+ * slots, plus as many attempts that lingered and gave theirs back (the fair share's default bound) — so no
+ * attempt waits for a socket behind attempts to a silent endpoint.
+ */
+export function deliverySocketsPerOrigin(concurrency: number): number {
+  return 2 * concurrency;
+}
+
+/**
+ * The installations whose endpoint the delivery engine holds for slow (its fair share), as the side that
+ * hands deliveries over and answers the API learns them (`update`, wired to the engine's
+ * `onSlowInstallation`); each change is logged for the operator: warn when slow, info when it recovers.
+ *
+ * @example
+ * const slow = slowInstallations(logger, 16);
+ * startDeliveryEngine(deps, dispatcher, version, undefined, slow.update);
+ * slow.has('inst_1'); // true while its endpoint is slow
+ */
+export function slowInstallations(logger: Pick<Logger, 'warn' | 'info'>, share: number) {
+  const slow = new Set<string>();
+  return {
+    has: (installationId: string): boolean => slow.has(installationId),
+    update(installationId: string, isSlow: boolean): void {
+      if (isSlow) {
+        slow.add(installationId);
+        logger.warn(
+          { installation: installationId, maxInFlight: share },
+          `webhook endpoint of installation ${installationId} is slow (an attempt ran past ${SLOW_ATTEMPT_MS} ms): at most ${share} of its deliveries in flight until it has answered quickly for a minute`,
+        );
+      } else {
+        slow.delete(installationId);
+        logger.info(
+          { installation: installationId },
+          `webhook endpoint of installation ${installationId} is no longer slow`,
+        );
+      }
+    },
+  };
+}
+
 /** Where the delivery engine reports its errors (a pino logger fits; so does the worker thread's relay). */
 export interface DeliveryLog {
   error(fields: Record<string, unknown>, message: string): void;
@@ -19,7 +62,10 @@ export interface DeliveryLog {
 
 /** What the delivery engine needs: a subset of `HostContext`, so it can also run in a worker thread. */
 export interface DeliveryDeps {
-  readonly config: Pick<HostConfig, 'deliveryTimeoutMs' | 'deliveryConcurrency'>;
+  readonly config: Pick<
+    HostConfig,
+    'deliveryTimeoutMs' | 'deliveryConcurrency' | 'deliveryConcurrencyPerInstallation'
+  >;
   readonly storage: Storage;
   readonly policy: AddressPolicy;
   readonly logger: DeliveryLog;
@@ -54,6 +100,7 @@ export interface QueuedDeliveryEngine extends DeliveryEngine<QueuedDelivery> {
  * const engine = startDeliveryEngine({ config, storage, policy, logger }, dispatcher, '0.1.0');
  * engine.notify(); // after enqueueing deliveries
  * engine.adoptRecords(records); // jobs another thread inserted leased to this engine
+ * // with slots and onSlowInstallation: the thread that hands jobs over learns which installations are slow
  * await engine.stop({ graceful: true });
  */
 export function startDeliveryEngine(
@@ -61,6 +108,7 @@ export function startDeliveryEngine(
   dispatcher: Dispatcher,
   version: string,
   slots?: WorkerSlots,
+  onSlowInstallation?: (installationId: string, slow: boolean) => void,
 ): QueuedDeliveryEngine {
   const { storage, config, logger } = deps;
   const { jobs } = storage;
@@ -82,10 +130,22 @@ export function startDeliveryEngine(
   };
   const engine = createDeliveryEngine<QueuedDelivery>({
     queue: {
-      claim: async (limit) => {
-        const claimed = await jobs.claim({ kinds: ['deliver'], limit, leaseMs: lease, now: Date.now() });
+      claim: async (limit, allowances) => {
+        const claimed = await jobs.claim({
+          kinds: ['deliver'],
+          limit,
+          leaseMs: lease,
+          now: Date.now(),
+          ...(allowances && allowances.size > 0 ? { perInstallation: allowances } : {}),
+        });
         targets = new Map();
         return claimed.map(toQueued);
+      },
+      release: async (released) => {
+        await jobs.release(
+          released.map((job) => job.record),
+          Date.now(),
+        );
       },
       finish: async (job, attempt, end) => {
         // One transaction (shared with the attempts ending meanwhile): the attempt, and the job's end
@@ -104,7 +164,7 @@ export function startDeliveryEngine(
           outcome: 'state' in end ? { state: end.state } : { runAt: end.runAt, lastError: null },
         });
       },
-      nextDueAt: () => jobs.nextDueAt(['deliver']),
+      nextDueAt: (exclude) => jobs.nextDueAt(['deliver'], exclude),
     },
     resolveTarget: (job) => {
       const id = job.record.installationId;
@@ -124,6 +184,11 @@ export function startDeliveryEngine(
     userAgentVersion: version,
     timeoutMs: config.deliveryTimeoutMs,
     concurrency: config.deliveryConcurrency,
+    perTarget: {
+      targetOf: (job) => job.record.installationId,
+      limit: config.deliveryConcurrencyPerInstallation,
+      ...(onSlowInstallation ? { onSlow: onSlowInstallation } : {}),
+    },
     onError: (error, phase, job) =>
       logger.error({ err: error, phase, delivery: job?.id }, 'delivery engine error'),
     ...(slots ? { slots } : {}),

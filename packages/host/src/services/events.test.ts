@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type JobRecord, openStorage, type Storage } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { DeliverySlots } from './delivery-slots.js';
-import type { DeliveryHandOff } from './delivery-thread.js';
+import { type DeliveryHandOff, reserveHandOff } from './delivery-thread.js';
 import { acceptEvent } from './events.js';
 import { installSpaceWebhook, testContext } from './test-support.js';
 
@@ -86,21 +86,17 @@ describe('hand-over of first attempts to the delivery thread', () => {
   /** A hand-over on real shared slots, as the delivery thread's runner builds it, recording what it sends. */
   function handOffOn(slots: DeliverySlots) {
     const sent: JobRecord[][] = [];
+    const slow = new Set<string>();
     const handOff: DeliveryHandOff = {
-      reserve(max) {
-        const granted = slots.reserve(max);
-        if (granted === 0) return null;
-        return {
-          granted,
-          deliver(records) {
-            sent.push(records);
-            slots.give(granted - records.length);
-          },
-          release: () => slots.give(granted),
-        };
-      },
+      reserve: (ids) =>
+        reserveHandOff(
+          slots,
+          ids,
+          (id) => slow.has(id),
+          (jobs) => sent.push(jobs),
+        ),
     };
-    return { handOff, sent };
+    return { handOff, sent, slow, isSlowInstallation: (id: string) => slow.has(id) };
   }
 
   async function addInstallations(count: number) {
@@ -167,5 +163,29 @@ describe('hand-over of first attempts to the delivery thread', () => {
     expect(slots.free).toBe(2);
     expect(await storage.events.get('evt_rolled_back')).toBeNull();
     expect(wakeUps).toBe(0);
+  });
+
+  it('leaves the deliveries of installations the delivery thread marked slow in the queue', async () => {
+    await addInstallations(2); // 3 installations: 3 deliveries per event
+    const slots = DeliverySlots.create();
+    slots.give(10);
+    slots.want(false);
+    const { handOff, sent, slow: slowSet, isSlowInstallation } = handOffOn(slots);
+    const installations = await storage.installations.list();
+    const slow = installations[0]?.id ?? '';
+    slowSet.add(slow); // as the delivery thread reports it
+    const { eventId } = await acceptEvent({ ...ctx, handOff, isSlowInstallation }, event(1));
+    const handed = sent.flat();
+    expect(handed.map((job) => job.installationId).sort()).toEqual(
+      installations
+        .map((i) => i.id)
+        .filter((id) => id !== slow)
+        .sort(),
+    );
+    const queued = (await storage.jobs.listDeliveries(slow)).items.filter((job) => job.eventId === eventId);
+    expect(queued.map((job) => job.state)).toEqual(['queued']);
+    // No wake-up for it: the delivery thread looks for a slow installation's jobs when one of its ends.
+    expect(wakeUps).toBe(0);
+    expect(slots.free).toBe(8);
   });
 });

@@ -128,16 +128,19 @@ function handOver(ctx: HostContext) {
       ticket = null;
       const firstAttempts = jobs.filter((job) => job.kind === 'deliver' && job.runAt === undefined);
       if (firstAttempts.length === 0 || !ctx.handOff) return;
-      ticket = ctx.handOff.reserve(firstAttempts.length);
+      ticket = ctx.handOff.reserve(firstAttempts.map((job) => job.installationId));
       if (!ticket) return;
       const lease = { until: Date.now() + leaseMs(ctx.config.deliveryTimeoutMs), token: newLeaseToken() };
-      for (const job of firstAttempts.slice(0, ticket.granted)) job.lease = lease;
+      for (const i of ticket.admitted) (firstAttempts[i] as EnqueueInput).lease = lease;
     },
     deliver(jobs: readonly JobRecord[]): { deliver: boolean; invoke: boolean } {
       ticket?.deliver(jobs.filter((job) => job.kind === 'deliver' && job.state === 'running'));
       ticket = null;
+      // A slow installation's queued deliveries need no wake-up: the delivery thread looks for them
+      // when one of its attempts ends (and at its next timer); a claim now would only scan past them.
+      const slow = (job: JobRecord) => ctx.isSlowInstallation?.(job.installationId) ?? false;
       return {
-        deliver: jobs.some((job) => job.kind === 'deliver' && job.state === 'queued'),
+        deliver: jobs.some((job) => job.kind === 'deliver' && job.state === 'queued' && !slow(job)),
         invoke: jobs.some((job) => job.kind === 'invoke'),
       };
     },

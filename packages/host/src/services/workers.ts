@@ -7,7 +7,14 @@ import { leaseMs } from './delivery.js';
 import type { InvokeJobPayload } from './dispatch.js';
 import { type ExecutorSelector, invoke } from './invoker.js';
 
-export { type DeliveryDeps, type DeliveryLog, leaseMs, startDeliveryEngine } from './delivery.js';
+export {
+  type DeliveryDeps,
+  type DeliveryLog,
+  deliverySocketsPerOrigin,
+  leaseMs,
+  slowInstallations,
+  startDeliveryEngine,
+} from './delivery.js';
 
 /**
  * The invocation worker: posts queued events (`invoke` jobs) to integrations, retrying failures

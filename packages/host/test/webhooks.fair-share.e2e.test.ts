@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
+
+interface Delivery {
+  state: string;
+  attempts: Array<{ statusCode?: number; error?: string }>;
+}
+
+/**
+ * A dead subscriber endpoint (it takes the connection and never answers) must not hold up the others:
+ * each of its attempts would hold a delivery slot until the attempt timeout (2 s here), so a backlog of its
+ * events would take every slot. With the fair share, an attempt running past 500 ms gives its slot back and
+ * makes its installation slow; a slow installation has at most its share in flight (4 of 8 slots here).
+ */
+describe.each(['1', '0'])('fair share of delivery slots (PLATFORM_DELIVERY_THREAD=%s)', (thread) => {
+  let t: TestHost | undefined;
+  const receivers: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+    await t?.close();
+  });
+
+  it('a dead endpoint gives its slots back and is capped; another subscriber is served; nothing is lost', async () => {
+    t = await startTestHost({
+      PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+      PLATFORM_DELIVERY_THREAD: thread,
+      PLATFORM_DELIVERY_CONCURRENCY: '8',
+      PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
+    });
+    const host = t;
+    let dead = true;
+    const flaky = await startReceiver((_request, res) => {
+      if (!dead) res.writeHead(200).end('{"received":true}');
+      // else: never answers; the attempt times out after 2 s
+    });
+    const healthy = await startReceiver();
+    receivers.push(flaky, healthy);
+    const install = async (url: string, space: string) => {
+      const res = await host.api<{ id: string }>('POST', '/v1/installations', {
+        integration: 'webhook',
+        space,
+        configuration: { url, space_content_updated: true },
+      });
+      expect(res.status).toBe(201);
+      return res.body.id;
+    };
+    const post = (spaceId: string, revisionId: string) =>
+      host.api('POST', '/v1/events', { type: 'space_content_updated', spaceId, revisionId });
+    const deadInstallation = await install(flaky.url, 'space-dead');
+    const healthyInstallation = await install(healthy.url, 'space-healthy');
+
+    for (let i = 0; i < 20; i++) expect((await post('space-dead', `dead-${i}`)).status).toBe(202);
+    // Nothing was known of it: its first attempts took every free slot, and hang.
+    await flaky.waitFor(8);
+    await new Promise((r) => setTimeout(r, 700));
+    // Past 500 ms they gave their slots back and the installation became slow: 8 in flight is over its
+    // share of 4, so none of its 12 other deliveries has started.
+    expect(flaky.received).toHaveLength(8);
+    // The engine told the main thread (by message from the delivery thread), which now leaves its new
+    // deliveries in the queue, and the delivery log says so.
+    expect(host.host.context.isSlowInstallation?.(deadInstallation)).toBe(true);
+    const endpointOf = async (id: string) =>
+      (await host.api<{ endpoint: unknown }>('GET', `/v1/installations/${id}/deliveries?limit=1`)).body
+        .endpoint;
+    expect(await endpointOf(deadInstallation)).toEqual({ slow: true, maxInFlight: 4 });
+    expect(await endpointOf(healthyInstallation)).toEqual({ slow: false, maxInFlight: null });
+    expect((await post('space-dead', 'dead-late')).status).toBe(202);
+
+    const posted = Date.now();
+    expect((await post('space-healthy', 'live')).status).toBe(202);
+    const [delivered] = await healthy.waitFor(1, 5_000);
+    // Without the fair share every slot hangs until the attempts time out (about 1.2 s from here); with
+    // it the other subscriber's event goes out at once.
+    expect(delivered!.at - posted).toBeLessThan(800);
+    expect(flaky.received).toHaveLength(8); // 'dead-late' waits in the queue for the installation's share
+
+    // The endpoint recovers: every one of its 21 deliveries succeeds (none lost while held back).
+    dead = false;
+    const deadline = Date.now() + 30_000;
+    let list: Delivery[] = [];
+    while (Date.now() < deadline) {
+      const res = await host.api<{ deliveries: Delivery[] }>(
+        'GET',
+        `/v1/installations/${deadInstallation}/deliveries?limit=100`,
+      );
+      list = res.body.deliveries;
+      if (list.length === 21 && list.every((d) => d.state === 'succeeded')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(list.map((d) => d.state)).toEqual(Array(21).fill('succeeded'));
+    // The 8 that hung timed out once, then succeeded on a retry; the others went out once, after the
+    // endpoint recovered.
+    const attempts = list.map((d) => d.attempts.length).sort();
+    expect(attempts).toEqual([...Array(13).fill(1), ...Array(8).fill(2)]);
+    const failed = list.flatMap((d) => d.attempts.filter((a) => a.error));
+    expect(failed.every((a) => a.error?.startsWith('timeout'))).toBe(true);
+  }, 60_000);
+});
