@@ -188,6 +188,37 @@ describe('platform listen', () => {
     }
   });
 
+  it('deliveries list says when the endpoint is slow (an attempt ran past 500 ms)', async () => {
+    const silent = createServer(() => {}); // takes the request, never answers
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/webhook`;
+      const api = (path: string, body: unknown) =>
+        fetch(`${host.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${flags[3]}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.json() as Promise<{ id: string }>);
+      const { id } = await api('/v1/installations', {
+        integration: 'webhook',
+        space: 'space_slow',
+        configuration: { url, space_content_updated: true },
+      });
+      await api('/v1/events', { type: 'space_content_updated', spaceId: 'space_slow', revisionId: 'r' });
+      // The attempt hangs; past 500 ms the delivery engine holds the endpoint for slow.
+      let out = '';
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+        out = (await run(['deliveries', 'list', '--installation', id, ...flags], { env })).stdout;
+        if (out.includes('Endpoint slow')) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(out).toMatch(/^Endpoint slow: .* at most 16 of its deliveries are in flight at once/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
   it('says clearly when the host refuses a local URL', async () => {
     const strict = await startTestHost();
     try {

@@ -1,4 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -242,4 +244,29 @@ describe('dashboard in Chromium against a real host', () => {
     await expect.poll(() => page.getByTestId('installation-status').textContent()).toBe('Active');
   });
 
+  it('says in the delivery log when an endpoint is slow and its deliveries share a limited number of slots', async () => {
+    // A receiver that takes the request and never answers: the attempt runs past 500 ms (then times out).
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`;
+      const installed = await t.api<{ id: string }>('POST', '/v1/installations', {
+        integration: 'webhook',
+        space: 'slow-docs',
+        configuration: { url, space_content_updated: true },
+      });
+      expect(installed.status).toBe(201);
+      const event = { type: 'space_content_updated', spaceId: 'slow-docs', revisionId: 'rev-slow' };
+      expect((await t.api('POST', '/v1/events', event)).status).toBe(202);
+      await page.goto(`${t.url}/installations/${installed.body.id}`);
+      const notice = page.getByText('This endpoint is slow.');
+      await notice.waitFor({ timeout: TIMEOUT });
+      const text = await page.getByRole('status').filter({ has: notice }).textContent();
+      expect(text).toContain('at most 16 of its deliveries are in flight at once');
+      await shot('webhook-slow');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
 });

@@ -60,7 +60,7 @@ Examples:
       .option('--installation <id>', 'webhook installation id')
       .option('--state <state>', 'only this state: queued, running, succeeded, failed, exhausted, cancelled')
       .option('--limit <n>', 'at most this many', '20')
-      .option('--json', 'print {"deliveries", "nextCursor"} as JSON'),
+      .option('--json', 'print {"deliveries", "nextCursor", "endpoint"} as JSON'),
   )
     .addHelpText(
       'after',
@@ -73,11 +73,17 @@ Examples:
         limit: options.limit,
         ...(options.state ? { state: options.state } : {}),
       });
-      const page = await host.request<{ deliveries: DeliveryView[]; nextCursor: string | null }>(
-        'GET',
-        path(id, `?${query}`),
-      );
+      const page = await host.request<{
+        deliveries: DeliveryView[];
+        nextCursor: string | null;
+        endpoint?: { slow: boolean; maxInFlight: number | null };
+      }>('GET', path(id, `?${query}`));
       if (options.json) return printJson(context, page);
+      if (page.endpoint?.slow) {
+        context.io.stdout(
+          `Endpoint slow: an attempt ran past 500 ms within the last minute, so at most ${page.endpoint.maxInFlight} of its deliveries are in flight at once (the others wait in the queue).\n`,
+        );
+      }
       if (page.deliveries.length === 0) context.io.stdout('No deliveries.\n');
       for (const d of page.deliveries) printDelivery(context, d, false);
     });

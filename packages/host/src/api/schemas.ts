@@ -212,3 +212,17 @@ export const Delivery = z
     attempts: z.array(Attempt),
   })
   .openapi('Delivery');
+
+/** How the installation's endpoint is treated by the delivery engine right now. */
+export const WebhookEndpoint = z
+  .object({
+    slow: z.boolean().openapi({
+      description:
+        'An attempt to this endpoint ran past 500 ms within the last minute: its deliveries share a limited number of delivery slots (fair share), so a slow endpoint cannot hold up other subscribers.',
+    }),
+    maxInFlight: z.number().int().nullable().openapi({
+      description:
+        'While slow: the most deliveries to this installation in flight at once (PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION); null otherwise.',
+    }),
+  })
+  .openapi('WebhookEndpointState');

@@ -6,7 +6,7 @@ import { WEBHOOK_INTEGRATION } from '../services/context.js';
 import { getInstallation } from '../services/installations.js';
 import { isStorageError, type JobWithAttempts } from '../storage/index.js';
 import { createRouter, requireInstallationAccess, requireOperator } from './app-types.js';
-import { Delivery, ErrorBody } from './schemas.js';
+import { Delivery, ErrorBody, WebhookEndpoint } from './schemas.js';
 
 /** Rotation overlap: the previous secret stays valid (second `v1=` entry) this long. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -147,7 +147,13 @@ export function webhookRoutes(ctx: HostContext) {
       responses: {
         200: {
           description: 'Deliveries',
-          content: json(z.object({ deliveries: z.array(Delivery), nextCursor: z.string().nullable() })),
+          content: json(
+            z.object({
+              deliveries: z.array(Delivery),
+              nextCursor: z.string().nullable(),
+              endpoint: WebhookEndpoint,
+            }),
+          ),
         },
         ...errors,
       },
@@ -171,7 +177,15 @@ export function webhookRoutes(ctx: HostContext) {
           if (isStorageError(error) && error.code === 'invalid') throw badRequest(error.message);
           throw error;
         });
-      return c.json({ deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor }, 200);
+      const slow = ctx.isSlowInstallation?.(id) ?? false;
+      return c.json(
+        {
+          deliveries: page.items.map(deliveryView),
+          nextCursor: page.nextCursor,
+          endpoint: { slow, maxInFlight: slow ? ctx.config.deliveryConcurrencyPerInstallation : null },
+        },
+        200,
+      );
     },
   );
 

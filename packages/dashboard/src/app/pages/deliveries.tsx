@@ -193,6 +193,12 @@ function RedeliverRange({ installationId, onDone }: { installationId: string; on
   );
 }
 
+/** How the delivery engine treats the endpoint right now (`GET …/deliveries` → `endpoint`). */
+interface EndpointState {
+  slow: boolean;
+  maxInFlight: number | null;
+}
+
 /**
  * The delivery log of a webhook installation, newest first, refreshed every second while the
  * page is visible: state, attempts (status code or error, timing, response excerpt), payload,
@@ -200,6 +206,7 @@ function RedeliverRange({ installationId, onDone }: { installationId: string; on
  */
 export function DeliveryLog({ installationId }: { installationId: string }) {
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
+  const [endpoint, setEndpoint] = useState<EndpointState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -208,12 +215,13 @@ export function DeliveryLog({ installationId }: { installationId: string }) {
     const load = async () => {
       if (document.visibilityState === 'visible') {
         try {
-          const answer = await api<{ deliveries: Delivery[] }>(
+          const answer = await api<{ deliveries: Delivery[]; endpoint?: EndpointState }>(
             'GET',
             `/v1/installations/${encodeURIComponent(installationId)}/deliveries?limit=50`,
           );
           if (!stopped) {
             setDeliveries(answer.deliveries);
+            setEndpoint(answer.endpoint ?? null);
             setError(null);
           }
         } catch (e) {
@@ -246,6 +254,16 @@ export function DeliveryLog({ installationId }: { installationId: string }) {
         </span>
       </div>
       <ErrorNotice message={error} />
+      {endpoint?.slow ? (
+        <div class="alert alert-warning" role="status">
+          <p>
+            <strong>This endpoint is slow.</strong> An attempt to it ran past 500 ms within the last minute,
+            so at most {endpoint.maxInFlight} of its deliveries are in flight at once; the others wait in the
+            queue (none is lost) until it answers quickly again for a minute. Other subscribers are not held
+            up.
+          </p>
+        </div>
+      ) : null}
       {deliveries === null && !error ? <p class="muted">Loading deliveries…</p> : null}
       {deliveries?.length === 0 ? (
         <EmptyState title="No delivery yet.">
