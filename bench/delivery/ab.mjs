@@ -6,7 +6,7 @@
 // A variant is `NAME:SETTINGS`, SETTINGS a comma-separated list of `KEY=VALUE`: environment variables of the
 // host (`PLATFORM_SQLITE_SYNC=normal`), or `main=PATH` for another build of the host (a copy of
 // packages/host/dist kept inside the repository, e.g. packages/host/dist-old/main.js, so that it resolves
-// the same node_modules). `--rounds=N` (default 4), `--events=N` per burst (default 6000),
+// the same node_modules), or `post=N`: the burst's POST /v1/events in flight (default 32). `--rounds=N` (default 4), `--events=N` per burst (default 6000),
 // `--event-ids=sortable` (default random). A benchmark: it prints, it asserts nothing; 127.0.0.1 only.
 //
 //   npm run build && node bench/delivery/ab.mjs --variant=full:PLATFORM_SQLITE_SYNC=full \
@@ -40,6 +40,7 @@ function parseVariant(spec) {
   const name = spec.slice(0, colon);
   const env = {};
   let main;
+  let post = 32;
   for (const pair of spec
     .slice(colon + 1)
     .split(',')
@@ -49,9 +50,11 @@ function parseVariant(spec) {
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
     if (key === 'main') main = resolve(value);
+    else if (key === 'post') post = Number(value);
     else env[key] = value;
   }
-  return { name, env, main };
+  if (!(Number.isInteger(post) && post > 0)) usage(`post must be a whole number > 0 in variant "${name}"`);
+  return { name, env, main, post };
 }
 
 const specs = process.argv.filter((a) => a.startsWith('--variant=')).map((a) => a.slice('--variant='.length));
@@ -93,7 +96,7 @@ async function main() {
         hostUrl: host.url,
         adminToken: ADMIN_TOKEN,
         installationId,
-        connections: 32,
+        connections: variant.post,
         sortableIds,
       });
       variants.push({ ...variant, dataDir, host, installationId, secret, poster, rows: [] });
@@ -115,7 +118,7 @@ async function main() {
     for (const v of variants) {
       receiver.configure({ secrets: [v.secret], failRate: 0 });
       receiver.reset();
-      const warm = await v.poster.burst(2000, 32);
+      const warm = await v.poster.burst(2000, v.post);
       await receiver.waitFor(warm.results.filter((r) => !r.error).length, 60_000);
     }
     await raw(variants[0]);
@@ -127,7 +130,7 @@ async function main() {
         receiver.configure({ secrets: [v.secret], failRate: 0 });
         receiver.reset();
         const before = hostCpu(v.host);
-        const run = await v.poster.burst(events, 32);
+        const run = await v.poster.burst(events, v.post);
         await receiver.waitFor(run.results.filter((r) => !r.error).length, 120_000);
         const after = hostCpu(v.host);
         const burst = analyzeHost(run, (await receiver.dump()).records);

@@ -188,6 +188,7 @@ export function printReport(r) {
   } else {
     console.log(`bench+host CPU per verified delivery: ${perPhase('benchProcessCores')}`);
   }
+  if (own) printCpuBudget(r);
   const warn = [];
   for (const [name, x] of [
     ['burst', r.burst],
@@ -214,5 +215,60 @@ export function printReport(r) {
     `\ntargets (reported, not asserted): (b)/(a) >= 0.5: ${r.ratio >= 0.5 ? 'met' : 'NOT met'};` +
       ` paced p99 202→1st < 50 ms: ${r.paced.acceptToFirstAttemptMs.p99 < 50 ? 'met' : 'NOT met'};` +
       ` 100% retries inside windows (½ peak): ${r.retries.retriesInsidePercent === 100 ? 'met' : 'NOT met'}`,
+  );
+}
+
+/** µs of CPU per verified delivery of each process in a phase (process mode: the host is its own process). */
+function perDelivery(x) {
+  const us = (cores) => (cores * x.load.seconds * 1e6) / Math.max(1, x.verified);
+  return {
+    generator: us(x.load.benchProcessCores),
+    receiver: us(x.load.receiverProcessCores),
+    host: us(x.load.hostProcessCores ?? 0),
+  };
+}
+
+/**
+ * The CPU work of one delivery, per process, in (a), (b) and the relay, and what it implies on this
+ * machine: every process shares its cores, so when both phases keep the machine equally busy, (b)/(a) is
+ * (a)'s work per delivery over (b)'s. The host's budget for (b)/(a) = 0.5 follows: 2 × (a) − the load
+ * generator's and the receiver's share of (b).
+ */
+function printCpuBudget(r) {
+  const a = perDelivery(r.raw);
+  const b = perDelivery(r.burst);
+  const aAll = a.generator + a.receiver;
+  const bAll = b.generator + b.receiver + b.host;
+  const us = (x) => fmt(x, 0);
+  const rows = [
+    ['(a) raw 64', us(a.generator), us(a.receiver), '-', us(aAll), '-'],
+    ['(b) burst', us(b.generator), us(b.receiver), us(b.host), us(bAll), (aAll / bAll).toFixed(2)],
+  ];
+  if (r.relay?.raw) {
+    const ra = perDelivery(r.relay.raw);
+    const rb = perDelivery(r.relay.burst);
+    const raAll = ra.generator + ra.receiver;
+    const rbAll = rb.generator + rb.receiver + rb.host;
+    rows.push(['(a) raw, before the relay', us(ra.generator), us(ra.receiver), '-', us(raAll), '-']);
+    rows.push([
+      '(r) relay burst',
+      us(rb.generator),
+      us(rb.receiver),
+      us(rb.host),
+      us(rbAll),
+      (raAll / rbAll).toFixed(2),
+    ]);
+  }
+  console.log(
+    "\nCPU per verified delivery, µs (each process's CPU over the phase / deliveries; median round):",
+  );
+  console.log(
+    table(['phase', 'load generator', 'receiver', 'host / relay', 'all', 'work ratio (a)/(b)'], rows),
+  );
+  const budget = 2 * aAll - b.generator - b.receiver;
+  console.log(
+    `(b)/(a) >= 0.5 on these ${r.machine.nproc} shared cores needs the host at <= ${us(budget)} µs per delivery ` +
+      `(2 × (a) − load generator − receiver of (b)); it spent ${us(b.host)}` +
+      (r.relay?.raw ? `; the stateless relay, no storage, ${us(perDelivery(r.relay.burst).host)}` : ''),
   );
 }

@@ -148,6 +148,7 @@ async function relayPhase(receiver, secret, installationId, raw) {
     const result = { ...analyzeHost(burst.run, burst.records), load: burst.load };
     return {
       rawPerSecond: rawRound.deliveriesPerSecond,
+      raw: rawRound,
       burst: result,
       ratio: Math.round((result.deliveriesPerSecond / rawRound.deliveriesPerSecond) * 100) / 100,
     };
