@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OAuth2Server } from 'oauth2-mock-server';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,12 +24,25 @@ let context: BrowserContext;
 let page: Page;
 let profile: string;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let provider: OAuth2Server;
+const issuedTokens: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
   buildAll();
   await mkdir(SHOTS, { recursive: true });
+  provider = new OAuth2Server();
+  await provider.issuer.keys.generate('RS256');
+  await provider.start(0, '127.0.0.1');
+  provider.service.on(
+    'beforeResponse',
+    (response: { statusCode: number; body: { access_token?: unknown } }) => {
+      if (response.statusCode === 200 && typeof response.body.access_token === 'string') {
+        issuedTokens.push(response.body.access_token);
+      }
+    },
+  );
   t = await startDashboardHost();
   const published = await t.api(
     'POST',
@@ -36,8 +50,8 @@ beforeAll(async () => {
     await helloPublishBody({
       HELLO_CLIENT_ID: 'client-1',
       HELLO_CLIENT_SECRET: 'client-secret-1',
-      HELLO_OAUTH_AUTHORIZE_URL: 'https://auth.example.com/authorize',
-      HELLO_OAUTH_TOKEN_URL: 'https://auth.example.com/token',
+      HELLO_OAUTH_AUTHORIZE_URL: `${provider.issuer.url}/authorize`,
+      HELLO_OAUTH_TOKEN_URL: `${provider.issuer.url}/token`,
       HELLO_WEBHOOK_SECRET: 'hello-webhook-secret',
     }),
   );
@@ -66,6 +80,7 @@ afterAll(async () => {
   await context?.close();
   await receiver?.close();
   await t?.close();
+  await provider?.stop();
   if (profile) await rm(profile, { recursive: true, force: true });
 });
 
@@ -121,38 +136,23 @@ describe('dashboard in Chromium against a real host', () => {
       enabled: false,
     });
 
-    // OAuth button: popup → callback page → credentials saved → "Connected".
-    // The provider leg is simulated here: the host's workerd executor currently follows the
-    // integration's 302 to the provider itself (see the report), so the popup's first request is
-    // answered the way the integration answers a successful callback: credentials saved through
-    // the API, then the runtime's page posting {type:'platform:oauth', ok:true} to the opener.
+    // OAuth button: popup → the integration's redirect → a real OAuth server (oauth2-mock-server)
+    // → back with a code → the integration exchanges it and saves the credentials → "Connected".
     expect(await page.getByTestId('oauth-connect').textContent()).toBe('Not connected');
-    await context.route(/\/public\/oauth(\?|$)/, async (route) => {
-      const saved = await t.api(
-        'PATCH',
-        `/v1/installations/${id}`,
-        { configuration: { oauth_credentials: { access_token: 'tok_from_provider' } } },
-        t.host.context.tokens.issue(id), // the integration writes its credentials with its own token
-      );
-      expect(saved.status).toBe(200);
-      await route.fulfill({
-        status: 200,
-        contentType: 'text/html',
-        body: "<!doctype html><title>Connected</title><p>You can close this window.</p><script>window.opener?.postMessage({ type: 'platform:oauth', ok: true }, '*');</script>",
-      });
-    });
     const popup = context.waitForEvent('page');
     await page.locator('#field-connect').click();
     const win = await popup;
-    expect(win.url()).toContain(`/v1/integrations/hello/installations/${id}/public/oauth`);
     await expect.poll(() => page.getByTestId('oauth-connect').textContent()).toContain('Connected');
+    expect(win.url()).toContain(`/v1/integrations/hello/installations/${id}/public/oauth?code=`);
+    expect(await win.textContent('body')).toContain('You may close this window');
     await win.close();
-    await context.unroute(/\/public\/oauth(\?|$)/);
     const after = await t.api<{ configuration: { oauth_credentials?: { access_token?: string } } }>(
       'GET',
       `/v1/installations/${id}`,
     );
-    expect(after.body.configuration.oauth_credentials?.access_token).toBeTruthy();
+    // the token the provider issued, not one the test made up
+    expect(issuedTokens).toHaveLength(1);
+    expect(after.body.configuration.oauth_credentials?.access_token).toBe(issuedTokens[0]);
     await page.getByRole('region', { name: 'Preview of Counter' }).getByText('Count: 0').waitFor();
     await shot('configuration');
   });
