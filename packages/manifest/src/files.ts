@@ -1,13 +1,10 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { imageSize } from 'image-size';
+import { checkAsset, manifestAssets } from './assets.js';
 import { isRecord } from './data.js';
 import type { PathSegments, PendingIssue } from './issues.js';
 
 type Report = (path: PathSegments, message: string, severity?: 'error' | 'warning') => void;
-
-const ICON_TYPES = new Set(['png', 'jpg', 'svg', 'webp']);
-const PREVIEW_TYPES = new Set(['png', 'jpg']);
 
 function inside(dir: string, file: string): boolean {
   const rel = relative(dir, file);
@@ -44,16 +41,6 @@ function resolveFile(dir: string, path: PathSegments, value: string, what: strin
   return file;
 }
 
-function readImage(file: string): { width: number; height: number; type: string } | undefined {
-  try {
-    const size = imageSize(readFileSync(file));
-    if (size.width === undefined || size.height === undefined || size.type === undefined) return undefined;
-    return { width: size.width, height: size.height, type: size.type };
-  } catch {
-    return undefined;
-  }
-}
-
 /** Checks `icon`, `previewImages` and `script` against the files in `dir`. */
 export function checkFiles(data: unknown, dir: string): PendingIssue[] {
   const out: PendingIssue[] = [];
@@ -65,9 +52,9 @@ export function checkFiles(data: unknown, dir: string): PendingIssue[] {
   }
   if (typeof data.icon === 'string' && data.icon !== '') {
     const file = resolveFile(dir, ['icon'], data.icon, 'icon', report);
-    const image = file === undefined ? undefined : readImage(file);
-    if (file !== undefined && (image === undefined || !ICON_TYPES.has(image.type))) {
-      report(['icon'], `icon \`${data.icon}\` must be a PNG, JPEG, SVG or WebP image`);
+    if (file !== undefined) {
+      const checked = checkAsset('icon', `icon \`${data.icon}\``, readFileSync(file));
+      if ('error' in checked) report(['icon'], checked.error);
     }
   }
   if (Array.isArray(data.previewImages)) {
@@ -76,19 +63,25 @@ export function checkFiles(data: unknown, dir: string): PendingIssue[] {
       const path = ['previewImages', i];
       const file = resolveFile(dir, path, value, 'preview image', report);
       if (file === undefined) return;
-      const image = readImage(file);
-      if (image === undefined) {
-        report(path, `preview image \`${value}\` is not a readable PNG or JPEG image`);
-      } else if (!PREVIEW_TYPES.has(image.type)) {
-        report(path, `preview image \`${value}\` is a ${image.type.toUpperCase()} image; use PNG or JPEG`);
-      } else if (image.width !== image.height * 2) {
-        report(
-          path,
-          `preview image \`${value}\` is ${image.width}x${image.height}; use a 2:1 image (1600x800 recommended)`,
-          'warning',
-        );
-      }
+      const checked = checkAsset('preview', `preview image \`${value}\``, readFileSync(file));
+      if ('error' in checked) report(path, checked.error);
+      else if (checked.warning) report(path, checked.warning, 'warning');
     });
   }
+  return out;
+}
+
+/**
+ * Reads the image files a manifest names (`icon`, then `previewImages`) from `dir`, base64-encoded
+ * by the path written in the manifest: the `assets` of a publish. Check the manifest with its folder
+ * first (`loadManifest(dir)`): this only reads.
+ *
+ * @example
+ * readAssetFiles('my-integration', manifest); // { 'assets/icon.svg': 'PHN2Zy…' }
+ */
+export function readAssetFiles(dir: string, manifest: { icon?: unknown; previewImages?: unknown }) {
+  const out: Record<string, string> = {};
+  for (const [path] of manifestAssets(manifest))
+    out[path] = readFileSync(resolve(dir, path)).toString('base64');
   return out;
 }

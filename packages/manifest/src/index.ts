@@ -1,3 +1,4 @@
+export { type AssetInfo, type AssetRole, checkAsset, MAX_ASSET_BYTES, manifestAssets } from './assets.js';
 export {
   type ConfigurationCheck,
   type ConfigurationError,
@@ -10,6 +11,7 @@ export {
   ManifestNotFoundError,
   MissingSecretEnvError,
 } from './errors.js';
+export { readAssetFiles } from './files.js';
 export { formatIssues, formatPath, type Issue } from './issues.js';
 export { MANIFEST_SCHEMA_ID, manifestJsonSchema } from './json-schema.js';
 export { loadManifest, MANIFEST_FILE } from './load.js';
