@@ -1,6 +1,7 @@
 export { isStorageError, StorageError, type StorageErrorCode } from './errors.js';
 export { newId, newLeaseToken, newSortableId } from './ids.js';
 export { type EventScope, installationMatches } from './matching.js';
+export { type AssetsRepo, assetHash } from './repos/assets.js';
 export type { EventInput, EventsRepo } from './repos/events.js';
 export type {
   CreateInstallationInput,

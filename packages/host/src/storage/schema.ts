@@ -144,4 +144,16 @@ CREATE INDEX jobs_retry_queued ON jobs (run_at, id) WHERE state = 'queued' AND a
     sql: `CREATE INDEX events_received ON events (received_at);
 CREATE INDEX invocation_logs_created ON invocation_logs (created_at);`,
   },
+  {
+    version: 6,
+    name: 'assets: icon and preview images, stored once by content hash; each integration version maps its manifest paths to them',
+    sql: `ALTER TABLE integrations ADD COLUMN assets TEXT NOT NULL DEFAULT '{}';
+CREATE TABLE assets (
+  hash TEXT PRIMARY KEY,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);`,
+  },
 ];

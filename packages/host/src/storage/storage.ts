@@ -1,5 +1,6 @@
 import { migrate } from './migrate.js';
 import { openPostgres } from './postgres.js';
+import { type AssetsRepo, assetsRepo } from './repos/assets.js';
 import { type EventsRepo, eventsRepo } from './repos/events.js';
 import { type InstallationsRepo, installationsRepo } from './repos/installations.js';
 import { type IntegrationsRepo, integrationsRepo } from './repos/integrations.js';
@@ -31,6 +32,7 @@ export interface Repositories {
   readonly jobs: JobsRepo;
   readonly invocationLogs: InvocationLogsRepo;
   readonly settings: SettingsRepo;
+  readonly assets: AssetsRepo;
   /**
    * Runs `fn` atomically: everything done through `tx` commits together or not at all (a throw rolls back).
    * Inside `fn` use only `tx` (using the outer storage there throws `StorageError('invalid')`). Called on a
@@ -59,6 +61,7 @@ function repositories(sql: Sql): Repositories {
     jobs: jobsRepo(sql),
     invocationLogs: invocationLogsRepo(sql),
     settings: settingsRepo(sql),
+    assets: assetsRepo(sql),
     transaction: (fn) => sql.transaction((tx) => fn(repositories(tx))),
   };
 }

@@ -14,6 +14,17 @@ export interface IntegrationRecord {
   secrets: Record<string, string>;
   firstParty: boolean;
   devMode: boolean;
+  /** The uploaded image files of the manifest (`icon`, `previewImages`): path as written there -> asset hash. */
+  assets?: Record<string, string>;
+  createdAt: number;
+}
+
+/** An image file of an integration (icon or preview), stored once by the SHA-256 of its bytes. */
+export interface AssetRecord {
+  /** SHA-256 of `data`, lowercase hex. */
+  hash: string;
+  contentType: string;
+  data: Buffer;
   createdAt: number;
 }
 

@@ -22,6 +22,29 @@ export function integrationsContract(ctx: () => Ctx): void {
     expect(await storage.integrations.getLatest('nope')).toBeNull();
   });
 
+  it("stores assets once by content hash and keeps each version's map of manifest paths to them", async () => {
+    const { storage } = ctx();
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
+    const hash = await storage.assets.put({ contentType: 'image/png', data: bytes }, 1_700_000_000_000);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    // the same bytes again (another version, another type claimed): nothing new, the first row stays
+    expect(await storage.assets.put({ contentType: 'image/jpeg', data: bytes })).toBe(hash);
+    const asset = await storage.assets.get(hash);
+    expect(asset?.contentType).toBe('image/png');
+    expect(asset?.createdAt).toBe(1_700_000_000_000);
+    expect(asset && [...asset.data]).toEqual([...bytes]);
+    expect(await storage.assets.get('0'.repeat(64))).toBeNull();
+
+    await storage.integrations.publish(integrationInput({ assets: { 'icon.png': hash } }));
+    await storage.integrations.publish(integrationInput({ version: '1.1.0' }));
+    expect((await storage.integrations.getVersion('hello', '1.0.0'))?.assets).toEqual({ 'icon.png': hash });
+    expect((await storage.integrations.getLatest('hello'))?.assets).toEqual({});
+    await storage.integrations.publish(
+      integrationInput({ version: '1.1.0', devMode: true, assets: { 'i.png': hash } }),
+    );
+    expect((await storage.integrations.list())[0]?.assets).toEqual({ 'i.png': hash });
+  });
+
   it('refuses to re-publish a version outside dev mode, replaces it in dev mode', async () => {
     const { storage } = ctx();
     await storage.integrations.publish(integrationInput());

@@ -36,7 +36,7 @@ export type IntegrationMeta = Pick<
 >;
 
 const COLUMNS =
-  'name, version, title, manifest, bundle, bundle_hash, envelope_version, signing_secret, secrets, first_party, dev_mode, publish_seq, created_at';
+  'name, version, title, manifest, bundle, bundle_hash, envelope_version, signing_secret, secrets, first_party, dev_mode, publish_seq, created_at, assets';
 const META_COLUMNS = 'name, version, title, manifest, first_party, dev_mode, created_at';
 
 /** Parsed manifests of `getLatestMeta`, by their JSON text (routing reads one per group of events). */
@@ -94,6 +94,7 @@ function toRecord(row: Row): IntegrationRecord {
     secrets: json(row, 'secrets'),
     firstParty: bool(row, 'first_party'),
     devMode: bool(row, 'dev_mode'),
+    assets: json(row, 'assets'),
     createdAt: num(row, 'created_at'),
   };
 }
@@ -103,7 +104,11 @@ export function integrationsRepo(sql: Sql): IntegrationsRepo {
   return {
     publish: (input) =>
       sql.transaction(async (tx) => {
-        const record: IntegrationRecord = { ...input, createdAt: input.createdAt ?? Date.now() };
+        const record: IntegrationRecord = {
+          ...input,
+          assets: input.assets ?? {},
+          createdAt: input.createdAt ?? Date.now(),
+        };
         const existing = await tx.get('SELECT dev_mode FROM integrations WHERE name = ? AND version = ?', [
           record.name,
           record.version,
@@ -130,17 +135,19 @@ export function integrationsRepo(sql: Sql): IntegrationsRepo {
           record.devMode,
           seq,
           record.createdAt,
+          JSON.stringify(record.assets ?? {}),
         ];
         if (existing) {
           await tx.run(
             `UPDATE integrations SET title = ?, manifest = ?, bundle = ?, bundle_hash = ?, envelope_version = ?,
-               signing_secret = ?, secrets = ?, first_party = ?, dev_mode = ?, publish_seq = ?, created_at = ?
+               signing_secret = ?, secrets = ?, first_party = ?, dev_mode = ?, publish_seq = ?, created_at = ?,
+               assets = ?
              WHERE name = ? AND version = ?`,
             [...values, record.name, record.version],
           );
         } else {
           await tx.run(
-            `INSERT INTO integrations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO integrations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             [record.name, record.version, ...values],
           );
         }
