@@ -3,6 +3,7 @@ import { HttpError, unauthorized } from '../errors.js';
 import type { HostContext } from '../services/context.js';
 import type { ExecutorSelector } from '../services/invoker.js';
 import { createRouter } from './app-types.js';
+import { ASSETS_PATH, assetRoutes } from './assets.js';
 import { dashboardRoutes } from './dashboard.js';
 import { errorAnswer } from './error-response.js';
 import { eventRoutes } from './events.js';
@@ -15,6 +16,8 @@ import { webhookRoutes } from './webhooks.js';
 /** Public endpoints: no bearer token, and the integration receives the raw body. */
 const isPublicPath = (path: string) =>
   /^\/v1\/integrations\/[^/]+\/installations\/[^/]+\/public(\/|$)/.test(path);
+/** Routes anyone may call: public endpoints and assets (icons and preview images). */
+const needsNoToken = (path: string) => isPublicPath(path) || path.startsWith(ASSETS_PATH);
 
 /** What the API needs besides the host context. */
 export interface ApiOptions {
@@ -41,10 +44,10 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
       : c.json({ ok: false, starting: true }, 503),
   );
 
-  // Every /v1 route but the public endpoints needs a bearer token.
+  // Every /v1 route but the public endpoints and assets needs a bearer token.
   const isOperator = tokenMatcher(options.adminToken);
   app.use('/v1/*', async (c, next) => {
-    if (isPublicPath(c.req.path)) return next();
+    if (needsNoToken(c.req.path)) return next();
     const token = bearerToken(c.req.header('authorization'));
     if (token === null) throw unauthorized();
     if (isOperator(token)) {
@@ -64,6 +67,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', webhookRoutes(ctx));
   app.route('/', eventRoutes(ctx));
   app.route('/', publicRoutes(ctx, options.executors));
+  app.route('/', assetRoutes(ctx));
   // The dashboard (GET pages and assets) after every API route, before the 404.
   app.route('/', dashboardRoutes());
 

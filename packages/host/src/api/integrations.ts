@@ -35,7 +35,7 @@ export function integrationRoutes(ctx: HostContext) {
       requireOperator(c.get('principal'));
       const body = c.req.valid('json');
       const record = await publish(ctx, body);
-      return c.json(integrationView(record), 201);
+      return c.json(integrationView(ctx, record), 201);
     },
   );
 
@@ -55,7 +55,7 @@ export function integrationRoutes(ctx: HostContext) {
     async (c) => {
       requireOperator(c.get('principal'));
       const list = await ctx.storage.integrations.list();
-      return c.json({ integrations: list.map(integrationView) }, 200);
+      return c.json({ integrations: list.map((record) => integrationView(ctx, record)) }, 200);
     },
   );
 
@@ -75,7 +75,7 @@ export function integrationRoutes(ctx: HostContext) {
       requireOperator(c.get('principal'));
       const record = await ctx.storage.integrations.getLatest(c.req.valid('param').name);
       if (!record) throw notFound(`Integration "${c.req.valid('param').name}"`);
-      return c.json(integrationView(record), 200);
+      return c.json(integrationView(ctx, record), 200);
     },
   );
 

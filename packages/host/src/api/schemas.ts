@@ -78,6 +78,13 @@ export const Integration = z
     visibility: z.string(),
     scopes: z.array(z.string()),
     firstParty: z.boolean(),
+    iconUrl: z.string().nullable().openapi({
+      description:
+        'URL of the uploaded icon (GET, no token needed; immutable), or null when none was uploaded',
+    }),
+    previewImageUrls: z
+      .array(z.string())
+      .openapi({ description: 'URLs of the uploaded preview images, in manifest order' }),
     manifest: z.record(z.string(), z.unknown()),
     createdAt: z.string(),
   })
@@ -94,6 +101,10 @@ export const PublishBody = z
     env: z.record(z.string(), z.string()).optional().openapi({
       description:
         'values of the environment variables the manifest secrets reference (env.NAME expressions)',
+    }),
+    assets: z.record(z.string(), z.string()).optional().openapi({
+      description:
+        "the manifest's image files: its `icon` and `previewImages` paths, exactly as written there, mapped to the files' bytes in base64 (each at most 4 MiB; icon PNG, JPEG, SVG or WebP; previews PNG or JPEG)",
     }),
   })
   .strict()

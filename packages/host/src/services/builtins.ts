@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseManifest } from '@platform/manifest';
+import { loadManifest, readAssetFiles } from '@platform/manifest';
 import { HttpError } from '../errors.js';
 import type { FetchModule } from '../executor/index.js';
+import { assetHash, type IntegrationRecord } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { bundleHash, publish } from './integrations.js';
 import { deploymentOf } from './invoker.js';
@@ -40,21 +41,31 @@ export async function publishBuiltins(ctx: HostContext): Promise<Builtin[]> {
       readFile(join(dir, 'package.json'), 'utf8'),
     ]);
     const { version } = JSON.parse(pkgJson) as { version: string };
-    const parsed = parseManifest(manifest, { firstParty: true });
+    // with its folder: the icon it names is checked like `platform check` does, then sent along
+    const parsed = loadManifest(dir, { firstParty: true });
     if (!parsed.ok)
       throw new Error(`${pkg}: its platform-manifest.yaml is invalid: ${parsed.errors[0]?.message}`);
-    let record = await ctx.storage.integrations.getLatest(parsed.manifest.name);
+    const assets = readAssetFiles(dir, parsed.manifest);
+    const assetHashes = Object.fromEntries(
+      Object.entries(assets).map(([path, data]) => [path, assetHash(Buffer.from(data, 'base64'))]),
+    );
     const hash = bundleHash(bundle);
-    if (
-      !record ||
-      record.bundleHash !== hash ||
-      JSON.stringify(record.manifest) !== JSON.stringify(parsed.manifest)
-    ) {
+    // This build is what a stored version holds when bundle, manifest and images are all the same.
+    const isThisBuild = (r: IntegrationRecord | null): r is IntegrationRecord =>
+      r !== null &&
+      r.bundleHash === hash &&
+      JSON.stringify(r.manifest) === JSON.stringify(parsed.manifest) &&
+      JSON.stringify(r.assets ?? {}) === JSON.stringify(assetHashes);
+    let record = await ctx.storage.integrations.getLatest(parsed.manifest.name);
+    if (!isThisBuild(record)) {
       const existing = await ctx.storage.integrations.getVersion(parsed.manifest.name, version);
       // A changed build of the same package version gets its own version (development of the host itself).
-      const label = existing && existing.bundleHash !== hash ? `${version}-${hash.slice(0, 8)}` : version;
+      const fingerprint = bundleHash(
+        `${hash}\n${JSON.stringify(parsed.manifest)}\n${JSON.stringify(assetHashes)}`,
+      );
+      const label = existing && !isThisBuild(existing) ? `${version}-${fingerprint.slice(0, 8)}` : version;
       try {
-        record = await publish(ctx, { manifest, bundle, firstParty: true, version: label });
+        record = await publish(ctx, { manifest, bundle, firstParty: true, version: label, assets });
         ctx.logger.info(
           { integration: record.name, version: record.version },
           'published built-in integration',
@@ -62,7 +73,7 @@ export async function publishBuiltins(ctx: HostContext): Promise<Builtin[]> {
       } catch (error) {
         // Several hosts starting at once on one PostgreSQL: another one published this exact build first.
         const winner = await ctx.storage.integrations.getVersion(parsed.manifest.name, label);
-        if (!(error instanceof HttpError && error.status === 409) || winner?.bundleHash !== hash) throw error;
+        if (!(error instanceof HttpError && error.status === 409) || !isThisBuild(winner)) throw error;
         record = winner;
       }
     }

@@ -3,6 +3,7 @@ import { type Manifest, ManifestError, parseManifest, resolveSecrets } from '@pl
 import { randomToken } from '../auth.js';
 import { badRequest, HttpError } from '../errors.js';
 import { type IntegrationRecord, isStorageError } from '../storage/index.js';
+import { checkAssets } from './assets.js';
 import type { HostContext } from './context.js';
 
 /** What `publish` takes: the manifest text and the built bundle. */
@@ -15,6 +16,8 @@ export interface PublishInput {
   dev?: boolean;
   /** Values for `${{ env.NAME }}` expressions of the manifest `secrets`. */
   env?: Record<string, string>;
+  /** The manifest's image files (`icon`, `previewImages`): path as the manifest gives it -> base64 bytes. */
+  assets?: Record<string, string>;
   /** Granted only by the host itself to the integrations bundled with it, never through the API. */
   firstParty?: boolean;
 }
@@ -24,9 +27,19 @@ export function bundleHash(bundle: string): string {
   return createHash('sha256').update(bundle).digest('hex');
 }
 
-/** How an integration looks through the API (no bundle, no secrets). */
-export function integrationView(record: IntegrationRecord) {
+/** The URL an asset is served at (`GET /v1/assets/{hash}`). */
+export function assetUrl(ctx: Pick<HostContext, 'baseUrl'>, hash: string): string {
+  return `${ctx.baseUrl()}/v1/assets/${hash}`;
+}
+
+/**
+ * How an integration looks through the API (no bundle, no secrets), with the URLs of its uploaded
+ * icon and preview images (null / left out when not uploaded).
+ */
+export function integrationView(ctx: Pick<HostContext, 'baseUrl'>, record: IntegrationRecord) {
   const manifest = record.manifest as Manifest;
+  const assets = record.assets ?? {};
+  const iconHash = manifest.icon === undefined ? undefined : assets[manifest.icon];
   return {
     name: record.name,
     version: record.version,
@@ -35,6 +48,11 @@ export function integrationView(record: IntegrationRecord) {
     visibility: manifest.visibility,
     scopes: [...manifest.scopes],
     firstParty: record.firstParty,
+    iconUrl: iconHash ? assetUrl(ctx, iconHash) : null,
+    previewImageUrls: (manifest.previewImages ?? []).flatMap((path) => {
+      const hash = assets[path];
+      return hash ? [assetUrl(ctx, hash)] : [];
+    }),
     manifest: {
       ...record.manifest,
       secrets: Object.fromEntries(Object.keys(manifest.secrets ?? {}).map((k) => [k, '***'])),
@@ -79,21 +97,28 @@ export async function publish(ctx: HostContext, input: PublishInput): Promise<In
   if (input.version !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(input.version)) {
     throw badRequest('version must be 1-64 letters, digits, dots, dashes or underscores, e.g. "1.2.0".');
   }
+  const assets = checkAssets(manifest, input.assets);
   const previous = await ctx.storage.integrations.listVersions(manifest.name);
   const version = input.version ?? (input.dev ? 'dev' : String(previous.length + 1));
   try {
-    return await ctx.storage.integrations.publish({
-      name: manifest.name,
-      version,
-      title: manifest.title,
-      manifest: manifest as unknown as Record<string, unknown>,
-      bundle: input.bundle,
-      bundleHash: bundleHash(input.bundle),
-      envelopeVersion: 'v1',
-      signingSecret: previous[0]?.signingSecret ?? randomToken('pss_'),
-      secrets,
-      firstParty: input.firstParty === true,
-      devMode: input.dev === true,
+    // the files and the version that names them commit together: no version points at a missing file
+    return await ctx.storage.transaction(async (tx) => {
+      const hashes: Record<string, string> = {};
+      for (const asset of assets) hashes[asset.path] = await tx.assets.put(asset);
+      return tx.integrations.publish({
+        name: manifest.name,
+        version,
+        title: manifest.title,
+        manifest: manifest as unknown as Record<string, unknown>,
+        bundle: input.bundle,
+        bundleHash: bundleHash(input.bundle),
+        envelopeVersion: 'v1',
+        signingSecret: previous[0]?.signingSecret ?? randomToken('pss_'),
+        secrets,
+        firstParty: input.firstParty === true,
+        devMode: input.dev === true,
+        assets: hashes,
+      });
     });
   } catch (error) {
     if (isStorageError(error) && error.code === 'conflict') {

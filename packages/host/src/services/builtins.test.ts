@@ -1,0 +1,61 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStorage, type Storage } from '../storage/index.js';
+import { integrationView } from './integrations.js';
+import { testContext } from './test-support.js';
+
+let dir: string;
+let storage: Storage;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'builtins-'));
+  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+});
+afterEach(async () => {
+  await storage.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const webhookDir = dirname(
+  createRequire(import.meta.url).resolve('@platform/integration-webhook/package.json'),
+);
+
+describe('publishBuiltins', () => {
+  it('publishes the webhook integration with its icon, once: a second start adds no version', async () => {
+    const ctx = await testContext(dir, storage);
+    const first = await storage.integrations.listVersions('webhook');
+    expect(first).toHaveLength(1);
+    const view = integrationView(ctx, first[0] ?? never());
+    expect(view.iconUrl).toMatch(/^http:\/\/127\.0\.0\.1:1\/v1\/assets\/[0-9a-f]{64}$/);
+    const hash = view.iconUrl?.split('/').pop() ?? '';
+    const icon = await storage.assets.get(hash);
+    expect(icon?.contentType).toBe('image/svg+xml');
+    expect(icon?.data.toString('utf8')).toBe(await readFile(join(webhookDir, 'assets/icon.svg'), 'utf8'));
+
+    await testContext(dir, storage);
+    expect(await storage.integrations.listVersions('webhook')).toHaveLength(1);
+  });
+
+  it('republishes a stored version that differs only in its images under a new label (an upgraded host)', async () => {
+    await testContext(dir, storage);
+    const current = (await storage.integrations.getLatest('webhook')) ?? never();
+    // the same version as a host from before icons were uploaded stored it: no images (dev mode only
+    // to be allowed to replace it here)
+    await storage.integrations.publish({ ...current, devMode: true, assets: {} });
+    expect((await storage.integrations.getLatest('webhook'))?.assets).toEqual({});
+
+    await testContext(dir, storage);
+    const latest = (await storage.integrations.getLatest('webhook')) ?? never();
+    expect(latest.version).toMatch(new RegExp(`^${current.version.replace(/\./g, '\\.')}-[0-9a-f]{8}$`));
+    expect(Object.keys(latest.assets ?? {})).toEqual(['assets/icon.svg']);
+    await testContext(dir, storage);
+    expect((await storage.integrations.getLatest('webhook'))?.version).toBe(latest.version);
+  });
+});
+
+function never(): never {
+  throw new Error('expected a stored integration');
+}
