@@ -129,9 +129,14 @@ describe('platform new -> check -> build -> dev -> publish', () => {
     writeFileSync(join(dir, '.env.production'), 'HELLO_API_KEY=sk_test_123456\n');
     const published = await run(['publish', '--env', 'production', '--json', ...flags], { cwd: dir, env });
     expect(published.code, published.stderr).toBe(0);
-    expect(JSON.parse(published.stdout)).toMatchObject({ name: 'hello-world', version: '1' });
+    const view = JSON.parse(published.stdout);
+    expect(view).toMatchObject({ name: 'hello-world', version: '1' });
+    // the scaffold's icon went with the bundle: the host serves the file's own bytes
+    const icon = await fetch(view.iconUrl);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toBe(readFileSync(join(dir, 'assets/icon.svg'), 'utf8'));
     const second = await run(['publish', '--env', 'production', ...flags], { cwd: dir, env });
-    expect(second.stdout).toMatch(/Published hello-world version 2/);
+    expect(second.stdout).toMatch(/Published hello-world version 2 \([^)]*, 1 image\)/);
     const record = await host.context.storage.integrations.getLatest('hello-world');
     expect(record?.secrets).toEqual({ API_KEY: 'sk_test_123456' });
 

@@ -6,6 +6,7 @@ import {
   MANIFEST_FILE,
   type Manifest,
   ManifestNotFoundError,
+  readAssetFiles,
 } from '@platform/manifest';
 import { type BundleResult, bundleIntegration } from '../bundle.js';
 import { BundleError, CliError, EXIT } from '../errors.js';
@@ -17,6 +18,8 @@ export interface BuiltIntegration {
   manifest: Manifest;
   manifestText: string;
   bundle: BundleResult;
+  /** The manifest's `icon` and `previewImages` files: path as written there -> base64 bytes (what the host stores). */
+  assets: Record<string, string>;
 }
 
 /**
@@ -76,5 +79,5 @@ export async function buildIntegration(
       `${bundle.entry} is not a valid integration:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
     );
   }
-  return { dir, manifest, manifestText: text, bundle };
+  return { dir, manifest, manifestText: text, bundle, assets: readAssetFiles(dir, manifest) };
 }

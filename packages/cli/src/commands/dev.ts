@@ -33,6 +33,7 @@ async function publishDev(dir: string, host: HostClient, io: CommandContext['io'
     manifest: built.manifestText,
     bundle: built.bundle.code,
     dev: true,
+    ...(Object.keys(built.assets).length ? { assets: built.assets } : {}),
     ...(() => {
       const env = secretEnv(dir, built.manifest, io.env, envName);
       return Object.keys(env).length ? { env } : {};

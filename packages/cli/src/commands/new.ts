@@ -10,6 +10,7 @@ import { withProgress } from '../progress.js';
 import { sdkSpecs } from '../scaffold/sdk.js';
 import {
   GITIGNORE,
+  iconTemplate,
   indexTemplate,
   manifestTemplate,
   packageTemplate,
@@ -208,6 +209,7 @@ Examples:
       const files: Record<string, string> = {
         'platform-manifest.yaml': manifestTemplate(answers),
         'src/index.ts': indexTemplate(answers),
+        'assets/icon.svg': iconTemplate(answers),
         'test/index.test.js': testTemplate(answers),
         'package.json': packageTemplate(answers, sdkSpecs(target)),
         'tsconfig.json': TSCONFIG,

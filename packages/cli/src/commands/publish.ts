@@ -22,6 +22,12 @@ interface IntegrationView {
   title: string;
 }
 
+/** ", 2 images" for the publish line: how many image files (icon, previews) went with the bundle. */
+function assetNote(assets: Record<string, string>): string {
+  const count = Object.keys(assets).length;
+  return count === 0 ? '' : `, ${count} image${count === 1 ? '' : 's'}`;
+}
+
 /**
  * Registers `platform publish [dir]`: builds (minified) and publishes manifest + bundle, with the
  * values of the environment variables the manifest secrets reference.
@@ -66,12 +72,13 @@ Examples:
           ...(options.dev ? { dev: true } : {}),
           ...(options.release ? { version: options.release } : {}),
           ...(Object.keys(env).length ? { env } : {}),
+          ...(Object.keys(built.assets).length ? { assets: built.assets } : {}),
         }),
       );
       if (options.json) return printJson(context, published);
       const c = colors(context);
       io.stdout(
-        `${c.green('Published')} ${published.name} version ${c.bold(published.version)} (${formatBytes(built.bundle.bytes)}) to ${host.target.url}\n` +
+        `${c.green('Published')} ${published.name} version ${c.bold(published.version)} (${formatBytes(built.bundle.bytes)}${assetNote(built.assets)}) to ${host.target.url}\n` +
           `Install it: platform install --space <space-id>\n`,
       );
     });

@@ -27,11 +27,27 @@ description: ${yamlString(a.description)}
 organization: ${yamlString(a.organization)}
 visibility: ${a.visibility}
 script: src/index.ts
+# Shown in the dashboard; replace it with your own (PNG, JPEG, SVG or WebP, at most 4 MiB).
+icon: assets/icon.svg
 scopes:${a.scopes.length ? a.scopes.map((s) => `\n  - ${s}`).join('') : ' []'}
 blocks:
   - id: counter
     title: Counter
     description: A button that counts how many times it was pressed.
+`;
+}
+
+/** `assets/icon.svg`: a placeholder icon, the title's first letter on a rounded square. */
+export function iconTemplate(a: ScaffoldAnswers): string {
+  const letter = (a.title.trim()[0] ?? a.name[0] ?? '?')
+    .toUpperCase()
+    .replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const title = a.title.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128">
+  <title>${title}</title>
+  <rect width="128" height="128" rx="28" fill="#4f46e5"/>
+  <text x="64" y="86" font-family="system-ui, sans-serif" font-size="64" font-weight="600" fill="#fff" text-anchor="middle">${letter}</text>
+</svg>
 `;
 }
 
