@@ -103,6 +103,14 @@ describe('dashboard in Chromium against a real host', () => {
     expect(await page.getByRole('article', { name: 'Webhooks' }).textContent()).toContain(
       'See site page views and feedback',
     );
+    // The icon and preview image uploaded with the publish, loaded by the browser (CSP and all).
+    const loaded = (img: ReturnType<Page['locator']>) =>
+      img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0));
+    await expect.poll(() => loaded(hello.locator('img.icon'))).toBe(128);
+    await expect.poll(() => loaded(hello.getByRole('img', { name: 'Preview 1 of Hello' }))).toBe(1600);
+    await expect
+      .poll(() => loaded(page.getByRole('article', { name: 'Webhooks' }).locator('img.icon')))
+      .toBe(128);
     await shot('integrations');
   });
 

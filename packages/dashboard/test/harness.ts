@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleIntegration } from '@platform/cli/bundle';
 import { type Host, loadConfig, startHost } from '@platform/host';
+import { loadManifest, readAssetFiles } from '@platform/manifest';
 import { pino } from 'pino';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -69,10 +70,13 @@ export async function startDashboardHost(env: Record<string, string> = {}): Prom
 export async function helloPublishBody(env: Record<string, string>) {
   const dir = join(repoRoot, 'examples/hello');
   const { code } = await bundleIntegration(dir, { entry: 'src/index.tsx', mode: 'dev' });
+  const loaded = loadManifest(dir);
+  if (!loaded.ok) throw new Error(`examples/hello/platform-manifest.yaml: ${loaded.errors[0]?.message}`);
   return {
     manifest: await readFile(join(dir, 'platform-manifest.yaml'), 'utf8'),
     bundle: code,
     env,
+    assets: readAssetFiles(dir, loaded.manifest),
   };
 }
 

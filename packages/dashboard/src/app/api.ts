@@ -12,6 +12,10 @@ export interface Integration {
   visibility: string;
   scopes: string[];
   firstParty: boolean;
+  /** The uploaded icon (`GET /v1/assets/{hash}`), or null. */
+  iconUrl: string | null;
+  /** The uploaded preview images, in manifest order. */
+  previewImageUrls: string[];
   manifest: Record<string, unknown>;
   createdAt: string;
 }

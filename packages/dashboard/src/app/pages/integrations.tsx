@@ -8,12 +8,19 @@ import { EmptyState, ErrorNotice, useLoad } from '../ui';
 
 type Where = 'space' | 'site' | 'organization';
 
-const isImageUrl = (value: unknown): value is string =>
-  typeof value === 'string' && (/^data:image\//.test(value) || value.startsWith('/'));
+/**
+ * An asset of the host, from the origin this dashboard is served from: the host names assets by its
+ * public URL, which may not be the address the operator browses (and the CSP allows only 'self').
+ */
+const sameOrigin = (url: string) => {
+  const parsed = new URL(url, window.location.href);
+  return `${parsed.pathname}${parsed.search}`;
+};
 
 function Icon({ integration }: { integration: Integration }) {
-  const icon = integration.manifest.icon;
-  if (isImageUrl(icon)) return <img class="icon" src={icon} alt="" width={48} height={48} />;
+  if (integration.iconUrl) {
+    return <img class="icon" src={sameOrigin(integration.iconUrl)} alt="" width={48} height={48} />;
+  }
   return (
     <span class="icon icon-monogram" aria-hidden="true">
       {(integration.title.trim()[0] ?? '?').toUpperCase()}
@@ -91,7 +98,7 @@ function IntegrationCard({ integration }: { integration: Integration }) {
   const links = Array.isArray(m.externalLinks)
     ? (m.externalLinks as Array<{ label?: string; url?: string }>)
     : [];
-  const previews = Array.isArray(m.previewImages) ? m.previewImages.map(String) : [];
+  const previews = integration.previewImageUrls ?? [];
   return (
     <article class="card integration" aria-labelledby={`title-${integration.name}`}>
       <header class="integration-head">
@@ -144,15 +151,15 @@ function IntegrationCard({ integration }: { integration: Integration }) {
       </dl>
       {previews.length ? (
         <div class="previews">
-          {previews.map((p) =>
-            isImageUrl(p) ? (
-              <img key={p} src={p} alt={`Preview of ${integration.title}`} class="preview" />
-            ) : (
-              <span key={p} class="preview-missing" title="The host does not serve this image">
-                {p}
-              </span>
-            ),
-          )}
+          {previews.map((url, i) => (
+            <img
+              key={url}
+              src={sameOrigin(url)}
+              alt={`Preview ${i + 1} of ${integration.title}`}
+              class="preview"
+              loading="lazy"
+            />
+          ))}
         </div>
       ) : null}
       <InstallForm integration={integration} />
