@@ -21,6 +21,7 @@ export type {
   FinishOutcome,
   JobRef,
   JobsRepo,
+  QueueStats,
   RedeliverRangeOptions,
 } from './repos/jobs-api.js';
 export type { SettingsRepo } from './repos/settings.js';

@@ -43,6 +43,34 @@ export function queueContract(ctx: () => Ctx): void {
     expect(await storage.jobs.getJob('dlv_missing')).toBeNull();
   });
 
+  it('queueStats counts queued, due and running jobs per kind, with the oldest due time', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    expect(await storage.jobs.queueStats(1000)).toEqual([]);
+    await storage.jobs.enqueue(
+      [
+        { kind: 'deliver', installationId, payload: {}, runAt: 100 },
+        { kind: 'deliver', installationId, payload: {}, runAt: 300 },
+        { kind: 'deliver', installationId, payload: {}, runAt: 5000 }, // not due yet at 1000
+        { kind: 'invoke', installationId, payload: {}, runAt: 200 },
+      ],
+      50,
+    );
+    const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 10_000, now: 1000 });
+    expect(claimed).toHaveLength(1); // the one due at 100: now running
+    expect(await storage.jobs.queueStats(1000)).toEqual([
+      { kind: 'deliver', queued: 2, due: 1, running: 1, oldestDueAt: 300 },
+      { kind: 'invoke', queued: 1, due: 1, running: 0, oldestDueAt: 200 },
+    ]);
+    expect((await storage.jobs.queueStats(10)).find((s) => s.kind === 'deliver')).toEqual({
+      kind: 'deliver',
+      queued: 2,
+      due: 0,
+      running: 1,
+      oldestDueAt: null,
+    });
+  });
+
   it('enqueue of many jobs (several INSERT statements) is all or nothing', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);

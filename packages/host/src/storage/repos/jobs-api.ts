@@ -88,6 +88,15 @@ export interface RedeliverRangeOptions {
   kind?: JobKind;
 }
 
+/** Unfinished jobs of one kind: queued (of which `due` may run now), running, and the oldest due `runAt`. */
+export interface QueueStats {
+  kind: JobKind;
+  queued: number;
+  due: number;
+  running: number;
+  oldestDueAt: number | null;
+}
+
 /**
  * The durable queue every outbound call goes through.
  *
@@ -140,6 +149,8 @@ export interface JobsRepo {
    * jobs of the `exclude`d installations do not count.
    */
   nextDueAt(kinds: readonly JobKind[], exclude?: readonly string[]): Promise<number | null>;
+  /** The unfinished jobs now, per kind that has any (for monitoring: `GET /metrics`). */
+  queueStats(now: number): Promise<QueueStats[]>;
   /**
    * Gives claimed jobs back to the queue untouched (queued again, due as they were, no attempt recorded),
    * each only while still under its claim (`leaseToken`); returns how many. For a worker that claimed more

@@ -51,6 +51,18 @@ export function claimStatement(
     ) RETURNING ${COLUMNS}`;
 }
 
+/**
+ * The queue's size now, per kind: waiting (queued), of those already due, in flight (running), and the
+ * oldest due time (how far behind the workers are). One pass over the `jobs_due` index range of the
+ * unfinished jobs. Parameters: now, now.
+ */
+export const QUEUE_STATS = `SELECT kind,
+    SUM(CASE WHEN state = 'queued' THEN 1 ELSE 0 END) AS queued,
+    SUM(CASE WHEN state = 'queued' AND run_at <= ? THEN 1 ELSE 0 END) AS due,
+    SUM(CASE WHEN state = 'running' THEN 1 ELSE 0 END) AS running,
+    MIN(CASE WHEN state = 'queued' AND run_at <= ? THEN run_at END) AS oldest_due
+  FROM jobs WHERE state IN ('queued', 'running') GROUP BY kind ORDER BY kind`;
+
 /** Order of claimed jobs (RETURNING has none): retries first, then oldest runAt. */
 export function claimOrder(a: JobRecord, b: JobRecord): number {
   return (

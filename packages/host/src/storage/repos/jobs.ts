@@ -21,7 +21,7 @@ import type {
   JobsRepo,
   RedeliverRangeOptions,
 } from './jobs-api.js';
-import { COLUMNS, claimOrder, claimStatement } from './jobs-sql.js';
+import { COLUMNS, claimOrder, claimStatement, QUEUE_STATS } from './jobs-sql.js';
 
 const TERMINAL: readonly TerminalJobState[] = ['succeeded', 'failed', 'exhausted'];
 const EXCERPT_BYTES = 4096;
@@ -329,6 +329,17 @@ export function jobsRepo(sql: Sql): JobsRepo {
         [before, pruneLimit(limit)],
       );
       return changes;
+    },
+
+    async queueStats(now: number) {
+      const rows = await sql.all(QUEUE_STATS, [now, now]);
+      return rows.map((row) => ({
+        kind: str(row, 'kind') as JobKind,
+        queued: num(row, 'queued'),
+        due: num(row, 'due'),
+        running: num(row, 'running'),
+        oldestDueAt: numOrNull(row, 'oldest_due'),
+      }));
     },
 
     async nextDueAt(kinds: readonly JobKind[], exclude: readonly string[] = []) {
