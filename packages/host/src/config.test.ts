@@ -68,3 +68,23 @@ describe('PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION', () => {
     }
   });
 });
+
+describe('PLATFORM_METRICS_TOKEN', () => {
+  it('is unset by default; a token of 16 characters or more is kept', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ PLATFORM_METRICS_TOKEN: 'pmt_0123456789abcdef' }).metricsToken).toBe(
+      'pmt_0123456789abcdef',
+    );
+  });
+
+  it('refuses a short token, one with spaces, or the operator token itself', () => {
+    expect(() => loadConfig({ PLATFORM_METRICS_TOKEN: 'short' })).toThrow(
+      /PLATFORM_METRICS_TOKEN must be at least 16/,
+    );
+    expect(() => loadConfig({ PLATFORM_METRICS_TOKEN: 'pmt 0123456789abcdef' })).toThrow(/without spaces/);
+    const same = 'pat_same_token_0123456789';
+    expect(() => loadConfig({ PLATFORM_METRICS_TOKEN: same, PLATFORM_ADMIN_TOKEN: same })).toThrow(
+      /must differ from PLATFORM_ADMIN_TOKEN/,
+    );
+  });
+});

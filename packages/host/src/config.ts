@@ -20,6 +20,11 @@ export interface HostConfig {
   sqliteSync: SqliteSynchronous;
   /** Operator bearer token; generated and kept in `dataDir` when unset. */
   adminToken?: string;
+  /**
+   * `PLATFORM_METRICS_TOKEN`: a bearer token that can read `GET /metrics` and nothing else (for
+   * Prometheus); the operator token can read it too. Unset: only the operator token.
+   */
+  metricsToken?: string;
   /** Raw `PLATFORM_ALLOW_PRIVATE_TARGETS` value: `1` or a comma-separated CIDR list. */
   allowPrivateTargets?: string;
   /** Base URL the host is reachable at, used for `apiEndpoint` and public endpoints. */
@@ -113,6 +118,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError('PLATFORM_ADMIN_TOKEN must be at least 16 characters long.');
   }
+  const metricsToken = env.PLATFORM_METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    throw new ConfigError('PLATFORM_METRICS_TOKEN must be at least 16 characters long, without spaces.');
+  }
+  if (metricsToken !== undefined && metricsToken === adminToken) {
+    throw new ConfigError(
+      'PLATFORM_METRICS_TOKEN must differ from PLATFORM_ADMIN_TOKEN: it is the token a scraper holds, which may read metrics only.',
+    );
+  }
   const deliveryConcurrency = int(env, 'PLATFORM_DELIVERY_CONCURRENCY', 64, 1, 1024);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -120,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     dataDir: resolve(env.PLATFORM_DATA_DIR || './.platform'),
     databaseUrl: env.DATABASE_URL || undefined,
     adminToken,
+    metricsToken,
     allowPrivateTargets: env.PLATFORM_ALLOW_PRIVATE_TARGETS || undefined,
     publicUrl,
     invocationTimeoutMs: int(env, 'PLATFORM_INVOCATION_TIMEOUT_MS', 10_000, 100, 300_000),

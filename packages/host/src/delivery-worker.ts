@@ -2,10 +2,12 @@
  * Entry of the delivery worker thread (built to `dist/delivery-worker.js`; started by the host when
  * `PLATFORM_DELIVERY_THREAD=1`): the webhook delivery engine on its own storage handle and its own
  * guarded dispatcher. The main thread only accepts requests and writes events + jobs; it wakes this
- * thread with `{type: 'notify'}` after committing deliveries and stops it with `{type: 'stop'}`.
+ * thread with `{type: 'notify'}` after committing deliveries and stops it with `{type: 'stop'}`; a
+ * `{type: 'metrics'}` request gets the engine's attempt metrics back (for `GET /metrics`).
  * Errors go back to the main thread's logger as `{type: 'log'}` messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { createDeliveryMetrics } from './metrics/index.js';
 import { createGuardedDispatcher, parseAllowPrivateTargets } from './net/index.js';
 import { deliverySocketsPerOrigin, startDeliveryEngine } from './services/delivery.js';
 import {
@@ -37,6 +39,8 @@ const logger = {
   },
 };
 
+const attemptMetrics = createDeliveryMetrics();
+
 const running = (async () => {
   const storage = await openStorage(data.storage);
   const policy = parseAllowPrivateTargets(data.config.allowPrivateTargets);
@@ -44,7 +48,7 @@ const running = (async () => {
     connectionsPerOrigin: deliverySocketsPerOrigin(data.config.deliveryConcurrency),
   });
   const engine = startDeliveryEngine(
-    { config: data.config, storage, policy, logger },
+    { config: data.config, storage, policy, logger, attemptMetrics },
     dispatcher,
     data.version,
     data.slots ? DeliverySlots.from(data.slots) : undefined,
@@ -80,6 +84,11 @@ port.on('message', (message: ToDeliveryWorker) => {
     running.then(
       ({ engine }) => engine.adoptRecords(message.jobs),
       () => undefined,
+    );
+  } else if (message.type === 'metrics') {
+    attemptMetrics.registry.metrics().then(
+      (text) => post({ type: 'metrics', id: message.id, text }),
+      () => post({ type: 'metrics', id: message.id, text: '' }),
     );
   } else if (message.type === 'stop') {
     if (stopRequested) return;

@@ -9,6 +9,7 @@ import { eventFastPath } from './api/event-fast-path.js';
 import { installationTokens, randomToken, tokenMatcher } from './auth.js';
 import type { HostConfig } from './config.js';
 import { type Executor, InProcessExecutor, WorkerdExecutor } from './executor/index.js';
+import { createDeliveryMetrics, createHostMetrics } from './metrics/index.js';
 import { createGuardedDispatcher, createGuardedFetch, parseAllowPrivateTargets } from './net/index.js';
 import { publishBuiltins } from './services/builtins.js';
 import type { HostContext } from './services/context.js';
@@ -80,10 +81,19 @@ async function startDelivery(ctx: HostContext, storage: DeliveryStorageOptions):
     connectionsPerOrigin: deliverySocketsPerOrigin(config.deliveryConcurrency),
   });
   const slow = slowInstallations(ctx.logger, config.deliveryConcurrencyPerInstallation);
-  const engine = startDeliveryEngine(ctx, dispatcher, HOST_VERSION, undefined, slow.update);
+  const attemptMetrics = createDeliveryMetrics();
+  const engine = startDeliveryEngine(
+    { ...ctx, attemptMetrics },
+    dispatcher,
+    HOST_VERSION,
+    undefined,
+    slow.update,
+  );
   return {
     notify: () => engine.notify(),
     isSlow: slow.has,
+    slowCount: slow.count,
+    metrics: () => attemptMetrics.registry.metrics(),
     async stop() {
       await engine.stop({ graceful: true });
       await dispatcher.close();
@@ -136,6 +146,10 @@ export async function startHost(
     logger,
     policy,
     tokens: installationTokens(tokenKey),
+    metrics: createHostMetrics({
+      queueStats: (now) => storage.jobs.queueStats(now),
+      slowEndpoints: () => deliveryEngine?.slowCount() ?? 0,
+    }),
     baseUrl: () => baseUrl,
     notify: { deliveries: () => deliveryEngine?.notify(), invocations: () => invokeWorker?.notify() },
     handOff: { reserve: (installationIds) => deliveryEngine?.handOff?.reserve(installationIds) ?? null },
@@ -160,7 +174,13 @@ export async function startHost(
   };
 
   let ready = false;
-  const app = createApi(ctx, { adminToken, executors, ready: () => ready, version: HOST_VERSION });
+  const app = createApi(ctx, {
+    adminToken,
+    executors,
+    ready: () => ready,
+    version: HOST_VERSION,
+    deliveryMetrics: () => deliveryEngine?.metrics() ?? Promise.resolve(''),
+  });
   // overrideGlobalObjects: false: integrations run in this process (in-process executor) and must see
   // the real global Request/Response, not the adapter's lightweight replacements.
   const honoListener = getRequestListener(app.fetch, {

@@ -9,6 +9,7 @@ import { errorAnswer } from './error-response.js';
 import { eventRoutes } from './events.js';
 import { installationRoutes } from './installations.js';
 import { integrationRoutes } from './integrations.js';
+import { metricsRoutes } from './metrics.js';
 import { nodeJsonBody } from './node-body.js';
 import { publicRoutes } from './public.js';
 import { webhookRoutes } from './webhooks.js';
@@ -26,6 +27,8 @@ export interface ApiOptions {
   /** Reports readiness for `GET /healthz`. */
   ready(): boolean;
   version: string;
+  /** The delivery engine's metrics for `GET /metrics` ('' when it cannot answer). Default: none. */
+  deliveryMetrics?(): Promise<string>;
 }
 
 /**
@@ -37,6 +40,15 @@ export interface ApiOptions {
  */
 export function createApi(ctx: HostContext, options: ApiOptions) {
   const app = createRouter();
+  const isOperator = tokenMatcher(options.adminToken);
+
+  app.route(
+    '/',
+    metricsRoutes(ctx, {
+      isOperator,
+      deliveryMetrics: options.deliveryMetrics ?? (async () => ''),
+    }),
+  );
 
   app.get('/healthz', (c) =>
     options.ready()
@@ -45,7 +57,6 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   );
 
   // Every /v1 route but the public endpoints and assets needs a bearer token.
-  const isOperator = tokenMatcher(options.adminToken);
   app.use('/v1/*', async (c, next) => {
     if (needsNoToken(c.req.path)) return next();
     const token = bearerToken(c.req.header('authorization'));

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { installationTokens } from '../auth.js';
 import type { HostConfig } from '../config.js';
+import type { HostMetrics } from '../metrics/index.js';
 import type { AddressPolicy } from '../net/index.js';
 import type { Storage } from '../storage/index.js';
 import type { DeliveryHandOff } from './delivery-thread.js';
@@ -12,6 +13,8 @@ export interface HostContext {
   readonly logger: Logger;
   readonly policy: AddressPolicy;
   readonly tokens: ReturnType<typeof installationTokens>;
+  /** Counters of the main thread (`GET /metrics`). */
+  readonly metrics: HostMetrics;
   /** Base URL the host is reachable at (API endpoint and public endpoints). */
   baseUrl(): string;
   /** Wakes the workers after jobs were committed. */

@@ -43,6 +43,8 @@ export type ToDeliveryWorker =
   | { type: 'notify' }
   /** `deliver` jobs the main thread inserted leased to this worker, each holding a slot it took. */
   | { type: 'adopt'; jobs: JobRecord[] }
+  /** A scrape of `GET /metrics`: answer with the engine's metrics (text), quoting `id`. */
+  | { type: 'metrics'; id: number }
   | { type: 'stop' };
 
 /** Worker → main thread. */
@@ -52,6 +54,8 @@ export type FromDeliveryWorker =
   | { type: 'log'; level: 'error' | 'warn' | 'info'; message: string; fields: Record<string, unknown> }
   /** The fair share marked an installation slow (its deliveries are then not handed over), or no longer. */
   | { type: 'slow'; installationId: string; slow: boolean }
+  /** The answer to a `metrics` request: the delivery engine's registry in Prometheus text. */
+  | { type: 'metrics'; id: number; text: string }
   | { type: 'stopped' };
 
 /**

@@ -139,6 +139,10 @@ export interface DeliveryRunner {
   readonly handOff?: DeliveryHandOff;
   /** Whether the engine's fair share holds the installation for slow now. */
   isSlow(installationId: string): boolean;
+  /** How many installations the fair share holds for slow now. */
+  slowCount(): number;
+  /** The engine's metrics in Prometheus text ('' when it cannot answer now: not running, or too slow). */
+  metrics(): Promise<string>;
 }
 
 /**
@@ -217,6 +221,9 @@ export function reserveHandOff(
   };
 }
 
+/** Longest wait for the delivery thread's metrics in a scrape; past it the scrape goes on without them. */
+const METRICS_TIMEOUT_MS = 2_000;
+
 /** Options of {@link startDeliveryThread}. */
 export interface DeliveryThreadOptions {
   workerData: DeliveryWorkerData;
@@ -266,6 +273,9 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
   let slow = slowInstallations(logger, share);
 
   const send = (message: ToDeliveryWorker) => current?.postMessage(message);
+  /** Scrapes waiting for the worker's metrics, by request id. */
+  const scrapes = new Map<number, (text: string) => void>();
+  let scrapeId = 0;
 
   /** Starts one worker; resolves when it is ready, rejects if it ends before. */
   const spawn = () =>
@@ -284,6 +294,8 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
           resolve();
         } else if (message.type === 'slow') {
           if (current === worker) slow.update(message.installationId, message.slow);
+        } else if (message.type === 'metrics') {
+          scrapes.get(message.id)?.(message.text);
         } else if (message.type === 'failed') {
           failure = deserializeError(message.error);
         } else if (message.type === 'log') {
@@ -302,6 +314,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
         if (current === worker) {
           current = undefined;
           slots = undefined;
+          for (const answer of scrapes.values()) answer('');
         }
         releaseWriterLock(options.workerData);
         if (!ready) {
@@ -356,6 +369,22 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
   return {
     handOff,
     isSlow: (installationId) => slow.has(installationId),
+    slowCount: () => slow.count(),
+    metrics() {
+      const worker = current;
+      if (!worker || stopping) return Promise.resolve('');
+      const id = ++scrapeId;
+      return new Promise<string>((resolve) => {
+        const timer = setTimeout(() => answer(''), METRICS_TIMEOUT_MS);
+        const answer = (text: string) => {
+          clearTimeout(timer);
+          scrapes.delete(id);
+          resolve(text);
+        };
+        scrapes.set(id, answer);
+        worker.postMessage({ type: 'metrics', id } satisfies ToDeliveryWorker);
+      });
+    },
     notify() {
       if (notifyQueued || stopping) return;
       notifyQueued = true;

@@ -1,9 +1,16 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { HostConfig } from '../config.js';
-import { createDeliveryEngine, type DeliveryEngine, type DeliveryJob } from '../delivery/engine.js';
+import {
+  createDeliveryEngine,
+  type DeliveryEngine,
+  type DeliveryJob,
+  type RecordedAttempt,
+} from '../delivery/engine.js';
 import { SLOW_ATTEMPT_MS } from '../delivery/fair-share.js';
+import type { Decision } from '../delivery/policy.js';
 import type { WorkerSlots } from '../delivery/worker.js';
+import type { DeliveryMetrics } from '../metrics/index.js';
 import type { AddressPolicy } from '../net/index.js';
 import { type FinishItem, isStorageError, type JobRecord, type Storage } from '../storage/index.js';
 import type { DeliverJobPayload } from './dispatch.js';
@@ -37,6 +44,8 @@ export function slowInstallations(logger: Pick<Logger, 'warn' | 'info'>, share: 
   const slow = new Set<string>();
   return {
     has: (installationId: string): boolean => slow.has(installationId),
+    /** How many installations are slow now. */
+    count: (): number => slow.size,
     update(installationId: string, isSlow: boolean): void {
       if (isSlow) {
         slow.add(installationId);
@@ -69,6 +78,8 @@ export interface DeliveryDeps {
   readonly storage: Storage;
   readonly policy: AddressPolicy;
   readonly logger: DeliveryLog;
+  /** Where each attempt is counted (`GET /metrics`). */
+  readonly attemptMetrics?: DeliveryMetrics;
 }
 
 interface QueuedDelivery extends DeliveryJob {
@@ -85,6 +96,12 @@ function toQueued(record: JobRecord): QueuedDelivery {
     body: payload.body,
     attempt: record.attempt + 1,
   };
+}
+
+/** Counts each attempt in `metrics`. */
+function onAttemptOf(metrics: DeliveryMetrics) {
+  return (_job: QueuedDelivery, attempt: RecordedAttempt, decision: Decision) =>
+    metrics.recordAttempt(attempt, decision);
 }
 
 /** The delivery engine of {@link startDeliveryEngine}. */
@@ -191,6 +208,7 @@ export function startDeliveryEngine(
     },
     onError: (error, phase, job) =>
       logger.error({ err: error, phase, delivery: job?.id }, 'delivery engine error'),
+    ...(deps.attemptMetrics ? { onAttempt: onAttemptOf(deps.attemptMetrics) } : {}),
     ...(slots ? { slots } : {}),
   });
   engine.start();

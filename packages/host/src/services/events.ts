@@ -168,5 +168,8 @@ export function acceptEvent(ctx: HostContext, input: IncomingEvent): Promise<Acc
   const event: StoredEvent = { ...rest, eventId: input.eventId ?? newEventId() };
   return acceptorOf(ctx)
     .submit(event)
-    .then((outcome) => ({ eventId: event.eventId, duplicate: outcome.duplicate, jobs: outcome.jobs }));
+    .then((outcome) => {
+      ctx.metrics.eventAccepted(event.type, outcome.duplicate);
+      return { eventId: event.eventId, duplicate: outcome.duplicate, jobs: outcome.jobs };
+    });
 }

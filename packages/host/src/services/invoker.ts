@@ -100,6 +100,7 @@ export async function invoke(
       ctx.logger.error({ err: error, integration: integration.name }, 'invoke failed');
     outcome = { ok: false, error: wrapped, durationMs: performance.now() - started };
   }
+  ctx.metrics.invocation(outcome.ok ? 'ok' : outcome.error.code, outcome.durationMs);
   await ctx.storage.invocationLogs
     .insert({
       installationId: installation.id,

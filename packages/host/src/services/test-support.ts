@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { installationTokens } from '../auth.js';
 import { loadConfig } from '../config.js';
+import { createHostMetrics } from '../metrics/index.js';
 import { parseAllowPrivateTargets } from '../net/index.js';
 import type { InstallationRecord, Storage } from '../storage/index.js';
 import { publishBuiltins } from './builtins.js';
@@ -25,6 +26,7 @@ export async function testContext(
     logger: pino({ level: 'silent' }),
     policy: parseAllowPrivateTargets('1'),
     tokens: installationTokens('test-key'),
+    metrics: createHostMetrics({ queueStats: (now) => storage.jobs.queueStats(now), slowEndpoints: () => 0 }),
     baseUrl: () => 'http://127.0.0.1:1',
     notify: { deliveries: () => undefined, invocations: () => undefined },
     ...overrides,

@@ -1,0 +1,175 @@
+/**
+ * Prometheus metrics of the host (`GET /metrics`), with prom-client. Each thread keeps its own
+ * registry: the main thread (events, invocations, queue, Node process) and the thread that runs the
+ * delivery engine (attempts); a scrape joins their texts (no metric name is in both). No label carries
+ * an installation or event id: the number of series stays fixed however many subscribers there are.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Decision } from '../delivery/policy.js';
+import type { QueueStats } from '../storage/index.js';
+
+const KINDS = ['deliver', 'invoke'] as const;
+
+/** `Content-Type` of the text a scrape answers. */
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** What the delivery engine records after each attempt. */
+export interface DeliveryMetrics {
+  readonly registry: Registry;
+  /** One attempt: how long it took, and what came of it (`decision`). */
+  recordAttempt(attempt: { durationMs: number; error?: { code: string } }, decision: Decision): void;
+}
+
+/**
+ * The delivery engine's metrics: `platform_webhook_attempts_total{outcome}` (succeeded, retry, failed,
+ * exhausted), `platform_webhook_attempt_errors_total{code}` (attempts with no HTTP answer) and
+ * `platform_webhook_attempt_duration_seconds`.
+ *
+ * @example
+ * const metrics = createDeliveryMetrics();
+ * metrics.recordAttempt({ durationMs: 42 }, { state: 'succeeded' });
+ */
+export function createDeliveryMetrics(registry = new Registry()): DeliveryMetrics {
+  const attempts = new Counter({
+    name: 'platform_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome: succeeded (2xx), retry (scheduled again), failed (not retryable), exhausted (retries used up)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'platform_webhook_attempt_errors_total',
+    help: 'Webhook delivery attempts that got no HTTP answer, by error code (timeout, connection_refused, target_blocked, ...)',
+    labelNames: ['code'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'platform_webhook_attempt_duration_seconds',
+    help: 'Time from sending a webhook to its answer or failure',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  for (const outcome of ['succeeded', 'retry', 'failed', 'exhausted']) attempts.labels(outcome).inc(0);
+  return {
+    registry,
+    recordAttempt(attempt, decision) {
+      attempts.labels('state' in decision ? decision.state : 'retry').inc();
+      if (attempt.error) errors.labels(attempt.error.code).inc();
+      duration.observe(attempt.durationMs / 1000);
+    },
+  };
+}
+
+/** What the main thread records, and where it reads the queue from at a scrape. */
+export interface HostMetrics {
+  readonly registry: Registry;
+  /** An event posted to `POST /v1/events`: stored, or a repeat of a known `eventId`. */
+  eventAccepted(type: string, duplicate: boolean): void;
+  /** One call of an integration (`ok`, or the executor's error code) and its duration. */
+  invocation(outcome: string, durationMs: number): void;
+}
+
+/** Sources the main thread's gauges read at each scrape. */
+export interface HostMetricsSources {
+  /** The queue now (`storage.jobs.queueStats`). */
+  queueStats(now: number): Promise<QueueStats[]>;
+  /** Installations whose webhook endpoint the fair share holds for slow now. */
+  slowEndpoints(): number;
+  now?: () => number;
+}
+
+/**
+ * The main thread's metrics: events, invocations, the queue (`platform_jobs{kind,state}`,
+ * `platform_jobs_oldest_due_age_seconds{kind}`: how far behind the workers are), slow webhook endpoints,
+ * and Node's process metrics (CPU, memory, event loop lag).
+ *
+ * @example
+ * const metrics = createHostMetrics({ queueStats: (now) => storage.jobs.queueStats(now), slowEndpoints: () => 0 });
+ * metrics.eventAccepted('space_content_updated', false);
+ */
+export function createHostMetrics(sources: HostMetricsSources, registry = new Registry()): HostMetrics {
+  const now = sources.now ?? Date.now;
+  collectDefaultMetrics({ register: registry });
+  const events = new Counter({
+    name: 'platform_events_total',
+    help: 'Events posted to POST /v1/events, by type and result: accepted (stored and fanned out) or duplicate (a known eventId)',
+    labelNames: ['type', 'result'],
+    registers: [registry],
+  });
+  const invocations = new Counter({
+    name: 'platform_invocations_total',
+    help: 'Calls of integration code (events, public endpoints, renders), by outcome: ok or the error code (timeout, crashed, ...)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const invocationDuration = new Histogram({
+    name: 'platform_invocation_duration_seconds',
+    help: 'Duration of calls of integration code',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  // Both queue gauges read one query per scrape (prom-client collects the metrics of a scrape concurrently).
+  let read: { at: number; stats: Promise<QueueStats[]> } | null = null;
+  const queue = (): Promise<QueueStats[]> => {
+    const at = now();
+    if (!read || at - read.at > 1000) read = { at, stats: sources.queueStats(at) };
+    return read.stats;
+  };
+  new Gauge({
+    name: 'platform_jobs',
+    help: 'Unfinished jobs by kind (deliver: webhook deliveries, invoke: integration events) and state: queued (waiting, due or not), due (queued and due now), running',
+    labelNames: ['kind', 'state'],
+    registers: [registry],
+    async collect() {
+      const stats = await queue();
+      for (const kind of KINDS) {
+        const s = stats.find((x) => x.kind === kind);
+        this.labels(kind, 'queued').set(s?.queued ?? 0);
+        this.labels(kind, 'due').set(s?.due ?? 0);
+        this.labels(kind, 'running').set(s?.running ?? 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'platform_jobs_oldest_due_age_seconds',
+    help: 'Age of the oldest job that is due and still waiting, by kind (0 when none): how far behind the workers are',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const stats = await queue();
+      const at = now();
+      for (const kind of KINDS) {
+        const oldest = stats.find((x) => x.kind === kind)?.oldestDueAt ?? null;
+        this.labels(kind).set(oldest === null ? 0 : Math.max(0, (at - oldest) / 1000));
+      }
+    },
+  });
+  new Gauge({
+    name: 'platform_webhook_slow_endpoints',
+    help: 'Webhook installations whose endpoint is held to its fair share now (an attempt ran past 500 ms within the last minute)',
+    registers: [registry],
+    collect() {
+      this.set(sources.slowEndpoints());
+    },
+  });
+  return {
+    registry,
+    eventAccepted(type, duplicate) {
+      events.labels(type, duplicate ? 'duplicate' : 'accepted').inc();
+    },
+    invocation(outcome, durationMs) {
+      invocations.labels(outcome).inc();
+      invocationDuration.observe(durationMs / 1000);
+    },
+  };
+}
+
+/**
+ * The text of a scrape: the main registry's, then the other threads' (each a registry's `metrics()`).
+ *
+ * @example
+ * const text = await scrapeText(hostMetrics.registry, [await deliveryRunner.metrics()]);
+ */
+export async function scrapeText(main: Registry, others: readonly string[]): Promise<string> {
+  const texts = [await main.metrics(), ...others].filter((text) => text !== '');
+  return texts.map((text) => (text.endsWith('\n') ? text : `${text}\n`)).join('');
+}
