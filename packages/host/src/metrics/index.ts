@@ -30,17 +30,28 @@ export interface DeliveryMetrics {
  * metrics.recordAttempt({ durationMs: 42 }, { state: 'succeeded' });
  */
 export function createDeliveryMetrics(registry = new Registry()): DeliveryMetrics {
-  const attempts = new Counter({
+  // Plain numbers on the hot path; the counters read them at a scrape (`collect`).
+  const outcomes = { succeeded: 0, retry: 0, failed: 0, exhausted: 0 };
+  const errorCodes = new Map<string, number>();
+  new Counter({
     name: 'platform_webhook_attempts_total',
     help: 'Webhook delivery attempts by outcome: succeeded (2xx), retry (scheduled again), failed (not retryable), exhausted (retries used up)',
     labelNames: ['outcome'],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
+    },
   });
-  const errors = new Counter({
+  new Counter({
     name: 'platform_webhook_attempt_errors_total',
     help: 'Webhook delivery attempts that got no HTTP answer, by error code (timeout, connection_refused, target_blocked, ...)',
     labelNames: ['code'],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const [code, count] of errorCodes) this.inc({ code }, count);
+    },
   });
   const duration = new Histogram({
     name: 'platform_webhook_attempt_duration_seconds',
@@ -48,12 +59,11 @@ export function createDeliveryMetrics(registry = new Registry()): DeliveryMetric
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  for (const outcome of ['succeeded', 'retry', 'failed', 'exhausted']) attempts.labels(outcome).inc(0);
   return {
     registry,
     recordAttempt(attempt, decision) {
-      attempts.labels('state' in decision ? decision.state : 'retry').inc();
-      if (attempt.error) errors.labels(attempt.error.code).inc();
+      outcomes['state' in decision ? decision.state : 'retry']++;
+      if (attempt.error) errorCodes.set(attempt.error.code, (errorCodes.get(attempt.error.code) ?? 0) + 1);
       duration.observe(attempt.durationMs / 1000);
     },
   };
@@ -89,11 +99,17 @@ export interface HostMetricsSources {
 export function createHostMetrics(sources: HostMetricsSources, registry = new Registry()): HostMetrics {
   const now = sources.now ?? Date.now;
   collectDefaultMetrics({ register: registry });
-  const events = new Counter({
+  // Plain numbers on the hot path (an event is a few hundred µs of work); the counter reads them at a scrape.
+  const eventCounts = new Map<string, { type: string; result: string; count: number }>();
+  new Counter({
     name: 'platform_events_total',
     help: 'Events posted to POST /v1/events, by type and result: accepted (stored and fanned out) or duplicate (a known eventId)',
     labelNames: ['type', 'result'],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const { type, result, count } of eventCounts.values()) this.inc({ type, result }, count);
+    },
   });
   const invocations = new Counter({
     name: 'platform_invocations_total',
@@ -154,7 +170,11 @@ export function createHostMetrics(sources: HostMetricsSources, registry = new Re
   return {
     registry,
     eventAccepted(type, duplicate) {
-      events.labels(type, duplicate ? 'duplicate' : 'accepted').inc();
+      const result = duplicate ? 'duplicate' : 'accepted';
+      const key = `${type}\n${result}`;
+      const entry = eventCounts.get(key);
+      if (entry) entry.count++;
+      else eventCounts.set(key, { type, result, count: 1 });
     },
     invocation(outcome, durationMs) {
       invocations.labels(outcome).inc();
