@@ -156,4 +156,9 @@ CREATE TABLE assets (
   created_at BIGINT NOT NULL
 );`,
   },
+  {
+    version: 7,
+    name: "held deliveries: a slow endpoint's first attempts, per installation, outside the due-time index",
+    sql: `CREATE INDEX jobs_held ON jobs (installation_id, run_at, id) WHERE state = 'held';`,
+  },
 ];

@@ -66,7 +66,12 @@ export interface EventRecord {
 
 /** `invoke` = envelope dispatch to an integration (`job_` ids), `deliver` = webhook delivery (`dlv_` ids). */
 export type JobKind = 'invoke' | 'deliver';
-export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'exhausted' | 'cancelled';
+/**
+ * `held`: a first attempt of an installation whose endpoint is slow now, kept out of the due-time index the
+ * claims scan (claimed per installation with `claimHeld`, or made `queued` again with `unhold`). Shown as
+ * `queued` through the API.
+ */
+export type JobState = 'queued' | 'held' | 'running' | 'succeeded' | 'failed' | 'exhausted' | 'cancelled';
 export type TerminalJobState = 'succeeded' | 'failed' | 'exhausted';
 
 /** One recorded attempt of a job. */

@@ -14,6 +14,12 @@ export interface EnqueueInput {
    * job is claimed again, as after any crash.
    */
   lease?: { until: number; token: string };
+  /**
+   * Inserts the job `held` (its endpoint is slow now): out of the due-time index that `claim` scans, so a
+   * slow endpoint's growing backlog costs the other installations' claims nothing. `claimHeld` takes its
+   * jobs per installation; `unhold` makes them `queued` again. Not with `lease`.
+   */
+  hold?: boolean;
 }
 
 /** Options of `claim`. */
@@ -88,10 +94,14 @@ export interface RedeliverRangeOptions {
   kind?: JobKind;
 }
 
-/** Unfinished jobs of one kind: queued (of which `due` may run now), running, and the oldest due `runAt`. */
+/**
+ * Unfinished jobs of one kind: queued (of which `due` may run now), held (a slow endpoint's, waiting for
+ * its share), running, and the oldest due `runAt` of the queued ones.
+ */
 export interface QueueStats {
   kind: JobKind;
   queued: number;
+  held: number;
   due: number;
   running: number;
   oldestDueAt: number | null;
@@ -151,6 +161,21 @@ export interface JobsRepo {
   nextDueAt(kinds: readonly JobKind[], exclude?: readonly string[]): Promise<number | null>;
   /** The unfinished jobs now, per kind that has any (for monitoring: `GET /metrics`). */
   queueStats(now: number): Promise<QueueStats[]>;
+  /**
+   * Claims (as `claim` does: `running`, leased) up to `limit` of an installation's held jobs, oldest
+   * `runAt` first, through the `jobs_held` index.
+   */
+  claimHeld(options: {
+    installationId: string;
+    limit: number;
+    leaseMs: number;
+    now: number;
+  }): Promise<JobRecord[]>;
+  /**
+   * Makes held jobs `queued` again: those of `installationId`, or of every installation but the `except`ed
+   * ones (the sweep after a restart, or of another host's holds). Returns how many.
+   */
+  unhold(which: { installationId: string } | { except: readonly string[] }, now: number): Promise<number>;
   /**
    * Gives claimed jobs back to the queue untouched (queued again, due as they were, no attempt recorded),
    * each only while still under its claim (`leaseToken`); returns how many. For a worker that claimed more

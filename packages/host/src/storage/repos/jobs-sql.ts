@@ -52,16 +52,29 @@ export function claimStatement(
 }
 
 /**
- * The queue's size now, per kind: waiting (queued), of those already due, in flight (running), and the
- * oldest due time (how far behind the workers are). One pass over the `jobs_due` index range of the
- * unfinished jobs. Parameters: now, now.
+ * The queue's size now, per kind: waiting (queued), of those already due, held (a slow endpoint's), in
+ * flight (running), and the oldest due time (how far behind the workers are). One pass over the
+ * `jobs_due` index range of the unfinished jobs. Parameters: now, now.
  */
 export const QUEUE_STATS = `SELECT kind,
     SUM(CASE WHEN state = 'queued' THEN 1 ELSE 0 END) AS queued,
+    SUM(CASE WHEN state = 'held' THEN 1 ELSE 0 END) AS held,
     SUM(CASE WHEN state = 'queued' AND run_at <= ? THEN 1 ELSE 0 END) AS due,
     SUM(CASE WHEN state = 'running' THEN 1 ELSE 0 END) AS running,
     MIN(CASE WHEN state = 'queued' AND run_at <= ? THEN run_at END) AS oldest_due
-  FROM jobs WHERE state IN ('queued', 'running') GROUP BY kind ORDER BY kind`;
+  FROM jobs WHERE state IN ('queued', 'held', 'running') GROUP BY kind ORDER BY kind`;
+
+/**
+ * Claims an installation's oldest held jobs: the `jobs_held` index range of one installation, cut at the
+ * limit. Parameters: leaseUntil, token, now, installation id, limit.
+ */
+export function claimHeldStatement(dialect: Sql['dialect']): string {
+  const lock = dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+  return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
+    WHERE id IN (
+      SELECT id FROM jobs WHERE state = 'held' AND installation_id = ? ORDER BY run_at, id LIMIT ? ${lock}
+    ) RETURNING ${COLUMNS}`;
+}
 
 /** Order of claimed jobs (RETURNING has none): retries first, then oldest runAt. */
 export function claimOrder(a: JobRecord, b: JobRecord): number {

@@ -21,7 +21,7 @@ import type {
   JobsRepo,
   RedeliverRangeOptions,
 } from './jobs-api.js';
-import { COLUMNS, claimOrder, claimStatement, QUEUE_STATS } from './jobs-sql.js';
+import { COLUMNS, claimHeldStatement, claimOrder, claimStatement, QUEUE_STATS } from './jobs-sql.js';
 
 const TERMINAL: readonly TerminalJobState[] = ['succeeded', 'failed', 'exhausted'];
 const EXCERPT_BYTES = 4096;
@@ -183,7 +183,7 @@ export async function cancelJobsForInstallation(
 ): Promise<number> {
   const { changes } = await sql.run(
     `UPDATE jobs SET state = 'cancelled', lease_until = NULL, lease_token = NULL, finished_at = ?, updated_at = ?
-     WHERE installation_id = ? AND state IN ('queued', 'running')`,
+     WHERE installation_id = ? AND state IN ('queued', 'held', 'running')`,
     [now, now, installationId],
   );
   return changes;
@@ -207,7 +207,7 @@ export function jobsRepo(sql: Sql): JobsRepo {
           installationId: input.installationId,
           eventId: input.eventId ?? null,
           payload: input.payload,
-          state: input.lease ? 'running' : 'queued',
+          state: input.lease ? 'running' : input.hold ? 'held' : 'queued',
           series: 1,
           attempt: 0,
           runAt: input.runAt ?? now,
@@ -336,10 +336,40 @@ export function jobsRepo(sql: Sql): JobsRepo {
       return rows.map((row) => ({
         kind: str(row, 'kind') as JobKind,
         queued: num(row, 'queued'),
+        held: num(row, 'held'),
         due: num(row, 'due'),
         running: num(row, 'running'),
         oldestDueAt: numOrNull(row, 'oldest_due'),
       }));
+    },
+
+    async claimHeld({ installationId, limit, leaseMs, now }) {
+      if (limit <= 0) return [];
+      const rows = await sql.all(claimHeldStatement(sql.dialect), [
+        now + leaseMs,
+        newLeaseToken(),
+        now,
+        installationId,
+        limit,
+      ]);
+      return rows.map(toJob).sort(claimOrder);
+    },
+
+    async unhold(which, now) {
+      if ('installationId' in which) {
+        const { changes } = await sql.run(
+          `UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'held' AND installation_id = ?`,
+          [now, which.installationId],
+        );
+        return changes;
+      }
+      const not =
+        which.except.length > 0 ? ` AND installation_id NOT IN (${placeholders(which.except.length)})` : '';
+      const { changes } = await sql.run(
+        `UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'held'${not}`,
+        [now, ...which.except],
+      );
+      return changes;
     },
 
     async nextDueAt(kinds: readonly JobKind[], exclude: readonly string[] = []) {
@@ -381,7 +411,9 @@ export function jobsRepo(sql: Sql): JobsRepo {
       const limit = Math.min(Math.max(Math.floor(options.limit ?? 50), 1), 500);
       const where = ['installation_id = ?', 'kind = ?'];
       const values: SqlValue[] = [installationId, options.kind ?? 'deliver'];
-      if (options.state) {
+      if (options.state === 'queued') {
+        where.push("state IN ('queued', 'held')"); // held: queued, waiting for a slow endpoint's share
+      } else if (options.state) {
         where.push('state = ?');
         values.push(options.state);
       }
