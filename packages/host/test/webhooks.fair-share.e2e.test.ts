@@ -65,6 +65,16 @@ describe.each(['1', '0'])('fair share of delivery slots (PLATFORM_DELIVERY_THREA
     expect(await endpointOf(deadInstallation)).toEqual({ slow: true, maxInFlight: 4 });
     expect(await endpointOf(healthyInstallation)).toEqual({ slow: false, maxInFlight: null });
     expect((await post('space-dead', 'dead-late')).status).toBe(202);
+    // ... holds it (out of the index the other installations' claims scan), and shows it as queued
+    const waiting = (
+      await host.host.context.storage.jobs.listDeliveries(deadInstallation, { state: 'queued', limit: 100 })
+    ).items;
+    expect(waiting.map((job) => job.state).sort()).toEqual(['held', ...Array(12).fill('queued')]);
+    const queuedView = await host.api<{ deliveries: Delivery[] }>(
+      'GET',
+      `/v1/installations/${deadInstallation}/deliveries?state=queued&limit=100`,
+    );
+    expect(queuedView.body.deliveries.map((d) => d.state)).toEqual(Array(13).fill('queued'));
 
     const posted = Date.now();
     expect((await post('space-healthy', 'live')).status).toBe(202);
@@ -74,7 +84,8 @@ describe.each(['1', '0'])('fair share of delivery slots (PLATFORM_DELIVERY_THREA
     expect(delivered!.at - posted).toBeLessThan(800);
     expect(flaky.received).toHaveLength(8); // 'dead-late' waits in the queue for the installation's share
 
-    // The endpoint recovers: every one of its 21 deliveries succeeds (none lost while held back).
+    // The endpoint recovers: every one of its 21 deliveries succeeds (none lost while held back, the
+    // held one included).
     dead = false;
     const deadline = Date.now() + 30_000;
     let list: Delivery[] = [];

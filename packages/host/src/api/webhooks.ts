@@ -45,7 +45,8 @@ export function deliveryView(job: JobWithAttempts) {
     id: job.id,
     eventId: job.eventId ?? '',
     eventType: payload.eventType ?? '',
-    state: job.state,
+    // held (a slow endpoint's first attempt waiting for its share) is queued to everyone outside storage
+    state: job.state === 'held' ? 'queued' : job.state,
     series: job.series,
     ...(job.state === 'queued' ? { nextAttemptAt: new Date(job.runAt).toISOString() } : {}),
     createdAt: new Date(job.createdAt).toISOString(),

@@ -7,7 +7,9 @@ const line = (text: string, series: string) => text.split('\n').find((l) => l.st
 describe('createHostMetrics', () => {
   it('reads the queue once per scrape and turns the oldest due time into an age (injected clock)', async () => {
     let reads = 0;
-    const stats: QueueStats[] = [{ kind: 'deliver', queued: 7, due: 5, running: 2, oldestDueAt: 1_000 }];
+    const stats: QueueStats[] = [
+      { kind: 'deliver', queued: 7, held: 40, due: 5, running: 2, oldestDueAt: 1_000 },
+    ];
     const metrics = createHostMetrics({
       queueStats: async (now) => {
         reads++;
@@ -23,6 +25,7 @@ describe('createHostMetrics', () => {
       'platform_jobs{kind="deliver",state="due"} 5',
     );
     expect(line(text, 'platform_jobs{kind="invoke",state="queued"}')).toMatch(/ 0$/);
+    expect(line(text, 'platform_jobs{kind="deliver",state="held"}')).toMatch(/ 40$/);
     expect(line(text, 'platform_jobs_oldest_due_age_seconds{kind="deliver"}')).toMatch(/ 3\.5$/);
     expect(line(text, 'platform_webhook_slow_endpoints')).toMatch(/ 3$/);
   });

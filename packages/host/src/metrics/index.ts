@@ -132,7 +132,7 @@ export function createHostMetrics(sources: HostMetricsSources, registry = new Re
   };
   new Gauge({
     name: 'platform_jobs',
-    help: 'Unfinished jobs by kind (deliver: webhook deliveries, invoke: integration events) and state: queued (waiting, due or not), due (queued and due now), running',
+    help: "Unfinished jobs by kind (deliver: webhook deliveries, invoke: integration events) and state: queued (waiting, due or not), due (queued and due now), held (a slow endpoint's deliveries waiting for its share), running",
     labelNames: ['kind', 'state'],
     registers: [registry],
     async collect() {
@@ -141,6 +141,7 @@ export function createHostMetrics(sources: HostMetricsSources, registry = new Re
         const s = stats.find((x) => x.kind === kind);
         this.labels(kind, 'queued').set(s?.queued ?? 0);
         this.labels(kind, 'due').set(s?.due ?? 0);
+        this.labels(kind, 'held').set(s?.held ?? 0);
         this.labels(kind, 'running').set(s?.running ?? 0);
       }
     },

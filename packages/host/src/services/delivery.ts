@@ -98,6 +98,9 @@ function toQueued(record: JobRecord): QueuedDelivery {
   };
 }
 
+/** How often held deliveries of installations no longer slow are queued again (see `unhold`). */
+export const HELD_SWEEP_MS = 10_000;
+
 /** Counts each attempt in `metrics`. */
 function onAttemptOf(metrics: DeliveryMetrics) {
   return (_job: QueuedDelivery, attempt: RecordedAttempt, decision: Decision) =>
@@ -145,16 +148,37 @@ export function startDeliveryEngine(
     const secrets = await storage.webhookSecrets.active(installation.id, Date.now());
     return { url: installation.configuration.url, secrets };
   };
+  /** Installations the fair share holds for slow now: their held deliveries stay held. */
+  const slow = new Set<string>();
+  const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
+    jobs.unhold(which, Date.now()).then(
+      (count) => {
+        if (count > 0) engine.notify();
+      },
+      (error: unknown) => logger.error({ err: error }, 'could not queue held deliveries again'),
+    );
+  };
   const engine = createDeliveryEngine<QueuedDelivery>({
     queue: {
       claim: async (limit, allowances) => {
+        const now = Date.now();
         const claimed = await jobs.claim({
           kinds: ['deliver'],
           limit,
           leaseMs: lease,
-          now: Date.now(),
+          now,
           ...(allowances && allowances.size > 0 ? { perInstallation: allowances } : {}),
         });
+        // A slow installation's new deliveries are held (see events.ts): what its share has room for
+        // comes from there, through its own index range.
+        for (const [installationId, allowance] of allowances ?? []) {
+          const room = Math.min(
+            allowance - claimed.filter((job) => job.installationId === installationId).length,
+            limit - claimed.length,
+          );
+          if (room > 0)
+            claimed.push(...(await jobs.claimHeld({ installationId, limit: room, leaseMs: lease, now })));
+        }
         targets = new Map();
         return claimed.map(toQueued);
       },
@@ -204,7 +228,14 @@ export function startDeliveryEngine(
     perTarget: {
       targetOf: (job) => job.record.installationId,
       limit: config.deliveryConcurrencyPerInstallation,
-      ...(onSlowInstallation ? { onSlow: onSlowInstallation } : {}),
+      onSlow: (installationId, isSlow) => {
+        if (isSlow) slow.add(installationId);
+        else {
+          slow.delete(installationId);
+          unhold({ installationId });
+        }
+        onSlowInstallation?.(installationId, isSlow);
+      },
     },
     onError: (error, phase, job) =>
       logger.error({ err: error, phase, delivery: job?.id }, 'delivery engine error'),
@@ -212,8 +243,17 @@ export function startDeliveryEngine(
     ...(slots ? { slots } : {}),
   });
   engine.start();
+  // Held deliveries of installations this engine does not hold for slow (after a restart, a recovery seen
+  // by another thread, or another host's holds) are queued again: at start, and every HELD_SWEEP_MS.
+  unhold({ except: [] });
+  const sweep = setInterval(() => unhold({ except: [...slow] }), HELD_SWEEP_MS);
+  sweep.unref();
   return {
     ...engine,
+    stop: async (options) => {
+      clearInterval(sweep);
+      await engine.stop(options);
+    },
     adoptRecords(records) {
       targets = new Map(); // as at a claim: read where they go afresh
       engine.adopt(records.map(toQueued));

@@ -165,7 +165,7 @@ describe('hand-over of first attempts to the delivery thread', () => {
     expect(wakeUps).toBe(0);
   });
 
-  it('leaves the deliveries of installations the delivery thread marked slow in the queue', async () => {
+  it("holds the deliveries of installations the delivery thread marked slow, out of the claims' way", async () => {
     await addInstallations(2); // 3 installations: 3 deliveries per event
     const slots = DeliverySlots.create();
     slots.give(10);
@@ -183,7 +183,18 @@ describe('hand-over of first attempts to the delivery thread', () => {
         .sort(),
     );
     const queued = (await storage.jobs.listDeliveries(slow)).items.filter((job) => job.eventId === eventId);
-    expect(queued.map((job) => job.state)).toEqual(['queued']);
+    expect(queued.map((job) => job.state)).toEqual(['held']);
+    // the other installations' claims do not see it; its own share takes it
+    expect(
+      await storage.jobs.claim({ kinds: ['deliver'], limit: 10, leaseMs: 1000, now: Date.now() }),
+    ).toEqual([]);
+    const mine = await storage.jobs.claimHeld({
+      installationId: slow,
+      limit: 5,
+      leaseMs: 1000,
+      now: Date.now(),
+    });
+    expect(mine.map((job) => job.eventId)).toEqual([eventId]);
     // No wake-up for it: the delivery thread looks for a slow installation's jobs when one of its ends.
     expect(wakeUps).toBe(0);
     expect(slots.free).toBe(8);

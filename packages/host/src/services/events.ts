@@ -127,6 +127,11 @@ function handOver(ctx: HostContext) {
       ticket?.release();
       ticket = null;
       const firstAttempts = jobs.filter((job) => job.kind === 'deliver' && job.runAt === undefined);
+      // A slow endpoint's new deliveries are held: its backlog then costs other installations' claims
+      // nothing (the delivery engine takes them per installation as its share has room).
+      for (const job of firstAttempts) {
+        if (ctx.isSlowInstallation?.(job.installationId)) job.hold = true;
+      }
       if (firstAttempts.length === 0 || !ctx.handOff) return;
       ticket = ctx.handOff.reserve(firstAttempts.map((job) => job.installationId));
       if (!ticket) return;
@@ -136,8 +141,8 @@ function handOver(ctx: HostContext) {
     deliver(jobs: readonly JobRecord[]): { deliver: boolean; invoke: boolean } {
       ticket?.deliver(jobs.filter((job) => job.kind === 'deliver' && job.state === 'running'));
       ticket = null;
-      // A slow installation's queued deliveries need no wake-up: the delivery thread looks for them
-      // when one of its attempts ends (and at its next timer); a claim now would only scan past them.
+      // A slow installation's deliveries (held, or queued) need no wake-up: the delivery thread looks for
+      // them when one of its attempts ends (and at its next timer).
       const slow = (job: JobRecord) => ctx.isSlowInstallation?.(job.installationId) ?? false;
       return {
         deliver: jobs.some((job) => job.kind === 'deliver' && job.state === 'queued' && !slow(job)),
