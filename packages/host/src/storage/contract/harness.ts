@@ -11,6 +11,7 @@ import { miscContract } from './misc.contract.js';
 import { queueContract } from './queue.contract.js';
 import { queueConcurrencyContract } from './queue-concurrency.contract.js';
 import { queueFinishContract } from './queue-finish.contract.js';
+import { queueHeldContract } from './queue-held.contract.js';
 import { retentionContract } from './retention.contract.js';
 
 /** One empty database; `open()` may be called several times for independent Storage instances on it. */
@@ -55,6 +56,7 @@ export function defineStorageContract(name: string, backend: Backend): void {
     installationsContract(ctx);
     eventsContract(ctx);
     queueContract(ctx);
+    queueHeldContract(ctx);
     queueConcurrencyContract(ctx);
     queueFinishContract(ctx);
     miscContract(ctx);
