@@ -23,6 +23,7 @@ async function main(): Promise<void> {
       ? `  Dashboard    ${host.url}/`
       : `  Dashboard    ${host.url}/#token=${encodeURIComponent(host.adminToken)}`,
     `  API docs     ${host.url}/openapi.json`,
+    `  Metrics      ${host.url}/metrics  (bearer: ${config.metricsToken ? 'PLATFORM_METRICS_TOKEN' : 'the admin token'})`,
     `  Data         ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `${config.dataDir}/platform.db`}`,
     host.generatedAdminToken
       ? `  Admin token  ${host.adminToken}  (generated; kept in ${config.dataDir}/admin-token)`
