@@ -93,6 +93,7 @@ async function startDelivery(ctx: HostContext, storage: DeliveryStorageOptions):
     notify: () => engine.notify(),
     isSlow: slow.has,
     slowCount: slow.count,
+    slowInstallations: slow.list,
     metrics: () => attemptMetrics.registry.metrics(),
     async stop() {
       await engine.stop({ graceful: true });
@@ -154,6 +155,7 @@ export async function startHost(
     notify: { deliveries: () => deliveryEngine?.notify(), invocations: () => invokeWorker?.notify() },
     handOff: { reserve: (installationIds) => deliveryEngine?.handOff?.reserve(installationIds) ?? null },
     isSlowInstallation: (installationId) => deliveryEngine?.isSlow(installationId) ?? false,
+    slowInstallations: () => deliveryEngine?.slowInstallations() ?? [],
   };
 
   const builtins = await publishBuiltins(ctx);

@@ -126,4 +126,23 @@ describe.each([
     expect((await scrape('pmt_wrong_token_000000000000000')).status).toBe(401);
     expect((await t.api('GET', '/v1/integrations', undefined, METRICS_TOKEN)).status).toBe(401);
   });
+
+  it('GET /v1/status: the queues at rest and no slow endpoint, for the operator only', async () => {
+    const status = await t.api<Record<string, unknown>>('GET', '/v1/status');
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({
+      version: expect.any(String),
+      deliveries: { queued: 0, due: 0, held: 0, running: 0, oldestDueAgeSeconds: 0 },
+      invocations: { queued: 0, due: 0, held: 0, running: 0, oldestDueAgeSeconds: 0 },
+      slowEndpoints: [],
+    });
+    const installation = await t.api<{ id: string }>('POST', '/v1/installations', {
+      integration: 'webhook',
+      space: 'metrics-status',
+      configuration: { url: ok.url, space_content_updated: true },
+    });
+    const token = t.host.context.tokens.issue(installation.body.id);
+    expect((await t.api('GET', '/v1/status', undefined, token)).status).toBe(403);
+    expect((await t.api('GET', '/v1/status', undefined, METRICS_TOKEN)).status).toBe(401);
+  });
 });

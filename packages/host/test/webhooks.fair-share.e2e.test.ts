@@ -75,6 +75,22 @@ describe.each(['1', '0'])('fair share of delivery slots (PLATFORM_DELIVERY_THREA
       `/v1/installations/${deadInstallation}/deliveries?state=queued&limit=100`,
     );
     expect(queuedView.body.deliveries.map((d) => d.state)).toEqual(Array(13).fill('queued'));
+    // the operator's overview names the slow endpoint (origin only) and counts what waits for it
+    const status = await host.api<{
+      deliveries: { queued: number; held: number; running: number };
+      slowEndpoints: Array<{ installationId: string; target: string; targetId: string; origin: string }>;
+    }>('GET', '/v1/status');
+    expect(status.status).toBe(200);
+    expect(status.body.slowEndpoints).toEqual([
+      {
+        installationId: deadInstallation,
+        integration: 'webhook',
+        target: 'space',
+        targetId: 'space-dead',
+        origin: new URL(flaky.url).origin,
+      },
+    ]);
+    expect(status.body.deliveries).toMatchObject({ queued: 13, held: 1 });
 
     const posted = Date.now();
     expect((await post('space-healthy', 'live')).status).toBe(202);

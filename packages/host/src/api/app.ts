@@ -12,6 +12,7 @@ import { integrationRoutes } from './integrations.js';
 import { metricsRoutes } from './metrics.js';
 import { nodeJsonBody } from './node-body.js';
 import { publicRoutes } from './public.js';
+import { statusRoutes } from './status.js';
 import { webhookRoutes } from './webhooks.js';
 
 /** Public endpoints: no bearer token, and the integration receives the raw body. */
@@ -41,6 +42,7 @@ export interface ApiOptions {
 export function createApi(ctx: HostContext, options: ApiOptions) {
   const app = createRouter();
   const isOperator = tokenMatcher(options.adminToken);
+  const startedAt = new Date();
 
   app.route(
     '/',
@@ -79,6 +81,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', eventRoutes(ctx));
   app.route('/', publicRoutes(ctx, options.executors));
   app.route('/', assetRoutes(ctx));
+  app.route('/', statusRoutes(ctx, { version: options.version, startedAt }));
   // The dashboard (GET pages and assets) after every API route, before the 404.
   app.route('/', dashboardRoutes());
 

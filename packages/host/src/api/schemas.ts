@@ -237,3 +237,40 @@ export const WebhookEndpoint = z
     }),
   })
   .openapi('WebhookEndpointState');
+
+/** Unfinished jobs of one kind (`GET /v1/status`). */
+export const QueueState = z
+  .object({
+    queued: z.number().int().openapi({ description: 'waiting, due or not (held ones included)' }),
+    due: z.number().int().openapi({ description: 'queued and due now' }),
+    held: z.number().int().openapi({ description: "a slow endpoint's deliveries, waiting for its share" }),
+    running: z.number().int(),
+    oldestDueAgeSeconds: z.number().openapi({
+      description: 'age of the oldest due job still waiting (0 when none): how far behind the workers are',
+    }),
+  })
+  .openapi('QueueState');
+
+/** The host at a glance, for operators (`GET /v1/status`). */
+export const HostStatus = z
+  .object({
+    version: z.string(),
+    startedAt: z.string(),
+    deliveries: QueueState.openapi({ description: 'webhook deliveries' }),
+    invocations: QueueState.openapi({ description: 'events queued for integrations' }),
+    slowEndpoints: z
+      .array(
+        z.object({
+          installationId: z.string(),
+          integration: z.string(),
+          target: z.string(),
+          targetId: z.string().nullable(),
+          origin: z
+            .string()
+            .nullable()
+            .openapi({ description: "the endpoint URL's origin (no path: it may carry a token)" }),
+        }),
+      )
+      .openapi({ description: 'webhook endpoints held to their fair share now' }),
+  })
+  .openapi('HostStatus');

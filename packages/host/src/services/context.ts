@@ -26,6 +26,8 @@ export interface HostContext {
    * ran past 500 ms within the last minute): at most its share of deliveries in flight.
    */
   readonly isSlowInstallation?: (installationId: string) => boolean;
+  /** Every installation the delivery engine's fair share holds for slow now. */
+  readonly slowInstallations?: () => string[];
 }
 
 /** Name of the built-in webhook integration, whose deliveries the host's engine performs. */

@@ -141,6 +141,8 @@ export interface DeliveryRunner {
   isSlow(installationId: string): boolean;
   /** How many installations the fair share holds for slow now. */
   slowCount(): number;
+  /** The installations the fair share holds for slow now. */
+  slowInstallations(): string[];
   /** The engine's metrics in Prometheus text ('' when it cannot answer now: not running, or too slow). */
   metrics(): Promise<string>;
 }
@@ -370,6 +372,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
     handOff,
     isSlow: (installationId) => slow.has(installationId),
     slowCount: () => slow.count(),
+    slowInstallations: () => slow.list(),
     metrics() {
       const worker = current;
       if (!worker || stopping) return Promise.resolve('');

@@ -46,6 +46,8 @@ export function slowInstallations(logger: Pick<Logger, 'warn' | 'info'>, share: 
     has: (installationId: string): boolean => slow.has(installationId),
     /** How many installations are slow now. */
     count: (): number => slow.size,
+    /** The installations slow now. */
+    list: (): string[] => [...slow],
     update(installationId: string, isSlow: boolean): void {
       if (isSlow) {
         slow.add(installationId);
