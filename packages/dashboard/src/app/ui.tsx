@@ -38,6 +38,58 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data, error, loading, reload, set: setData };
 }
 
+/** State of a value {@link usePolling} keeps fresh. */
+export interface Polled<T> {
+  data: T | null;
+  /** Why the last refresh failed (the last good `data` stays), or null. */
+  error: string | null;
+  /** Loads now. */
+  refresh(): void;
+}
+
+/**
+ * Loads a value now, then every `intervalMs` while the page is visible (paused while hidden, loaded at
+ * once when shown again); `refresh()` loads now. A failed refresh keeps the last good value.
+ * @example const status = usePolling(() => api('GET', '/v1/status'), 2000, []);
+ */
+export function usePolling<T>(load: () => Promise<T>, intervalMs: number, deps: unknown[]): Polled<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const run = async () => {
+      if (document.visibilityState === 'visible') {
+        try {
+          const value = await load();
+          if (!stopped) {
+            setData(value);
+            setError(null);
+          }
+        } catch (e) {
+          if (!stopped) setError(describeError(e));
+        }
+      }
+      if (!stopped) timer = setTimeout(() => void run(), intervalMs);
+    };
+    void run();
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') {
+        clearTimeout(timer);
+        void run();
+      }
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [...deps, intervalMs, tick]);
+  return { data, error, refresh: () => setTick((n) => n + 1) };
+}
+
 /** An in-app link. */
 export function Link({
   href,

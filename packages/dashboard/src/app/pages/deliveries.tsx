@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, type Delivery, describeError } from '../api';
-import { EmptyState, ErrorNotice, StatusBadge, Time } from '../ui';
+import { EmptyState, ErrorNotice, StatusBadge, Time, usePolling } from '../ui';
 
 const POLL_MS = 1000;
 
@@ -205,46 +205,19 @@ interface EndpointState {
  * redelivery of one delivery or of every failed one in a time range.
  */
 export function DeliveryLog({ installationId }: { installationId: string }) {
-  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
-  const [endpoint, setEndpoint] = useState<EndpointState | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = async () => {
-      if (document.visibilityState === 'visible') {
-        try {
-          const answer = await api<{ deliveries: Delivery[]; endpoint?: EndpointState }>(
-            'GET',
-            `/v1/installations/${encodeURIComponent(installationId)}/deliveries?limit=50`,
-          );
-          if (!stopped) {
-            setDeliveries(answer.deliveries);
-            setEndpoint(answer.endpoint ?? null);
-            setError(null);
-          }
-        } catch (e) {
-          if (!stopped) setError(`The delivery log could not be refreshed: ${describeError(e)}`);
-        }
-      }
-      if (!stopped) timer = setTimeout(() => void load(), POLL_MS);
-    };
-    void load();
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') {
-        clearTimeout(timer);
-        void load();
-      }
-    };
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [installationId, tick]);
-  const refresh = () => setTick((n) => n + 1);
+  const log = usePolling(
+    () =>
+      api<{ deliveries: Delivery[]; endpoint?: EndpointState }>(
+        'GET',
+        `/v1/installations/${encodeURIComponent(installationId)}/deliveries?limit=50`,
+      ),
+    POLL_MS,
+    [installationId],
+  );
+  const deliveries = log.data?.deliveries ?? null;
+  const endpoint = log.data?.endpoint ?? null;
+  const error = log.error ? `The delivery log could not be refreshed: ${log.error}` : null;
+  const refresh = log.refresh;
   return (
     <section class="card" aria-labelledby="deliveries-title">
       <div class="section-head">
