@@ -272,6 +272,18 @@ describe('dashboard in Chromium against a real host', () => {
       const text = await page.getByRole('status').filter({ has: notice }).textContent();
       expect(text).toContain('at most 16 of its deliveries are in flight at once');
       await shot('webhook-slow');
+
+      // The Host page names it (its origin, linked to the installation) and shows the queues.
+      await page.getByRole('link', { name: 'Host' }).click();
+      const slowList = page.getByRole('list', { name: 'Slow endpoints' });
+      const link = slowList.getByRole('link', { name: new URL(url).origin });
+      await link.waitFor({ timeout: TIMEOUT });
+      expect(await slowList.textContent()).toContain('webhook in space slow-docs');
+      expect(await page.getByTestId('queue-deliveries').textContent()).toMatch(/Waiting\d+.*In flight\d+/);
+      await shot('status');
+      await link.click();
+      await page.getByText('This endpoint is slow.').waitFor();
+      expect(page.url()).toBe(`${t.url}/installations/${installed.body.id}`);
     } finally {
       silent.closeAllConnections();
       await new Promise<void>((resolve) => silent.close(() => resolve()));

@@ -97,6 +97,7 @@ describe('small pure helpers', () => {
     expect(parseRoute('/')).toEqual({ page: 'integrations' });
     expect(parseRoute('/installations/inst_1')).toEqual({ page: 'installation', id: 'inst_1' });
     expect(parseRoute('/spaces/my%20space')).toEqual({ page: 'editor', spaceId: 'my space' });
+    expect(parseRoute('/status')).toEqual({ page: 'status' });
     expect(parseRoute('/nope/x/y').page).toBe('not-found');
     expect(scopeInWords('site:views:read')).toContain('visitor data');
     expect(scopeInWords('custom:scope')).toBe('custom:scope');

@@ -8,6 +8,7 @@ import { InstallationPage } from './pages/installation';
 import { InstallationsPage } from './pages/installations';
 import { IntegrationsPage } from './pages/integrations';
 import { SignInPage } from './pages/signin';
+import { StatusPage } from './pages/status';
 import { type Route, useRoute } from './router';
 import { Link } from './ui';
 
@@ -21,6 +22,8 @@ function Page({ route }: { route: Route }) {
       return <InstallationPage id={route.id} />;
     case 'editor':
       return <EditorPage spaceId={route.spaceId} />;
+    case 'status':
+      return <StatusPage />;
     default:
       return (
         <main id="main" class="page">
@@ -43,6 +46,8 @@ function titleOf(route: Route): string {
       return `Installation ${route.id}`;
     case 'editor':
       return `Space ${route.spaceId}`;
+    case 'status':
+      return 'Host';
     default:
       return 'Not found';
   }
@@ -108,6 +113,9 @@ function App() {
           </Link>
           <Link href="/installations" class={current === 'installations' ? 'nav-link current' : 'nav-link'}>
             Installations
+          </Link>
+          <Link href="/status" class={current === 'status' ? 'nav-link current' : 'nav-link'}>
+            Host
           </Link>
           <a href="/openapi.json" class="nav-link" target="_blank" rel="noopener">
             API

@@ -6,6 +6,7 @@ export type Route =
   | { page: 'installations' }
   | { page: 'installation'; id: string }
   | { page: 'editor'; spaceId: string }
+  | { page: 'status' }
   | { page: 'not-found'; path: string };
 
 /**
@@ -19,6 +20,7 @@ export function parseRoute(path: string): Route {
   if (parts[0] === 'installations' && parts.length === 1) return { page: 'installations' };
   if (parts[0] === 'installations' && parts.length === 2) return { page: 'installation', id: parts[1]! };
   if (parts[0] === 'spaces' && parts.length === 2) return { page: 'editor', spaceId: parts[1]! };
+  if (parts[0] === 'status' && parts.length === 1) return { page: 'status' };
   return { page: 'not-found', path };
 }
 

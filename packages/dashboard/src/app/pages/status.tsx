@@ -1,0 +1,110 @@
+/** @jsxImportSource preact */
+import { api } from '../api';
+import { EmptyState, ErrorNotice, Link, usePolling } from '../ui';
+
+/** Unfinished jobs of one kind, as `GET /v1/status` answers them. */
+interface QueueState {
+  queued: number;
+  due: number;
+  held: number;
+  running: number;
+  oldestDueAgeSeconds: number;
+}
+
+/** `GET /v1/status`. */
+interface HostStatus {
+  version: string;
+  startedAt: string;
+  deliveries: QueueState;
+  invocations: QueueState;
+  slowEndpoints: Array<{
+    installationId: string;
+    integration: string;
+    target: string;
+    targetId: string | null;
+    origin: string | null;
+  }>;
+}
+
+const POLL_MS = 2000;
+
+function lag(seconds: number): string {
+  if (seconds === 0) return 'none';
+  return seconds < 60 ? `${seconds.toFixed(1)} s` : `${Math.round(seconds / 60)} min`;
+}
+
+function Queue({ title, state, id }: { title: string; state: QueueState; id: string }) {
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <dl class="facts" data-testid={id}>
+        <dt>Waiting</dt>
+        <dd>
+          {state.queued}
+          {state.held ? <span class="muted"> ({state.held} held for slow endpoints)</span> : null}
+        </dd>
+        <dt>Due now</dt>
+        <dd>{state.due}</dd>
+        <dt>In flight</dt>
+        <dd>{state.running}</dd>
+        <dt>Behind by</dt>
+        <dd>{lag(state.oldestDueAgeSeconds)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+/**
+ * The host at a glance, refreshed every 2 s while visible: the delivery and invocation queues (waiting,
+ * due, held, in flight, how far behind) and the webhook endpoints held to their fair share now.
+ */
+export function StatusPage() {
+  const status = usePolling(() => api<HostStatus>('GET', '/v1/status'), POLL_MS, []);
+  const s = status.data;
+  return (
+    <main id="main" class="page">
+      <header class="page-head">
+        <div>
+          <h1>Host</h1>
+          <p class="muted">
+            {s ? `Version ${s.version}, up since ${new Date(s.startedAt).toLocaleString()}. ` : ''}
+            Prometheus metrics: <code>GET /metrics</code>.
+          </p>
+        </div>
+      </header>
+      <ErrorNotice message={status.error ? `The status could not be refreshed: ${status.error}` : null} />
+      {!s && !status.error ? <p class="muted">Loading…</p> : null}
+      {s ? (
+        <>
+          <Queue title="Webhook deliveries" state={s.deliveries} id="queue-deliveries" />
+          <Queue title="Integration events" state={s.invocations} id="queue-invocations" />
+          <section class="card" aria-labelledby="slow-title">
+            <h2 id="slow-title">Slow webhook endpoints</h2>
+            {s.slowEndpoints.length === 0 ? (
+              <EmptyState title="No endpoint is slow." />
+            ) : (
+              <>
+                <p class="muted">
+                  An attempt to each ran past 500 ms within the last minute: its deliveries share a few
+                  delivery slots (the others wait, none is lost) so that it cannot hold up other subscribers.
+                </p>
+                <ul class="plain" aria-label="Slow endpoints">
+                  {s.slowEndpoints.map((e) => (
+                    <li key={e.installationId}>
+                      <Link href={`/installations/${encodeURIComponent(e.installationId)}`}>
+                        {e.origin ?? e.installationId}
+                      </Link>{' '}
+                      <span class="muted">
+                        · {e.integration} in {e.target} {e.targetId ?? ''}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </section>
+        </>
+      ) : null}
+    </main>
+  );
+}
