@@ -99,6 +99,11 @@ export function installationInput(overrides: Partial<CreateInstallationInput> = 
   };
 }
 
+/** Creates the default installation (see {@link installationInput}) and returns its id. */
+export async function setup(storage: Storage): Promise<string> {
+  return (await storage.installations.create(installationInput())).id;
+}
+
 /** A valid invocation log of `inst_1` created at `createdAt`, with overrides. */
 export function invocationLogInput(
   createdAt: number,

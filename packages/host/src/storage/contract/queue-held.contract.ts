@@ -1,11 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Storage } from '../storage.js';
-import { type Ctx, installationInput } from './harness.js';
-
-async function setup(storage: Storage) {
-  const inst = await storage.installations.create(installationInput());
-  return inst.id;
-}
+import { type Ctx, installationInput, setup } from './harness.js';
 
 /** The queue seen from monitoring (queueStats) and a slow endpoint's held jobs (claimHeld, unhold). */
 export function queueHeldContract(ctx: () => Ctx): void {

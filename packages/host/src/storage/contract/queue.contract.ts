@@ -1,12 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import type { Storage } from '../storage.js';
-import { type Ctx, installationInput } from './harness.js';
-
-async function setup(storage: Storage) {
-  const inst = await storage.installations.create(installationInput());
-  return inst.id;
-}
+import { type Ctx, setup } from './harness.js';
 
 export function queueContract(ctx: () => Ctx): void {
   it('enqueue creates queued jobs with kind-specific ids', async () => {
