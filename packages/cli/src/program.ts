@@ -11,6 +11,7 @@ import { registerLogin } from './commands/login.js';
 import { registerManifest } from './commands/manifest.js';
 import { registerNew } from './commands/new.js';
 import { registerPublish } from './commands/publish.js';
+import { registerStatus } from './commands/status.js';
 import { registerTail } from './commands/tail.js';
 import { registerTrigger } from './commands/trigger.js';
 import type { CommandContext } from './context.js';
@@ -30,6 +31,7 @@ const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => voi
   registerListen,
   registerTail,
   registerDeliveries,
+  registerStatus,
   registerLogin,
   registerManifest,
 ];

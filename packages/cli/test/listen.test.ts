@@ -188,7 +188,7 @@ describe('platform listen', () => {
     }
   });
 
-  it('deliveries list says when the endpoint is slow (an attempt ran past 500 ms)', async () => {
+  it('deliveries list and status say when the endpoint is slow (an attempt ran past 500 ms)', async () => {
     const silent = createServer(() => {}); // takes the request, never answers
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
@@ -213,6 +213,13 @@ describe('platform listen', () => {
         await new Promise((r) => setTimeout(r, 200));
       }
       expect(out).toMatch(/^Endpoint slow: .* at most 16 of its deliveries are in flight at once/);
+      // ... and `platform status` lists it among the host's slow endpoints, by origin
+      const status = await run(['status', ...flags], { env });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(/^Deliveries +\d+ waiting, \d+ due, \d+ in flight, /m);
+      expect(status.stdout).toContain(`${new URL(url).origin}  ${id} (webhook in space space_slow)`);
+      const json = JSON.parse((await run(['status', '--json', ...flags], { env })).stdout);
+      expect(json.slowEndpoints.map((e: { installationId: string }) => e.installationId)).toContain(id);
     } finally {
       silent.closeAllConnections();
       await new Promise<void>((r) => silent.close(() => r()));
