@@ -1,60 +1,29 @@
+import type { WebhookPayload } from '@platform/events';
 import type { RawBody } from './bytes.js';
 import { rawBodyBytes } from './bytes.js';
 import { WebhookVerificationError } from './errors.js';
 import { type VerifyOptions, verify } from './signature.js';
 
-/** A site visitor, as carried by `site_view` and `page_feedback` (SPEC 2.10). */
-export interface WebhookVisitor {
-  anonymousId: string;
-  userAgent: string;
-  ip: string;
-  /** Cookie names to values; may be empty. */
-  cookies: Record<string, string>;
-}
-
-/** Content in a space changed (space installations). */
-export interface SpaceContentUpdatedWebhookEvent {
-  eventId: string;
-  type: 'space_content_updated';
-  spaceId: string;
-  installationId: string;
-  revisionId: string;
-}
-
-/** A visitor opened a page of a site (site installations). */
-export interface SiteViewWebhookEvent {
-  eventId: string;
-  type: 'site_view';
-  siteId: string;
-  installationId: string;
-  visitor: WebhookVisitor;
-  /** URL of the viewed page. */
-  url: string;
-  referrer: string;
-}
-
-/** A visitor gave feedback on a page (site installations). */
-export interface PageFeedbackWebhookEvent {
-  eventId: string;
-  type: 'page_feedback';
-  siteId: string;
-  spaceId: string;
-  installationId: string;
-  pageId: string;
-  /** `comment` is written by the visitor: treat it as untrusted text. */
-  feedback: { rating: string; comment: string };
-  visitor: WebhookVisitor;
-  url: string;
-  referrer: string;
-}
+/**
+ * The shapes of the webhook bodies derive from the event catalogue (`@platform/events`, listed in
+ * docs/events.md; JSON Schema in docs/schemas/webhook-events.schema.json). Types only: this package
+ * stays free of runtime dependencies.
+ */
+export type {
+  PageFeedbackPayload as PageFeedbackWebhookEvent,
+  SiteViewPayload as SiteViewWebhookEvent,
+  SpaceContentUpdatedPayload as SpaceContentUpdatedWebhookEvent,
+  Visitor as WebhookVisitor,
+} from '@platform/events';
 
 /**
- * One webhook delivery body (SPEC 2.10), discriminated by `type`. The platform may add event types
+ * One webhook delivery body, discriminated by `type`. The platform may add event types
  * later: give your `switch (event.type)` a `default` branch that ignores what it does not know.
+ * @example function onEvent(event: WebhookEvent) { console.log(event.type, event.eventId); }
  */
-export type WebhookEvent = SpaceContentUpdatedWebhookEvent | SiteViewWebhookEvent | PageFeedbackWebhookEvent;
+export type WebhookEvent = WebhookPayload;
 
-/** The `type` values of {@link WebhookEvent}. */
+/** The `type` values of {@link WebhookEvent}. @example const known: WebhookEventType[] = []; */
 export type WebhookEventType = WebhookEvent['type'];
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -96,7 +65,7 @@ export function parseEvent(body: RawBody): WebhookEvent {
  *
  * @example
  * const event = await verifyEvent(rawBody, headers['x-platform-signature'], process.env.WEBHOOK_SECRET!);
- * if (event.type === 'page_feedback') console.log(event.feedback.rating);
+ * console.log(event.type, event.eventId);
  * @throws {WebhookVerificationError} any verification code, or `invalid_body` when the body is not an event.
  */
 export async function verifyEvent(

@@ -11,6 +11,13 @@ describe('parseSignatureHeader', () => {
     });
   });
 
+  it('ignores v1 entries that are not 64 hex characters and keeps the usable ones', () => {
+    expect(parseSignatureHeader(`t=5,v1=deadbeef,v1=${D},v1=,v1=${'z'.repeat(64)}`)).toEqual({
+      timestamp: 5,
+      signatures: [D],
+    });
+  });
+
   it('keeps "=" inside values of unknown keys and ignores them', () => {
     expect(parseSignatureHeader(`t=1,v1=${D},ext=a=b`).signatures).toEqual([D]);
   });
@@ -21,8 +28,8 @@ describe('parseSignatureHeader', () => {
     ['t twice', `t=1,t=2,v1=${D}`, /more than once/],
     ['no t', `v1=${D}`, /"t" is missing/],
     ['no v1', 't=1', /no "v1"/],
-    ['short v1', 't=1,v1=abc', /64 hexadecimal/],
-    ['non-hex v1', `t=1,v1=${'z'.repeat(64)}`, /64 hexadecimal/],
+    ['only a short v1', 't=1,v1=abc', /none of its 1 "v1" entries is 64 hexadecimal/],
+    ['only non-hex v1s', `t=1,v1=${'z'.repeat(64)},v1=deadbeef`, /none of its 2 "v1" entries/],
     ['t not an integer', `t=1e9,v1=${D}`, /integer/],
     ['too long', `t=1,v1=${D},x=${'a'.repeat(9000)}`, /longer than/],
     ['too many v1', `t=1${`,v1=${D}`.repeat(17)}`, /more than 16/],

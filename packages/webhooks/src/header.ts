@@ -25,9 +25,10 @@ function malformed(detail: string): WebhookVerificationError {
 
 /**
  * Parses an `X-Platform-Signature` header value (pure, no crypto). Rules: split on commas, trim each
- * part, split each on its first `=`; need exactly one `t` (integer seconds) and at least one `v1`
- * (64 hex characters; uppercase is accepted and lowercased); other keys (`v0`, `v2`, ...) are
- * ignored for forward compatibility; empty parts are skipped.
+ * part, split each on its first `=`; need exactly one `t` (integer seconds) and at least one usable `v1`
+ * (64 hex characters; uppercase is accepted and lowercased). A `v1` that is not 64 hex characters is
+ * ignored, like other keys (`v0`, `v2`, ...), so that a header with one good entry among unusable
+ * ones still verifies when the good one matches; empty parts are skipped.
  *
  * @example
  * parseSignatureHeader('t=1700000000,v1=5f0c...') // { timestamp: 1700000000, signatures: ['5f0c...'] }
@@ -45,6 +46,7 @@ export function parseSignatureHeader(header: string | null | undefined): ParsedS
 
   let timestamp: number | undefined;
   const signatures: string[] = [];
+  let unusable = 0;
   for (const rawPart of header.split(',')) {
     const part = rawPart.trim();
     if (part === '') continue;
@@ -57,12 +59,21 @@ export function parseSignatureHeader(header: string | null | undefined): ParsedS
       if (!TIMESTAMP.test(value)) throw malformed('"t" must be an integer number of unix seconds');
       timestamp = Number(value);
     } else if (key === 'v1') {
-      if (!DIGEST.test(value)) throw malformed('each "v1" must be 64 hexadecimal characters');
+      if (!DIGEST.test(value)) {
+        unusable++;
+        continue;
+      }
       if (signatures.length === MAX_SIGNATURES) throw malformed(`more than ${MAX_SIGNATURES} "v1" entries`);
       signatures.push(value.toLowerCase());
     }
   }
   if (timestamp === undefined) throw malformed('"t" is missing');
-  if (signatures.length === 0) throw malformed('no "v1" signature is present');
+  if (signatures.length === 0) {
+    throw malformed(
+      unusable > 0
+        ? `none of its ${unusable} "v1" entries is 64 hexadecimal characters`
+        : 'no "v1" signature is present',
+    );
+  }
   return { timestamp, signatures };
 }

@@ -123,6 +123,24 @@ describe('verify', () => {
     expect((error as Error).message).toContain("express.raw({ type: 'application/json' })");
   });
 
+  it('verifies when any v1 matches, ignoring entries it cannot use; refuses when none matches', async () => {
+    const other = hmac('whsec_other', `${T}.${BODY}`);
+    for (const h of [
+      `t=${T},v1=deadbeef,v1=${FIXED_V1}`,
+      `t=${T},v1=${FIXED_V1},v1=deadbeef`,
+      `t=${T},v1=${other},v1=${'z'.repeat(64)},v1=${FIXED_V1.toUpperCase()}`,
+      `t=${T},v1=,v1=${FIXED_V1},v0=${other}`,
+    ]) {
+      await expect(verify(BODY, h, SECRET, atT()), h).resolves.toEqual({ timestamp: T });
+    }
+    expect(await codeOf(verify(BODY, `t=${T},v1=deadbeef,v1=${other}`, SECRET, atT()))).toBe(
+      'signature_mismatch',
+    );
+    expect(await codeOf(verify(BODY, `t=${T},v1=deadbeef,v1=${'0'.repeat(63)}`, SECRET, atT()))).toBe(
+      'malformed_signature',
+    );
+  });
+
   it('accepts any of several secrets (rotation on the receiver side)', async () => {
     await expect(verify(BODY, header, ['whsec_new', SECRET], atT())).resolves.toEqual({ timestamp: T });
     expect(await codeOf(verify(BODY, header, ['whsec_a', 'whsec_b'], atT()))).toBe('signature_mismatch');
