@@ -27,7 +27,7 @@ export interface ApiClient {
     get(id: string): Promise<Installation>;
     /**
      * `PATCH /v1/installations/{id}` with `{ configuration: patch }`: a JSON merge patch
-     * (keys set, `null` deletes). The host fires `installation_setup` afterwards.
+     * (keys set, `null` deletes). The host fires the set-up event (`InstallationSetupEvent`) afterwards.
      * @example await api.installations.updateConfiguration(id, { channel: 'general', old: null });
      */
     updateConfiguration(id: string, patch: InstallationConfiguration): Promise<Installation>;

@@ -1,5 +1,5 @@
 /**
- * Status of an installation (PRODUCT "Installation status"): `pending` until its
+ * Status of an installation (docs/contracts.md "Installation status"): `pending` until its
  * configuration validates against the manifest, then `active`; `paused` when suspended.
  *
  * @example
@@ -36,7 +36,7 @@ export interface InstallationUrls {
 }
 
 /**
- * Which spaces an organization installation covers (SPEC 2.4 `space_selection`).
+ * Which spaces an organization installation covers (`space_selection`, docs/contracts.md "IntegrationEnvironment").
  *
  * @example
  * const s: SpaceSelection = { mode: 'selected', spaces: ['spc_1'] };
@@ -49,7 +49,7 @@ export interface SpaceSelection {
 }
 
 /**
- * The organization-level installation (SPEC 2.4); present for every installation.
+ * The organization-level installation (docs/contracts.md "IntegrationEnvironment"); present for every installation.
  *
  * @example
  * const i: OrganizationInstallation = {

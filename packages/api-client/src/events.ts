@@ -1,7 +1,25 @@
+import type {
+  PageFeedbackPayload,
+  SiteViewPayload,
+  SpaceContentUpdatedEvent,
+  SpaceGitSyncCompletedEvent,
+  SpaceGitSyncStartedEvent,
+  SpaceViewEvent,
+  SpaceVisibilityUpdatedEvent,
+} from '@platform/events';
 import type { InstallationConfiguration, InstallationStatus, InstallationTarget } from './environment';
-import type { PageFeedbackPayload, SiteViewPayload, Visitor } from './webhook-payloads';
 
-/** Fields every event carries. @example const b: BaseEvent = { type: 'space_view', eventId: 'evt_1' }; */
+// The events of the platform (space views, content changes, site views, ...) derive from the event
+// catalogue `@platform/events` (docs/events.md, re-exported by index.ts); the events the host makes
+// itself (setup, render, fetch) are written here.
+
+/** A site visit delivered as a runtime event (same fields as its webhook payload). @example const url = (e: SiteViewEvent) => e.url; */
+export type SiteViewEvent = SiteViewPayload;
+
+/** Page feedback delivered as a runtime event (same fields as its webhook payload). @example const rating = (e: PageFeedbackEvent) => e.feedback.rating; */
+export type PageFeedbackEvent = PageFeedbackPayload;
+
+/** Fields every event carries. @example const b: BaseEvent = { type: 'fetch', eventId: 'evt_1' }; */
 export interface BaseEvent {
   /** The event name; handlers are looked up by it. */
   type: string;
@@ -37,74 +55,6 @@ export interface SpaceInstallationSetupEvent extends BaseEvent {
   spaceId: string;
   /** Configuration of the space installation. */
   configuration: InstallationConfiguration;
-}
-
-/**
- * Fired when a user views a space.
- * @example events: { space_view: async (e) => console.log(e.pageId ?? 'root') }
- */
-export interface SpaceViewEvent extends BaseEvent {
-  type: 'space_view';
-  /** Id of the viewed space. */
-  spaceId: string;
-  /** Id of the viewed page, when a page (not the space root) was opened. */
-  pageId?: string;
-  /** Who viewed it. */
-  visitor: Visitor;
-}
-
-/**
- * Fired when content in a space changes.
- * @example events: { space_content_updated: async (e) => console.log(e.revisionId) }
- */
-export interface SpaceContentUpdatedEvent extends BaseEvent {
-  type: 'space_content_updated';
-  /** Id of the changed space. */
-  spaceId: string;
-  /** Id of the new revision. */
-  revisionId: string;
-}
-
-/**
- * Fired when a space's visibility changes.
- * @example events: { space_visibility_updated: async (e) => console.log(e.visibility) }
- */
-export interface SpaceVisibilityUpdatedEvent extends BaseEvent {
-  type: 'space_visibility_updated';
-  /** Id of the space. */
-  spaceId: string;
-  /** The new visibility (platform value, e.g. `public`, `private`, `unlisted`). */
-  visibility: string;
-}
-
-/**
- * Fired when a Git sync starts for a space.
- * @example events: { space_gitsync_started: async (e) => console.log(e.branch) }
- */
-export interface SpaceGitSyncStartedEvent extends BaseEvent {
-  type: 'space_gitsync_started';
-  /** Id of the space being synced. */
-  spaceId: string;
-  /** Commit being synced, when known. */
-  commitId?: string;
-  /** Branch being synced, when known. */
-  branch?: string;
-}
-
-/**
- * Fired when a Git sync completes for a space.
- * @example events: { space_gitsync_completed: async (e) => console.log(e.state) }
- */
-export interface SpaceGitSyncCompletedEvent extends BaseEvent {
-  type: 'space_gitsync_completed';
-  /** Id of the synced space. */
-  spaceId: string;
-  /** Commit that was synced, when known. */
-  commitId?: string;
-  /** Branch that was synced, when known. */
-  branch?: string;
-  /** Outcome of the sync. */
-  state: 'success' | 'failure';
 }
 
 /**
@@ -159,12 +109,6 @@ export interface FetchEvent extends BaseEvent {
   request: FetchEventRequest;
 }
 
-/** `site_view` delivered as a runtime event (same fields as the webhook payload). @example events: { site_view: async (e) => console.log(e.url) } */
-export type SiteViewEvent = SiteViewPayload;
-
-/** `page_feedback` delivered as a runtime event (same fields as the webhook payload). @example events: { page_feedback: async (e) => console.log(e.feedback.rating) } */
-export type PageFeedbackEvent = PageFeedbackPayload;
-
 /**
  * Every event the host sends to an integration.
  * @example
@@ -183,26 +127,8 @@ export type Event =
   | UIRenderEvent
   | FetchEvent;
 
-/** Name of an event type. @example const t: EventType = 'space_view'; */
+/** Name of an event type. @example const t: EventType = 'fetch'; */
 export type EventType = Event['type'];
 
-/** The event of a given type. @example type E = EventOf<'space_view'>; // SpaceViewEvent */
+/** The event of a given type. @example type E = EventOf<'fetch'>; // FetchEvent */
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
-
-/**
- * Every event type, runtime events of SPEC 6.1 first.
- * @example EVENT_TYPES.includes('fetch'); // true
- */
-export const EVENT_TYPES: readonly EventType[] = [
-  'installation_setup',
-  'space_installation_setup',
-  'space_view',
-  'ui_render',
-  'space_content_updated',
-  'space_visibility_updated',
-  'space_gitsync_started',
-  'space_gitsync_completed',
-  'site_view',
-  'page_feedback',
-  'fetch',
-];

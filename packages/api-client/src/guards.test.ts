@@ -45,7 +45,7 @@ describe('guards', () => {
     expect(describeEnvironmentProblem({ ...env, secrets: 'x' })).toMatch(/secrets/);
   });
 
-  it('isScope knows SPEC 2.8 values', () => {
+  it('isScope knows the documented scope values', () => {
     expect(isScope('site:views:read')).toBe(true);
     expect(isScope('site:views:write')).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { HOST_EVENT } from '@platform/events/catalogue';
 import type { FetchEventRequest, UIRenderEvent } from './events';
 
 /**
@@ -32,11 +33,12 @@ export function isFetchEventRequest(value: unknown): value is FetchEventRequest 
 }
 
 /**
- * Narrows the fields of a `ui_render` event the runtime relies on.
- * @example isUIRenderEvent({ type: 'ui_render', eventId: 'e', componentId: 'c', props: {} }); // true
+ * Narrows the fields of a component render event the runtime relies on.
+ * @example isUIRenderEvent({ type: HOST_EVENT.uiRender, eventId: 'e', componentId: 'c', props: {} }); // true
  */
 export function isUIRenderEvent(value: unknown): value is UIRenderEvent {
-  if (!isRecord(value) || value.type !== 'ui_render' || typeof value.componentId !== 'string') return false;
+  if (!isRecord(value) || value.type !== HOST_EVENT.uiRender || typeof value.componentId !== 'string')
+    return false;
   if (value.props !== undefined && !isRecord(value.props)) return false;
   if (value.state !== undefined && value.state !== null && !isRecord(value.state)) return false;
   if (value.action !== undefined && value.action !== null) {

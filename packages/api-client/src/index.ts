@@ -1,14 +1,27 @@
+/**
+ * The platform's events and the webhook delivery bodies derive from the event catalogue
+ * (`@platform/events`, docs/events.md): types only, plus the zod-free `catalogue` lists, so nothing of
+ * the catalogue's zod reaches workerd bundles.
+ */
+export type {
+  PageFeedback,
+  PageFeedbackPayload,
+  SiteViewPayload,
+  SpaceContentUpdatedEvent,
+  SpaceContentUpdatedPayload,
+  SpaceGitSyncCompletedEvent,
+  SpaceGitSyncStartedEvent,
+  SpaceViewEvent,
+  SpaceVisibilityUpdatedEvent,
+  Visitor,
+  WebhookEventType,
+  WebhookPayload,
+} from '@platform/events';
+export { EVENT_TYPES, HOST_EVENT, WEBHOOK_EVENT_TYPES } from '@platform/events/catalogue';
 export type { ApiClient, ApiClientOptions } from './client';
 export { createApiClient } from './client';
-export type {
-  ContentKitBlock,
-  ContentKitButton,
-  ContentKitDivider,
-  ContentKitElement,
-  ContentKitInput,
-  ContentKitStack,
-  ContentKitText,
-} from './contentkit';
+export type * from './contentkit';
+export { ContentKitIcon } from './contentkit';
 export type {
   ApiTokens,
   Installation,
@@ -35,15 +48,9 @@ export type {
   InstallationSetupEvent,
   PageFeedbackEvent,
   SiteViewEvent,
-  SpaceContentUpdatedEvent,
-  SpaceGitSyncCompletedEvent,
-  SpaceGitSyncStartedEvent,
   SpaceInstallationSetupEvent,
-  SpaceViewEvent,
-  SpaceVisibilityUpdatedEvent,
   UIRenderEvent,
 } from './events';
-export { EVENT_TYPES } from './events';
 export {
   describeEnvironmentProblem,
   describeEventProblem,
@@ -51,15 +58,15 @@ export {
   isRecord,
   isUIRenderEvent,
 } from './guards';
+export type { CallInput, HostCall, RouteRequest, RouteTypes, SendRequest } from './host-api';
+export { createHostApi, routeRequest } from './host-api';
+export type { QueueFigures } from './host-status';
+export { describeQueue, formatLag, heldNote, slowEndpointPlace } from './host-status';
+export type {
+  IntegrationInstallation,
+  IntegrationInstallationConfiguration,
+  IntegrationSiteInstallation,
+  IntegrationSpaceInstallation,
+} from './installation-aliases';
 export type { Scope } from './scopes';
 export { isScope, SCOPES } from './scopes';
-export type {
-  PageFeedback,
-  PageFeedbackPayload,
-  SiteViewPayload,
-  SpaceContentUpdatedPayload,
-  Visitor,
-  WebhookEventType,
-  WebhookPayload,
-} from './webhook-payloads';
-export { WEBHOOK_EVENT_TYPES } from './webhook-payloads';

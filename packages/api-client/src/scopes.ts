@@ -1,5 +1,5 @@
 /**
- * Every scope value, in the order of SPEC 2.8.
+ * Every scope value, in the order of docs/contracts.md "Scopes".
  *
  * @example
  * SCOPES.includes('openapi:read'); // true
@@ -23,7 +23,7 @@ export const SCOPES = [
   'conversations:ingest',
 ] as const;
 
-/** One permission scope of SPEC 2.8 (the single list of them is {@link SCOPES}). */
+/** One permission scope (docs/contracts.md "Scopes"; the single list of them is {@link SCOPES}). */
 export type Scope = (typeof SCOPES)[number];
 
 /**

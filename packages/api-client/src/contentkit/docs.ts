@@ -1,0 +1,180 @@
+import type { z } from 'zod';
+import {
+  ActionSchema,
+  BUILTIN_ACTIONS,
+  ButtonSchema,
+  ConfirmSchema,
+  DynamicBindingSchema,
+  ELEMENT_SCHEMAS,
+  ICONS,
+  IconSchema,
+  LinkSchema,
+  RenderContextSchema,
+  RenderOutputSchema,
+  SelectOptionSchema,
+} from './schema';
+
+/*
+ * docs/contentkit.md, generated from the schema: `node scripts/contentkit-docs.mjs` writes it, and
+ * docs.test.ts fails when the committed file is stale.
+ */
+
+interface Def {
+  type: string;
+  [key: string]: unknown;
+}
+const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
+const descriptionOf = (schema: unknown): string => (schema as { description?: string }).description ?? '';
+
+/** Sub-schemas shown by name (with their own section) instead of expanded. */
+const NAMED = new Map<unknown, string>([
+  [defOf(ActionSchema), '[Action](#actions)'],
+  [defOf(IconSchema), '[Icon](#icons)'],
+  [defOf(ConfirmSchema), '[Confirm](#confirm)'],
+  [defOf(SelectOptionSchema), '[SelectOption](#selectoption)'],
+  [defOf(DynamicBindingSchema), '`{ $state }`'],
+  [defOf(LinkSchema), '`link`'],
+  [defOf(ButtonSchema), '[`button`](#button)'],
+]);
+
+function typeOf(schema: unknown, depth = 0): string {
+  const def = defOf(schema);
+  const named = NAMED.get(def);
+  if (named) return named;
+  switch (def.type) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'unknown':
+      return def.type;
+    case 'literal':
+      return (def.values as unknown[]).map((v) => JSON.stringify(v)).join(' \\| ');
+    case 'enum':
+      return Object.values(def.entries as Record<string, string>)
+        .map((v) => `\`${v}\``)
+        .join(' \\| ');
+    case 'optional':
+      return typeOf(def.innerType, depth);
+    case 'array':
+      return `${typeOf(def.element, depth)}[]`;
+    case 'union':
+      return (def.options as unknown[]).map((o) => typeOf(o, depth)).join(' \\| ');
+    case 'record':
+      return `{ [key]: ${typeOf(def.valueType, depth)} }`;
+    case 'lazy':
+      return depth > 0 ? 'element' : typeOf((def.getter as () => unknown)(), depth + 1);
+    case 'custom':
+      return 'element';
+    case 'object': {
+      const shape = def.shape as Record<string, unknown>;
+      return `{ ${Object.entries(shape)
+        .map(([k, v]) => `${k}${defOf(v).type === 'optional' ? '?' : ''}: ${typeOf(v, depth + 1)}`)
+        .join(', ')} }`;
+    }
+    default:
+      return def.type;
+  }
+}
+
+function table(shape: Record<string, unknown>, skip: string[] = []): string {
+  const rows = Object.entries(shape)
+    .filter(([key]) => !skip.includes(key))
+    .map(([key, value]) => {
+      const required = defOf(value).type === 'optional' ? '' : 'yes';
+      const type = key === 'children' ? `${typeOf(value)} (elements but \`block\`/\`modal\`)` : typeOf(value);
+      return `| \`${key}\` | ${type} | ${required} | ${descriptionOf(value)} |`;
+    });
+  if (rows.length === 0) return '_No attributes._\n';
+  return ['| attribute | type | required | description |', '|---|---|---|---|', ...rows].join('\n') + '\n';
+}
+
+const FAMILIES: Array<[string, string[]]> = [
+  ['Layout', ['block', 'box', 'vstack', 'hstack', 'divider', 'card']],
+  ['Text', ['text', 'markdown', 'hint']],
+  ['Inputs', ['input', 'textinput', 'select', 'switch', 'checkbox', 'radio', 'button']],
+  ['Media', ['image', 'codeblock', 'webframe']],
+  ['Overlays', ['modal']],
+];
+
+const INTRO = `# ContentKit
+
+> Generated from \`packages/api-client/src/contentkit/schema.ts\` by \`node scripts/contentkit-docs.mjs\`
+> (after \`npm run build\`); \`docs.test.ts\` fails when this file is stale. Do not edit by hand.
+
+ContentKit is the JSON UI a component's \`render\` returns. It is specified once, as a zod schema in
+\`@platform/api-client\`:
+
+- **types** (\`ContentKitElement\`, \`ContentKitBlock\`, \`ContentKitIcon\`, ...) are derived from it and
+  exported by \`@platform/api-client\` (type-only: zod never reaches an integration bundle);
+- **builders** (\`ContentKit.card(...)\`) and **typed JSX** (\`<card title="..." />\`; a wrong attribute is a
+  compile error) are in \`@platform/runtime\`;
+- **the host validates every render output** (\`@platform/api-client/contentkit-schema\`): a bad tree is
+  answered \`502 invalid_render_output\` naming the element path, e.g.
+  \`element.children[2].onPress: expected an action ({ "action": "name", ...payload })\`;
+- **the dashboard** draws every element (configuration screens, the editor, modals).
+`;
+
+const COMPONENT_MODEL = `## Component model
+
+\`createComponent({ componentId, initialState?, action?, render })\`:
+
+- \`initialState\`: a value, or \`(props, context) => state\`; \`{}\` when omitted. Used when the host sends no state.
+- \`action(element, action, context)\` returns \`{ state?, props? }\`: \`state\` replaces the state, \`props\`
+  the props (the editor saves them on the block), \`{}\` keeps both.
+- \`render(element, context)\` returns an element. \`element\` has \`props\`, \`state\`, \`context\` (below),
+  \`dynamicState(key)\` (\`{ "$state": key }\`: an input, code block or webframe value bound to state
+  without a round trip) and \`setCache({ maxAge })\`.
+- Inputs (\`textinput\`, \`select\`, \`switch\`, \`checkbox\`, \`radio\`, editable \`codeblock\`) name a \`state\`
+  key: the renderer keeps their value in the component's state and sends it with the next action
+  (the legacy \`input\` sends \`action.inputs[id]\`).
+
+### Render context
+
+\`element.context\` says where the component renders:
+
+${table((RenderContextSchema as unknown as { shape: Record<string, unknown> }).shape)}
+Other keys the host sends (\`spaceId\`, \`siteId\`, ...) are passed through.
+
+### Render output
+
+The runtime answers a component render event with:
+
+${table((RenderOutputSchema as unknown as { shape: Record<string, unknown> }).shape)}
+\`cache.maxAge\` (from \`element.setCache\`) lets the host answer the same render (installation, bundle,
+component, props, state, context; never one with an action) from memory for that many seconds.
+`;
+
+/**
+ * The markdown of docs/contentkit.md, generated from the schema.
+ *
+ * @example
+ * writeFileSync('docs/contentkit.md', contentKitReference());
+ */
+export function contentKitReference(): string {
+  const parts: string[] = [INTRO];
+  const schemas = ELEMENT_SCHEMAS as Record<string, z.ZodType>;
+  parts.push('## Elements\n');
+  for (const [family, types] of FAMILIES) {
+    parts.push(`### ${family}\n`);
+    for (const type of types) {
+      const schema = schemas[type];
+      const shape = (schema as unknown as { shape: Record<string, unknown> }).shape;
+      parts.push(`#### \`${type}\`\n\n${descriptionOf(schema)}\n\n${table(shape, ['type'])}`);
+    }
+  }
+  parts.push(
+    `#### \`link\` (inside \`text\` and \`hint\`)\n\n${descriptionOf(LinkSchema)}\n\n${table(LinkSchema.shape, ['type'])}`,
+  );
+  parts.push(`### Confirm\n\n${table(ConfirmSchema.shape)}`);
+  parts.push(`### SelectOption\n\n${table(SelectOptionSchema.shape)}`);
+  parts.push(
+    `## Actions\n\nAn action is \`{ "action": "<name>", ...payload }\`. Names starting with \`@\` are built-in and handled by the platform; any other name is dispatched to the component's \`action\` handler (payload included).\n\n| built-in action | what it does |\n|---|---|\n${Object.entries(
+      BUILTIN_ACTIONS,
+    )
+      .map(([name, what]) => `| \`${name}\` | ${what} |`)
+      .join('\n')}\n`,
+  );
+  parts.push(`## Icons\n\n${ICONS.map((i) => `\`${i}\``).join(', ')}\n`);
+  parts.push(COMPONENT_MODEL);
+  return `${parts.join('\n').trimEnd()}\n`;
+}
