@@ -58,7 +58,7 @@ export function validateConfiguration(
   const errors: ConfigurationError[] = [];
   if (!settings) return { ok: true, errors };
   const required = new Set(settings.required ?? []);
-  for (const [key, property] of Object.entries(settings.properties)) {
+  for (const [key, property] of Object.entries(settings.properties ?? {})) {
     const value = Object.hasOwn(configuration, key) ? configuration[key] : undefined;
     if (isEmpty(value)) {
       if (required.has(key)) {

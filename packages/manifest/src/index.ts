@@ -5,6 +5,7 @@ export {
   configurationDefaults,
   validateConfiguration,
 } from './configuration.js';
+export { manifestForEnv } from './envs.js';
 export {
   InvalidSecretExpressionError,
   ManifestError,
@@ -22,6 +23,7 @@ export {
   type ConfigurationProperty,
   type Manifest,
   manifestSchema,
+  URL_PATTERN_RE,
 } from './schema.js';
 export {
   CATEGORIES,
@@ -33,3 +35,5 @@ export {
   VISIBILITIES,
 } from './scopes.js';
 export { parseSecretValue, resolveSecrets, type SecretPart } from './secrets.js';
+export { closest, didYouMean } from './suggest.js';
+export { CSP_DIRECTIVES, cspDirectives, TARGETS } from './targets.js';

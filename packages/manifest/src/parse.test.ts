@@ -1,15 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${{ env.NAME }}` is the secret expression syntax under test
 import { describe, expect, it } from 'vitest';
 import { type ParseOptions, parseManifest } from './parse.js';
+import { BASE } from './test-fixtures.js';
 
-/** The six required keys on lines 1-6; extra lines start at line 7. */
-const BASE = `name: demo
-title: Demo
-description: A demo integration
-organization: acme
-visibility: private
-scopes: [space:content:read]
-`;
 const withBase = (extra: string) => BASE + extra;
 const without = (key: string) =>
   BASE.split('\n')
@@ -223,9 +216,9 @@ const cases: Case[] = [
     expect: { path: 'configurations.acount', line: 8, column: 3, message: /Did you mean `account`/ },
   },
   {
-    name: 'place without properties',
+    name: 'place without properties nor componentId',
     yaml: withBase('configurations:\n  site:\n    required: []\n'),
-    expect: { path: 'configurations.site.properties', line: 9, column: 5 },
+    expect: { path: 'configurations.site', line: 9, column: 5, message: /`properties`.*`componentId`/ },
   },
   {
     name: 'property type unknown',
@@ -505,7 +498,9 @@ describe('parseManifest: valid manifests', () => {
   it('accepts every feature at once', () => {
     const result = parseManifest(FULL);
     expect(result.ok ? result.warnings : result.errors).toEqual([]);
-    expect(result.ok && result.manifest.configurations?.site?.properties.count).toMatchObject({ default: 3 });
+    expect(result.ok && result.manifest.configurations?.site?.properties?.count).toMatchObject({
+      default: 3,
+    });
   });
 
   it('grants internal scopes only when the caller says first party', () => {

@@ -29,7 +29,29 @@ export function checkRules(data: unknown, options: RuleOptions): PendingIssue[] 
     }
   }
   checkSecrets(data.secrets, report);
+  checkTargetPlaces(data, report);
   return out;
+}
+
+/** Places a `target` can be installed in (docs: packages/manifest/README.md, "target"). */
+const TARGET_PLACES: Record<string, string[]> = {
+  space: ['account', 'space'],
+  site: ['account', 'site'],
+  organization: ['account'],
+};
+
+function checkTargetPlaces(data: Record<string, unknown>, report: Report): void {
+  const places = typeof data.target === 'string' ? TARGET_PLACES[data.target] : undefined;
+  if (!places || !isRecord(data.configurations)) return;
+  for (const place of Object.keys(data.configurations)) {
+    if (!places.includes(place) && ['account', 'space', 'site'].includes(place)) {
+      report(
+        ['configurations', place],
+        `\`configurations.${place}\` is never shown: \`target: ${String(data.target)}\` installs only in ${places.map((p) => `\`${p}\``).join(' and ')}; remove it or change \`target\``,
+        'warning',
+      );
+    }
+  }
 }
 
 function checkScopes(scopes: unknown, options: RuleOptions, report: Report): void {
@@ -65,6 +87,9 @@ function checkBlocks(blocks: unknown, report: Report): void {
 
 function checkPlace(path: PathSegments, settings: Record<string, unknown>, report: Report): void {
   const properties = isRecord(settings.properties) ? settings.properties : undefined;
+  if (settings.properties === undefined && settings.componentId === undefined) {
+    report(path, 'a configuration needs `properties` (fields), a `componentId` (its own screen), or both');
+  }
   if (properties) {
     for (const [name, property] of Object.entries(properties)) {
       if (isRecord(property)) checkProperty([...path, 'properties', name], property, report);

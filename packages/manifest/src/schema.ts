@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, SCOPES, VISIBILITIES } from './scopes.js';
+import { contentSecurityPolicySchema, envNameSchema, TARGETS } from './targets.js';
 
 /** `name`: lowercase slug, at most 64 characters. */
 export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -22,7 +23,7 @@ const propertyBase = {
   description: z.string().describe('Help text shown under the field.'),
 };
 
-/** A `string` configuration property (SPEC 2.9). */
+/** A `string` configuration property (docs/contracts.md "Manifest"). */
 export const stringPropertySchema = z
   .strictObject({
     type: z.literal('string').describe('Free text, or a dropdown with `enum` / `completion_url`.'),
@@ -39,7 +40,7 @@ export const stringPropertySchema = z
   })
   .describe('A text value.');
 
-/** A `number` configuration property (SPEC 2.9). */
+/** A `number` configuration property (docs/contracts.md "Manifest"). */
 export const numberPropertySchema = z
   .strictObject({
     type: z.literal('number').describe('A number.'),
@@ -48,7 +49,7 @@ export const numberPropertySchema = z
   })
   .describe('A numeric value.');
 
-/** A `boolean` configuration property (SPEC 2.9). */
+/** A `boolean` configuration property (docs/contracts.md "Manifest"). */
 export const booleanPropertySchema = z
   .strictObject({
     type: z.literal('boolean').describe('A checkbox.'),
@@ -57,7 +58,7 @@ export const booleanPropertySchema = z
   })
   .describe('An on/off value.');
 
-/** A `button` configuration property that starts an OAuth connection (SPEC 2.9). */
+/** A `button` configuration property that starts an OAuth connection (docs/contracts.md "Manifest"). */
 export const buttonPropertySchema = z
   .strictObject({
     type: z.literal('button').describe('A button that starts an OAuth connection.'),
@@ -87,22 +88,147 @@ export const configurationPlaceSchema = z
         }),
         propertySchema,
       )
+      .optional()
       .describe('One entry per setting, keyed by the configuration key it is stored under.'),
     required: z.array(z.string()).optional().describe('Names of properties that must be set.'),
+    componentId: text('`componentId`')
+      .optional()
+      .describe(
+        'A component of the script that renders this configuration screen itself (ContentKit; docs/contentkit.md). Its `properties` are still the stored keys.',
+      ),
   })
-  .describe('Installation settings of one place.');
+  .describe('Installation settings of one place: `properties`, a `componentId`, or both.');
 
-/** The manifest `configurations` object (SPEC 2.9). */
+/** The manifest `configurations` object (docs/contracts.md "Manifest"). */
 export const configurationsSchema = z
   .strictObject({
     account: configurationPlaceSchema.optional().describe('Settings of the organization-wide installation.'),
     space: configurationPlaceSchema.optional().describe('Settings of a space installation.'),
     site: configurationPlaceSchema.optional().describe('Settings of a site installation.'),
   })
-  .describe('Installation settings (SPEC 2.9).');
+  .describe('Installation settings, one object per place (account, site, space).');
+
+/** `blocks[].urlUnfurl` patterns: an http(s) URL prefix with optional `*` / `**` wildcards. */
+export const URL_PATTERN_RE = /^https?:\/\/[^\s/]+(\/\S*)?$/;
+
+const manifestShape = {
+  name: z
+    .string()
+    .max(64, { error: '`name` must be at most 64 characters long' })
+    .regex(NAME_PATTERN, {
+      error:
+        '`name` must be a lowercase slug: letters a-z, digits and single hyphens (e.g. `my-integration`)',
+    })
+    .describe('Unique identifier of the integration: a lowercase slug, at most 64 characters.'),
+  title: text('`title`').describe('Name shown in the platform.'),
+  description: text('`description`').describe('Short description.'),
+  summary: z
+    .string()
+    .max(2048, { error: '`summary` must be at most 2048 characters long' })
+    .optional()
+    .describe('Markdown shown on the installation page, at most 2048 characters.'),
+  organization: text('`organization`').describe('Id or subdomain of the owning organization.'),
+  visibility: z
+    .enum(VISIBILITIES)
+    .describe('`private` (owning organization only), `unlisted` (install link only) or `public`.'),
+  scopes: z.array(z.enum(SCOPES)).describe('Permissions the integration requests.'),
+  target: z
+    .enum(TARGETS)
+    .optional()
+    .describe(
+      'Where the integration can be installed: `space`, `site`, `organization` or `all` (default `all`).',
+    ),
+  contentSecurityPolicy: contentSecurityPolicySchema.optional(),
+  script: text('`script`')
+    .optional()
+    .describe('Entry file calling `createIntegration()`, relative to the manifest.'),
+  blocks: z
+    .array(
+      z.strictObject({
+        id: text('the block `id`').describe('Id of the component (`componentId`) the block renders.'),
+        title: text('the block `title`').describe('Title shown in the Command + / menu.'),
+        description: z.string().describe('Description shown in the Command + / menu.'),
+        icon: text('the block `icon`')
+          .optional()
+          .describe('Icon file of the block, relative to the manifest.'),
+        markdown: z
+          .strictObject({
+            codeblock: text('`markdown.codeblock`').describe(
+              'Language of the Markdown code block the block converts to and from (e.g. `mermaid`).',
+            ),
+            body: text('`markdown.body`').describe(
+              'The block prop holding the code block body (e.g. `content`).',
+            ),
+          })
+          .optional()
+          .describe(
+            'Makes the block round-trip as a Markdown code block (Git sync, Markdown import/export).',
+          ),
+        urlUnfurl: z
+          .array(
+            z.string().regex(URL_PATTERN_RE, {
+              error:
+                'a `urlUnfurl` pattern is an http(s) URL prefix, `*` matching one path segment and `**` any rest (e.g. `https://github.com/**`)',
+            }),
+          )
+          .min(1, { error: '`urlUnfurl` must list at least one URL pattern' })
+          .optional()
+          .describe(
+            'URL patterns: pasting a matching URL in the editor creates this block with the prop `url` (`*` one segment, `**` any rest).',
+          ),
+      }),
+    )
+    .optional()
+    .describe('Components offered in the Command + / menu.'),
+  categories: z.array(z.enum(CATEGORIES)).optional().describe('Marketplace categories.'),
+  icon: text('`icon`').optional().describe('Icon file, relative to the manifest.'),
+  previewImages: z
+    .array(text('a preview image path'))
+    .optional()
+    .describe('PNG or JPEG files for the installation page, relative to the manifest; 1600x800 recommended.'),
+  externalLinks: z
+    .array(
+      z.strictObject({
+        label: text('the link `label`').describe('Text of the link.'),
+        url: z.url({ protocol: /^https?$/ }).describe('An http(s) URL.'),
+      }),
+    )
+    .optional()
+    .describe('Links shown on the installation page.'),
+  configurations: configurationsSchema.optional(),
+  secrets: z
+    .record(
+      z.string().regex(SECRET_NAME_PATTERN, {
+        error: 'secret names use letters, digits and `_`, and do not start with a digit',
+      }),
+      z.string(),
+    )
+    .optional()
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: documents the expression syntax
+    .describe('Secret name -> value, usually an expression like `${{ env.CLIENT_ID }}`.'),
+};
+
+/** Keys an `envs.<name>` entry may override. */
+const ENV_KEYS = [
+  'title',
+  'description',
+  'summary',
+  'organization',
+  'visibility',
+  'icon',
+  'previewImages',
+  'externalLinks',
+  'categories',
+  'target',
+  'contentSecurityPolicy',
+  'secrets',
+] as const;
+const ENV_OVERRIDES = Object.fromEntries(ENV_KEYS.map((key) => [key, manifestShape[key].optional()])) as {
+  [K in (typeof ENV_KEYS)[number]]: z.ZodOptional<(typeof manifestShape)[K]>;
+};
 
 /**
- * The schema of `platform-manifest.yaml` (SPEC 2.7–2.9): the single source of truth for the
+ * The schema of `platform-manifest.yaml` (docs/contracts.md "Manifest"): the single source of truth for the
  * `Manifest` type and the published JSON Schema. Rules a JSON Schema cannot express (unique block
  * ids, `default` within `enum`, `required` names, secret expressions, files) live in `rules.ts`
  * and `files.ts`.
@@ -114,67 +240,13 @@ export const configurationsSchema = z
  */
 export const manifestSchema = z
   .strictObject({
-    name: z
-      .string()
-      .max(64, { error: '`name` must be at most 64 characters long' })
-      .regex(NAME_PATTERN, {
-        error:
-          '`name` must be a lowercase slug: letters a-z, digits and single hyphens (e.g. `my-integration`)',
-      })
-      .describe('Unique identifier of the integration: a lowercase slug, at most 64 characters.'),
-    title: text('`title`').describe('Name shown in the platform.'),
-    description: text('`description`').describe('Short description.'),
-    summary: z
-      .string()
-      .max(2048, { error: '`summary` must be at most 2048 characters long' })
-      .optional()
-      .describe('Markdown shown on the installation page, at most 2048 characters.'),
-    organization: text('`organization`').describe('Id or subdomain of the owning organization.'),
-    visibility: z
-      .enum(VISIBILITIES)
-      .describe('`private` (owning organization only), `unlisted` (install link only) or `public`.'),
-    scopes: z.array(z.enum(SCOPES)).describe('Permissions the integration requests.'),
-    script: text('`script`')
-      .optional()
-      .describe('Entry file calling `createIntegration()`, relative to the manifest.'),
-    blocks: z
-      .array(
-        z.strictObject({
-          id: text('the block `id`').describe('Id of the component (`componentId`) the block renders.'),
-          title: text('the block `title`').describe('Title shown in the Command + / menu.'),
-          description: z.string().describe('Description shown in the Command + / menu.'),
-        }),
-      )
-      .optional()
-      .describe('Components offered in the Command + / menu.'),
-    categories: z.array(z.enum(CATEGORIES)).optional().describe('Marketplace categories.'),
-    icon: text('`icon`').optional().describe('Icon file, relative to the manifest.'),
-    previewImages: z
-      .array(text('a preview image path'))
+    ...manifestShape,
+    envs: z
+      .record(envNameSchema, z.strictObject(ENV_OVERRIDES))
       .optional()
       .describe(
-        'PNG or JPEG files for the installation page, relative to the manifest; 1600x800 recommended.',
+        "Per-environment overrides: `manifestForEnv(manifest, name)` replaces each top-level key with the environment's (e.g. `organization`, `secrets`).",
       ),
-    externalLinks: z
-      .array(
-        z.strictObject({
-          label: text('the link `label`').describe('Text of the link.'),
-          url: z.url({ protocol: /^https?$/ }).describe('An http(s) URL.'),
-        }),
-      )
-      .optional()
-      .describe('Links shown on the installation page.'),
-    configurations: configurationsSchema.optional(),
-    secrets: z
-      .record(
-        z.string().regex(SECRET_NAME_PATTERN, {
-          error: 'secret names use letters, digits and `_`, and do not start with a digit',
-        }),
-        z.string(),
-      )
-      .optional()
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: documents the expression syntax
-      .describe('Secret name -> value, usually an expression like `${{ env.CLIENT_ID }}`.'),
   })
   .describe('The manifest of an integration (platform-manifest.yaml).');
 

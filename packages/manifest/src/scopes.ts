@@ -1,16 +1,18 @@
 /**
- * Permission scopes a manifest may request (SPEC 2.8) and the scope each event needs (PRODUCT.md).
+ * Permission scopes a manifest may request (docs/contracts.md "Scopes") and the scope each event needs
+ * (docs/events.md).
  *
  * @example
  * ```ts
  * import { EVENT_SCOPES, SCOPES } from '@platform/manifest';
  * SCOPES.includes('space:content:read'); // true
- * EVENT_SCOPES.site_view; // 'site:views:read'
+ * EVENT_SCOPES.fetch; // null
  * ```
  */
 export { SCOPES, type Scope } from '@platform/api-client';
 
 import type { Scope } from '@platform/api-client';
+import { EVENT_SCOPES as CATALOGUE_SCOPES, type EventType } from '@platform/events/catalogue';
 
 /**
  * Scopes reserved to first-party integrations (the ones bundled with the platform).
@@ -27,31 +29,21 @@ export const INTERNAL_SCOPES = [
 
 /**
  * The scope an installation's integration needs to receive each event; `null` when none is needed.
+ * From the event catalogue (`@platform/events`); checked here against the scopes a manifest may request.
  *
  * @example
  * ```ts
- * const needed = EVENT_SCOPES.space_content_updated; // 'space:content:read'
+ * const needed = EVENT_SCOPES[event.type]; // e.g. 'space:content:read'
  * const allowed = needed === null || manifest.scopes.includes(needed);
  * ```
  */
-export const EVENT_SCOPES = {
-  installation_setup: null,
-  space_installation_setup: null,
-  ui_render: null,
-  space_view: 'space:content:read',
-  space_content_updated: 'space:content:read',
-  space_visibility_updated: 'space:metadata:read',
-  space_gitsync_started: 'space:git:sync',
-  space_gitsync_completed: 'space:git:sync',
-  site_view: 'site:views:read',
-  page_feedback: 'site:views:read',
-} as const satisfies Record<string, Scope | null>;
+export const EVENT_SCOPES = CATALOGUE_SCOPES satisfies Record<EventType, Scope | null>;
 
-/** Event types that appear in {@link EVENT_SCOPES}. */
-export type ScopedEventType = keyof typeof EVENT_SCOPES;
+/** Event types that appear in {@link EVENT_SCOPES} (every event of the catalogue). */
+export type ScopedEventType = EventType;
 
 /**
- * Categories an integration may list (SPEC 2.7).
+ * Categories an integration may list (docs/contracts.md "Manifest").
  *
  * @example
  * ```ts
@@ -64,11 +56,13 @@ export const CATEGORIES = [
   'content',
   'marketing',
   'authenticated-access',
+  'visitor-auth',
+  'gitsync',
   'other',
 ] as const;
 
 /**
- * Visibility values of an integration (SPEC 2.7).
+ * Visibility values of an integration (docs/contracts.md "Manifest").
  *
  * @example
  * ```ts

@@ -14,6 +14,10 @@ function unwrap(schema: unknown): unknown {
 /** Picks the variant of a discriminated union that matches `value` (by its `type`). */
 function variantFor(schema: unknown, value: unknown): unknown {
   const s = unwrap(schema);
+  if (s instanceof z.ZodUnion && !(s instanceof z.ZodDiscriminatedUnion) && isRecord(value)) {
+    // e.g. `contentSecurityPolicy`: a string or a mapping; a mapping is checked as the mapping.
+    return s.options.find((o) => o instanceof z.ZodObject) ?? s;
+  }
   if (!(s instanceof z.ZodDiscriminatedUnion)) return s;
   const tag = isRecord(value) ? value[s.def.discriminator] : undefined;
   return s.options.find((o) => {

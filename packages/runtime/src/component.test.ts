@@ -25,7 +25,7 @@ async function render(fields: Record<string, unknown>) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-describe('components (SPEC 3.2)', () => {
+describe('components (state machine)', () => {
   it('renders the initial state from props when no state is given', async () => {
     const { status, body } = await render({ componentId: 'counter', props: { start: 5 } });
     expect(status).toBe(200);
@@ -86,10 +86,72 @@ describe('components (SPEC 3.2)', () => {
         context: { where: 'editor' },
       }),
     );
-    expect(await response.json()).toEqual({ element: { type: 'divider' }, state: {} });
+    expect(await response.json()).toEqual({ element: { type: 'divider' }, state: {}, props: { a: 1 } });
     expect(seen).toEqual([
-      { componentId: 'probe', props: { a: 1 }, state: {}, context: { where: 'editor' } },
+      expect.objectContaining({
+        componentId: 'probe',
+        props: { a: 1 },
+        state: {},
+        context: { where: 'editor', type: 'document', editable: false },
+      }),
     ]);
+  });
+
+  it('takes initialState as a value or a function of props and render context', async () => {
+    const byValue = createComponent<Record<string, never>, { n: number }>({
+      componentId: 'v',
+      initialState: { n: 4 },
+      render: (element) => ContentKit.text(String(element.state.n)),
+    });
+    const byFunction = createComponent<{ x: number }, { where: string }>({
+      componentId: 'f',
+      initialState: (props, context) => ({ where: `${context.type}/${context.editable}/${props.x}` }),
+      render: (element) => ContentKit.text(element.state.where),
+    });
+    const integration = createIntegration({ components: [byValue, byFunction] });
+    const call = async (fields: Record<string, unknown>) =>
+      (await (
+        await integration.fetch(envelopeRequest({ type: 'ui_render', eventId: 'e', ...fields }))
+      ).json()) as Record<string, unknown>;
+    expect((await call({ componentId: 'v', props: {} })).state).toEqual({ n: 4 });
+    expect(
+      (await call({ componentId: 'f', props: { x: 2 }, context: { type: 'configuration', editable: true } }))
+        .state,
+    ).toEqual({ where: 'configuration/true/2' });
+  });
+
+  it('binds state with dynamicState, returns new props from an action and the cache hint', async () => {
+    const diagram = createComponent<{ code: string }, { code: string }>({
+      componentId: 'diagram',
+      initialState: (props) => ({ code: props.code }),
+      action: async (element, action) =>
+        action.action === 'save' ? { props: { code: element.state.code } } : {},
+      render: async (element) => {
+        element.setCache({ maxAge: 30.7 });
+        return ContentKit.block(
+          ContentKit.codeblock({ content: element.dynamicState('code'), state: 'code', syntax: 'mermaid' }),
+        );
+      },
+    });
+    const response = await createIntegration({ components: [diagram] }).fetch(
+      envelopeRequest({
+        type: 'ui_render',
+        eventId: 'e',
+        componentId: 'diagram',
+        props: { code: 'A-->B' },
+        state: { code: 'A-->C' },
+        action: { action: 'save' },
+      }),
+    );
+    expect(await response.json()).toEqual({
+      element: {
+        type: 'block',
+        children: [{ type: 'codeblock', content: { $state: 'code' }, state: 'code', syntax: 'mermaid' }],
+      },
+      state: { code: 'A-->C' },
+      props: { code: 'A-->C' },
+      cache: { maxAge: 30 },
+    });
   });
 
   it('refuses two components with the same id', () => {

@@ -1,4 +1,11 @@
-import type { ComponentAction, ContentKitElement, UIRenderEvent } from '@platform/api-client';
+import type {
+  ComponentAction,
+  ContentKitCache,
+  ContentKitDynamicBinding,
+  ContentKitElement,
+  ContentKitRenderContext,
+  UIRenderEvent,
+} from '@platform/api-client';
 import { isRecord } from '@platform/api-client';
 import type { IntegrationContext } from './context';
 
@@ -13,40 +20,65 @@ export interface ComponentElement<Props extends ComponentData, State extends Com
   componentId: string;
   /** Props of this instance. */
   props: Props;
-  /** Current state (from `initialState(props)` on first render). */
+  /** Current state (from `initialState` on first render). */
   state: State;
-  /** Where the component is shown (`ui_render.context`), when the host says. */
-  context?: Record<string, unknown>;
+  /**
+   * Where the component is shown: `{ type: 'document' | 'configuration' | 'modal', editable }`
+   * (`{ type: 'document', editable: false }` when the host says nothing).
+   */
+  context: ContentKitRenderContext;
+  /**
+   * Binds an input or a webframe/codeblock value to a state key without a round trip:
+   * `<codeblock content={element.dynamicState('code')} state="code" />`.
+   */
+  dynamicState<Key extends keyof State & string>(key: Key): ContentKitDynamicBinding & { $state: Key };
+  /** Lets the host reuse this render output for `maxAge` seconds (same props, state and action). */
+  setCache(cache: ContentKitCache): void;
 }
 
 /**
- * What an action handler returns: `{ state }` replaces the state, `{}` keeps it.
+ * What an action handler returns: `{ state }` replaces the state, `{ props }` the props
+ * (saved by the editor for blocks), `{}` keeps both.
  * @example return action.action === 'increment' ? { state: { count: n + 1 } } : {};
  */
-export interface ActionResult<State extends ComponentData> {
+export interface ActionResult<Props extends ComponentData, State extends ComponentData> {
   state?: State;
+  props?: Props;
 }
 
 /**
- * Parameters of {@link createComponent} (SPEC 2.2).
- * @example const def: ComponentDefinition<{}, { n: number }> = { componentId: 'c', initialState: () => ({ n: 0 }), render: () => ({ type: 'block', children: [] }) };
+ * Parameters of {@link createComponent} (docs/contentkit.md, "Component model").
+ * @example const def: ComponentDefinition<{}, { n: number }> = { componentId: 'c', initialState: { n: 0 }, render: () => ({ type: 'block', children: [] }) };
  */
-export interface ComponentDefinition<Props extends ComponentData, State extends ComponentData> {
-  /** Unique id; the manifest `blocks[].id` references it. */
+export interface ComponentDefinition<
+  Props extends ComponentData,
+  State extends ComponentData,
+  Action extends ComponentAction = ComponentAction,
+  Context extends IntegrationContext = IntegrationContext,
+> {
+  /** Unique id; the manifest `blocks[].id` (or `componentId` of a configuration) references it. */
   componentId: string;
-  /** Builds the initial state from the props; `{}` when omitted. */
-  initialState?: (props: Props) => State;
+  /** The initial state, or a function of the props and render context; `{}` when omitted. */
+  initialState?: State | ((props: Props, context: ContentKitRenderContext) => State);
   /** Handles a user interaction; dispatch on `action.action`. */
   action?: (
     element: ComponentElement<Props, State>,
-    action: ComponentAction,
-    context: IntegrationContext,
-  ) => ActionResult<State> | undefined | Promise<ActionResult<State> | undefined>;
+    action: Action,
+    context: Context,
+  ) => ActionResult<Props, State> | undefined | Promise<ActionResult<Props, State> | undefined>;
   /** Returns the UI as ContentKit (JSX works: `<block>...</block>`). */
   render: (
     element: ComponentElement<Props, State>,
-    context: IntegrationContext,
+    context: Context,
   ) => ContentKitElement | Promise<ContentKitElement>;
+}
+
+/** The answer to a component render event (docs/contentkit.md, "Render output"). */
+export interface ComponentOutput {
+  element: ContentKitElement;
+  state: ComponentData;
+  props: ComponentData;
+  cache?: ContentKitCache;
 }
 
 /**
@@ -55,22 +87,33 @@ export interface ComponentDefinition<Props extends ComponentData, State extends 
  */
 export interface Component {
   readonly componentId: string;
-  /** Applies the event's action (if any) and renders: the `ui_render` answer. */
-  handle(
-    event: UIRenderEvent,
-    context: IntegrationContext,
-  ): Promise<{ element: ContentKitElement; state: ComponentData }>;
+  /** Applies the event's action (if any) and renders: the answer to a component render event. */
+  handle(event: UIRenderEvent, context: IntegrationContext): Promise<ComponentOutput>;
+}
+
+/** The render context of an event: what the host sent, with `type` and `editable` always set. */
+export function renderContextOf(event: Pick<UIRenderEvent, 'context'>): ContentKitRenderContext {
+  const raw = isRecord(event.context) ? event.context : {};
+  const type = raw.type === 'configuration' || raw.type === 'modal' ? raw.type : 'document';
+  return { ...raw, type, editable: raw.editable === true };
+}
+
+function checkData(value: unknown, what: string, componentId: string): ComponentData {
+  if (!isRecord(value) || Array.isArray(value)) {
+    throw new TypeError(`Component "${componentId}": ${what} is not an object`);
+  }
+  return value;
 }
 
 /**
- * Defines a UI component, a small state machine (SPEC 3.2): the state starts as
- * `initialState(props)`, an action returning `{ state }` replaces it, `{}` keeps it,
- * and `render` draws the result.
+ * Defines a UI component, a small state machine (docs/contentkit.md, "Component model"): the state
+ * starts as `initialState`, an action returning `{ state }` replaces it (`{ props }` replaces the
+ * props), `{}` keeps them, and `render` draws the result. `element.setCache` adds a cache hint.
  *
  * @example
  * const counter = createComponent<{}, { count: number }>({
  *   componentId: 'counter',
- *   initialState: () => ({ count: 0 }),
+ *   initialState: { count: 0 },
  *   action: async (element, action) =>
  *     action.action === 'increment' ? { state: { count: element.state.count + 1 } } : {},
  *   render: async (element) => (
@@ -81,31 +124,43 @@ export interface Component {
 export function createComponent<
   Props extends ComponentData = ComponentData,
   State extends ComponentData = ComponentData,
->(definition: ComponentDefinition<Props, State>): Component {
+  Action extends ComponentAction = ComponentAction,
+  Context extends IntegrationContext = IntegrationContext,
+>(definition: ComponentDefinition<Props, State, Action, Context>): Component {
+  const { componentId } = definition;
   return {
-    componentId: definition.componentId,
+    componentId,
     async handle(event, context) {
-      const props = (event.props ?? {}) as Props;
-      let state = (isRecord(event.state) ? event.state : (definition.initialState?.(props) ?? {})) as State;
+      const renderContext = renderContextOf(event);
+      let props = (isRecord(event.props) ? event.props : {}) as Props;
+      const initial = definition.initialState;
+      let state = (
+        isRecord(event.state)
+          ? event.state
+          : typeof initial === 'function'
+            ? initial(props, renderContext)
+            : (initial ?? {})
+      ) as State;
+      let cache: ContentKitCache | undefined;
       const element = (): ComponentElement<Props, State> => ({
-        componentId: definition.componentId,
+        componentId,
         props,
         state,
-        ...(event.context ? { context: event.context } : {}),
+        context: renderContext,
+        dynamicState: (key) => ({ $state: key }),
+        setCache: (hint) => {
+          cache = { maxAge: Math.max(0, Math.floor(Number(hint.maxAge) || 0)) };
+        },
       });
       if (event.action && definition.action) {
-        const result = await definition.action(element(), event.action, context);
-        if (result?.state !== undefined) {
-          if (!isRecord(result.state)) {
-            throw new TypeError(
-              `Component "${definition.componentId}": action returned a state that is not an object`,
-            );
-          }
-          state = result.state;
-        }
+        const result = await definition.action(element(), event.action as Action, context as Context);
+        if (result?.state !== undefined)
+          state = checkData(result.state, 'action returned a state that', componentId) as State;
+        if (result?.props !== undefined)
+          props = checkData(result.props, 'action returned props that', componentId) as Props;
       }
-      const rendered = await definition.render(element(), context);
-      return { element: rendered, state };
+      const rendered = await definition.render(element(), context as Context);
+      return { element: rendered, state, props, ...(cache ? { cache } : {}) };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Event, IntegrationEnvironment } from '@platform/api-client';
 import {
   describeEnvironmentProblem,
   describeEventProblem,
+  HOST_EVENT,
   isFetchEventRequest,
   isRecord,
   isUIRenderEvent,
@@ -63,12 +64,12 @@ export async function parseEnvelope(raw: ArrayBuffer, contentType: string | null
   const envProblem = describeEnvironmentProblem(environment);
   if (envProblem) throw new EnvelopeError(`Invalid "environment" part: ${envProblem}`);
   const record = event as Record<string, unknown>;
-  if (record.type === 'fetch' && !isFetchEventRequest(record.request)) {
+  if (record.type === HOST_EVENT.fetch && !isFetchEventRequest(record.request)) {
     throw new EnvelopeError('Invalid "event" part: a fetch event needs request {method, url, headers}');
   }
-  if (record.type === 'ui_render' && !isUIRenderEvent(record)) {
+  if (record.type === HOST_EVENT.uiRender && !isUIRenderEvent(record)) {
     throw new EnvelopeError(
-      'Invalid "event" part: a ui_render event needs a string componentId, object props/state and action {action}',
+      `Invalid "event" part: a ${HOST_EVENT.uiRender} event needs a string componentId, object props/state and action {action}`,
     );
   }
   const part = form.get('fetch-body');

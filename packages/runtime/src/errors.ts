@@ -6,7 +6,7 @@
  * throw new IntegrationError('Channel "x" does not exist', { status: 404, code: 'channel_not_found' });
  */
 export class IntegrationError extends Error {
-  override readonly name = 'IntegrationError';
+  override readonly name: string = 'IntegrationError';
   /** HTTP status of the answer; 500 by default. */
   readonly status: number;
   /** Stable error code of the answer; `integration_error` by default. */

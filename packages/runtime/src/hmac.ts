@@ -1,4 +1,4 @@
-import { concatBytes, utf8 } from './encoding';
+import { utf8 } from '@platform/webhooks/bytes';
 
 /** Hash functions accepted for HMAC. @example const a: HmacAlgorithm = 'SHA-256'; */
 export type HmacAlgorithm = 'SHA-1' | 'SHA-256' | 'SHA-512';
@@ -29,9 +29,4 @@ export function hmacVerify(
   message: Uint8Array<ArrayBuffer>,
 ): Promise<boolean> {
   return crypto.subtle.verify('HMAC', key, signature, message);
-}
-
-/** `${prefix}` followed by the body bytes. @example prefixed('1700000000.', body); */
-export function prefixed(prefix: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
-  return concatBytes(utf8(prefix), body);
 }

@@ -7,6 +7,14 @@ export type {
   IntegrationEnvironment,
 } from '@platform/api-client';
 export type {
+  EventByType,
+  FetchEventCallback,
+  RuntimeContext,
+  RuntimeEnvironment,
+  StoredOAuthCredentials,
+} from './author';
+export { ExposableError, getOAuthToken, Logger, OAUTH_REFRESH_MARGIN_MS } from './author';
+export type {
   ActionResult,
   Component,
   ComponentData,
@@ -27,7 +35,7 @@ export type {
   RuntimeEventType,
 } from './integration';
 export { createIntegration, SUPPORTED_VERSIONS } from './integration';
-export type { Logger, LogLevel, LogLine } from './logs';
+export type { LogLevel, LogLine } from './logs';
 export { LOGS_HEADER } from './logs';
 export type { OAuthConfig, OAuthCredentials } from './oauth';
 export { createOAuthHandler, defaultExtractCredentials } from './oauth';

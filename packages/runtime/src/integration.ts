@@ -1,7 +1,7 @@
 import type { Event, EventOf, EventType, FetchEvent } from '@platform/api-client';
-import { createApiClient } from '@platform/api-client';
+import { createApiClient, HOST_EVENT } from '@platform/api-client';
 import type { Component } from './component';
-import type { FetchHandler, IntegrationContext } from './context';
+import type { IntegrationContext } from './context';
 import { type Envelope, EnvelopeError, parseEnvelope } from './envelope';
 import { IntegrationError, jsonError } from './errors';
 import { ConsoleCapture, createLogger, InvocationLog, LOGS_HEADER, type Logger } from './logs';
@@ -10,28 +10,28 @@ import { verifyPlatformSignature } from './platform-signature';
 /** Envelope versions this runtime speaks. */
 export const SUPPORTED_VERSIONS = ['v1'] as const;
 
-/** Event names handled through `events` (`fetch` and `ui_render` have their own slots). */
-export type RuntimeEventType = Exclude<EventType, 'fetch' | 'ui_render'>;
+/** Event names handled through `events` (public endpoint requests and component renders have their own slots). */
+export type RuntimeEventType = Exclude<EventType, typeof HOST_EVENT.fetch | typeof HOST_EVENT.uiRender>;
 
 /**
  * Handlers of runtime events, by name.
- * @example const events: EventHandlers = { space_content_updated: async (e, ctx) => ctx.logger.info(e.revisionId) };
+ * @example const events: EventHandlers = { page_feedback: async (e, ctx) => ctx.logger.info(e.pageId) };
  */
-export type EventHandlers = {
-  [K in RuntimeEventType]?: (event: EventOf<K>, context: IntegrationContext) => unknown | Promise<unknown>;
+export type EventHandlers<Context extends IntegrationContext = IntegrationContext> = {
+  [K in RuntimeEventType]?: (event: EventOf<K>, context: Context) => unknown | Promise<unknown>;
 };
 
 /**
- * Parameters of {@link createIntegration} (SPEC 2.1).
+ * Parameters of {@link createIntegration} (docs/contracts.md "Integration definition").
  * @example const def: IntegrationDefinition = { events: {}, components: [] };
  */
-export interface IntegrationDefinition {
+export interface IntegrationDefinition<Context extends IntegrationContext = IntegrationContext> {
   /** Handles requests to the public endpoint (and below it). */
-  fetch?: FetchHandler;
+  fetch?: (request: Request, context: Context) => Response | Promise<Response>;
   /** Components made with `createComponent`. */
   components?: Component[];
   /** Runtime event handlers. */
-  events?: EventHandlers;
+  events?: EventHandlers<Context>;
 }
 
 /** The `ctx` of a Workers module `fetch`. */
@@ -91,14 +91,14 @@ async function dispatch(
   context: IntegrationContext,
 ): Promise<Response> {
   const event: Event = envelope.event;
-  if (event.type === 'fetch') {
+  if (event.type === HOST_EVENT.fetch) {
     const request = rebuildRequest(event, envelope.body);
     if (!definition.fetch) return jsonError(404, 'no_fetch_handler', 'This integration has no fetch handler');
     const response: unknown = await definition.fetch(request, context);
     if (!(response instanceof Response)) throw new TypeError('The fetch handler did not return a Response');
     return response;
   }
-  if (event.type === 'ui_render') {
+  if (event.type === HOST_EVENT.uiRender) {
     const component = definition.components?.find((c) => c.componentId === event.componentId);
     if (!component) {
       return jsonError(404, 'component_not_found', `No component "${event.componentId}" in this integration`);
@@ -140,7 +140,11 @@ function withLogs(response: Response, log: InvocationLog): Response {
  *   fetch: async (request) => new Response('hello'),
  * });
  */
-export function createIntegration(definition: IntegrationDefinition): IntegrationModule {
+export function createIntegration<Context extends IntegrationContext = IntegrationContext>(
+  typed: IntegrationDefinition<Context>,
+): IntegrationModule {
+  // `Context` only narrows what handlers see (e.g. a typed `environment`); at run time it is the context below.
+  const definition = typed as unknown as IntegrationDefinition;
   const ids = (definition.components ?? []).map((c) => c.componentId);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new TypeError(`createIntegration: two components have the id "${duplicate}"`);

@@ -1,42 +1,99 @@
 import type {
-  ComponentAction,
   ContentKitElement,
-  ContentKitStack,
-  ContentKitText,
+  ContentKitElementType,
+  ContentKitInline,
+  ContentKitLink,
 } from '@platform/api-client';
 
-/** What may appear between container tags (`block`, `vstack`, `hstack`). */
+/** What may appear between container tags (`block`, `box`, `vstack`, `hstack`, `card`, `modal`). */
 export type ContentKitChild = ContentKitElement | null | undefined | false | readonly ContentKitChild[];
-/** What may appear between `<text>` tags. */
-export type TextChild = string | number | readonly TextChild[];
+/** What may appear between `<text>`/`<hint>` tags: strings, numbers, `<text>` spans and `<link>`s. */
+export type TextChild =
+  | string
+  | number
+  | null
+  | undefined
+  | false
+  | ContentKitInline
+  | JSX.Element
+  | readonly TextChild[];
 
 /** A function component: returns ContentKit from its props. */
 export type FunctionComponent<P> = (props: P) => ContentKitElement;
 
+type Attributes<T extends ContentKitElementType> = Omit<
+  Extract<ContentKitElement, { type: T }>,
+  'type' | 'children' | 'text'
+>;
+/**
+ * Attributes that hold elements (`footer={[<webframe />]}`, `buttons={[<button />]}`): TypeScript
+ * gives every JSX expression the one type `JSX.Element`, so they accept any element here and the
+ * host's validation checks the kind (docs/contentkit.md).
+ */
+type ElementSlots = {
+  header?: ContentKitElement[];
+  footer?: ContentKitElement[];
+  buttons?: ContentKitElement[];
+  controls?: ContentKitElement[];
+  submit?: ContentKitElement;
+};
+type WithSlots<T> = Omit<T, keyof ElementSlots> & Pick<ElementSlots, Extract<keyof T, keyof ElementSlots>>;
+type Container<T extends ContentKitElementType> = WithSlots<Attributes<T>> & { children?: ContentKitChild };
+type Leaf<T extends ContentKitElementType> = WithSlots<Attributes<T>> & { children?: never };
+
 export namespace JSX {
+  /** `<link>` also evaluates to this type (TypeScript gives every JSX expression one type). */
   export type Element = ContentKitElement;
   export interface ElementChildrenAttribute {
     children: unknown;
   }
+  /** Attributes of every element, derived from the ContentKit types: a wrong attribute is a compile error. */
   export interface IntrinsicElements {
-    block: { children?: ContentKitChild };
-    vstack: { align?: ContentKitStack['align']; children?: ContentKitChild };
-    hstack: { align?: ContentKitStack['align']; children?: ContentKitChild };
-    text: { style?: ContentKitText['style']; children?: TextChild };
-    button: {
-      label: string;
-      onPress: ComponentAction;
-      style?: 'primary' | 'secondary' | 'danger';
-      disabled?: boolean;
-    };
-    divider: Record<string, never>;
-    input: { id: string; label?: string; placeholder?: string; initialValue?: string };
+    block: Container<'block'>;
+    modal: Container<'modal'>;
+    box: Container<'box'>;
+    vstack: Container<'vstack'>;
+    hstack: Container<'hstack'>;
+    card: Omit<Container<'card'>, 'icon'> & { icon?: Attributes<'card'>['icon'] | ContentKitElement };
+    text: Attributes<'text'> & { children?: TextChild };
+    hint: Attributes<'hint'> & { children?: TextChild };
+    link: { target: ContentKitLink['target']; children?: string | number | readonly (string | number)[] };
+    markdown: Leaf<'markdown'>;
+    divider: Leaf<'divider'>;
+    input: Leaf<'input'>;
+    textinput: Leaf<'textinput'>;
+    select: Leaf<'select'>;
+    switch: Leaf<'switch'>;
+    checkbox: Leaf<'checkbox'>;
+    radio: Leaf<'radio'>;
+    button: Leaf<'button'>;
+    image: Leaf<'image'>;
+    codeblock: Leaf<'codeblock'>;
+    webframe: Leaf<'webframe'>;
   }
 }
 
 type IntrinsicName = keyof JSX.IntrinsicElements;
-const CONTAINERS = new Set<string>(['block', 'vstack', 'hstack']);
-const KNOWN = new Set<string>(['block', 'vstack', 'hstack', 'text', 'button', 'divider', 'input']);
+const CONTAINER_NAMES: IntrinsicName[] = ['block', 'modal', 'box', 'vstack', 'hstack', 'card'];
+const CONTAINERS = new Set<string>(CONTAINER_NAMES);
+const KNOWN = new Set<string>([
+  ...CONTAINER_NAMES,
+  'text',
+  'hint',
+  'link',
+  'markdown',
+  'divider',
+  'input',
+  'textinput',
+  'select',
+  'switch',
+  'checkbox',
+  'radio',
+  'button',
+  'image',
+  'codeblock',
+  'webframe',
+] satisfies IntrinsicName[]);
 
 function flattenElements(
   children: unknown,
@@ -55,11 +112,25 @@ function flattenElements(
   throw new TypeError(`<${parent}> children must be ContentKit elements; wrap text in <text>…</text>`);
 }
 
-function flattenText(children: unknown): string {
-  if (children === null || children === undefined || children === false) return '';
-  if (Array.isArray(children)) return children.map(flattenText).join('');
-  if (typeof children === 'string' || typeof children === 'number') return String(children);
-  throw new TypeError('<text> children must be strings or numbers');
+/** Inline runs of `<text>`/`<hint>`: adjacent strings and numbers merged into one string. */
+function flattenInline(children: unknown, parent: string, out: ContentKitInline[] = []): ContentKitInline[] {
+  if (children === null || children === undefined || children === false || children === true) return out;
+  if (Array.isArray(children)) {
+    for (const child of children) flattenInline(child, parent, out);
+    return out;
+  }
+  if (typeof children === 'string' || typeof children === 'number') {
+    const last = out.length - 1;
+    if (typeof out[last] === 'string') out[last] = `${out[last]}${children}`;
+    else out.push(String(children));
+    return out;
+  }
+  const type = typeof children === 'object' ? (children as { type?: unknown }).type : undefined;
+  if (type === 'text' || type === 'link') {
+    out.push(children as ContentKitInline);
+    return out;
+  }
+  throw new TypeError(`<${parent}> children must be strings, numbers, <text> or <link>`);
 }
 
 /**
@@ -77,7 +148,19 @@ export function jsx(
   const { children, ...attributes } = props;
   if (CONTAINERS.has(type))
     return { type, ...attributes, children: flattenElements(children, type) } as ContentKitElement;
-  if (type === 'text') return { type, ...attributes, text: flattenText(children) } as ContentKitElement;
+  if (type === 'text') {
+    const runs = flattenInline(children, type);
+    const only = runs.length === 0 ? '' : runs.length === 1 ? runs[0] : undefined;
+    return (
+      typeof only === 'string' ? { type, ...attributes, text: only } : { type, ...attributes, children: runs }
+    ) as ContentKitElement;
+  }
+  if (type === 'hint')
+    return { type, ...attributes, children: flattenInline(children, type) } as ContentKitElement;
+  if (type === 'link') {
+    const text = flattenInline(children, type).filter((c): c is string => typeof c === 'string');
+    return { type, ...attributes, children: text } as unknown as ContentKitElement;
+  }
   return { type, ...attributes } as ContentKitElement;
 }
 

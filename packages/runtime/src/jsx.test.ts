@@ -1,6 +1,7 @@
+import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
 import { describe, expect, it } from 'vitest';
 import { ContentKit } from './contentkit';
-import { counterView, fragment, textInBlock, withComponent } from './jsx-fixtures';
+import { counterView, everyElement, fragment, textInBlock, withComponent } from './jsx-fixtures';
 
 describe('JSX runtime', () => {
   it('turns JSX into ContentKit JSON', () => {
@@ -32,6 +33,52 @@ describe('JSX runtime', () => {
   it('refuses fragments and raw text in containers with clear errors', () => {
     expect(() => fragment()).toThrow(/wrap the children in <vstack> or <block>/);
     expect(() => textInBlock()).toThrow(/wrap text in <text>/);
+  });
+
+  it('writes text with inline links and styled spans, and every other element', () => {
+    const block = everyElement() as { type: string; children: Array<Record<string, unknown>> };
+    expect(block.children.map((c) => c.type)).toEqual([
+      'card',
+      'hint',
+      'markdown',
+      'textinput',
+      'select',
+      'select',
+      'switch',
+      'checkbox',
+      'radio',
+      'button',
+      'image',
+      'codeblock',
+      'webframe',
+    ]);
+    expect(block.children[0]).toEqual({
+      type: 'card',
+      title: 'PR #12',
+      hint: 'open',
+      icon: 'github',
+      onPress: { action: '@ui.url.open', url: 'https://example.com/pr/12' },
+      children: [
+        {
+          type: 'box',
+          grow: 1,
+          children: [
+            {
+              type: 'text',
+              children: [
+                'See ',
+                { type: 'link', target: { url: 'https://example.com' }, children: ['the docs'] },
+                ' and ',
+                { type: 'text', style: 'bold', text: 'read' },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(block.children[1]).toEqual({ type: 'hint', style: 'warning', children: ['Careful'] });
+    expect(block.children[6]).toEqual({ type: 'switch', state: 'on', label: 'Enabled', initialValue: true });
+    expect(validateRenderOutput({ element: block, state: {} })).toMatchObject({ ok: true });
   });
 
   it('builders produce the same JSON as JSX', () => {

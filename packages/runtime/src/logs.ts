@@ -1,4 +1,4 @@
-import { toBase64Url, utf8 } from './encoding';
+import { toBase64Url, utf8 } from '@platform/webhooks/bytes';
 
 /** Level of an invocation log line. @example const l: LogLevel = 'warn'; */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

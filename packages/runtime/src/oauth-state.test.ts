@@ -1,5 +1,5 @@
+import { fromBase64, toBase64Url, utf8 } from '@platform/webhooks/bytes';
 import { describe, expect, it } from 'vitest';
-import { fromBase64, toBase64Url, utf8 } from './encoding';
 import { checkOAuthState, OAUTH_STATE_TTL_MS, signOAuthState } from './oauth-state';
 
 const key = 'client_secret_value';

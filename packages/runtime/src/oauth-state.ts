@@ -1,4 +1,4 @@
-import { fromBase64, toBase64Url, toHex, utf8 } from './encoding';
+import { fromBase64, toBase64Url, toHex, utf8 } from '@platform/webhooks/bytes';
 import { hmacKey, hmacSign, hmacVerify } from './hmac';
 
 /** How long an OAuth `state` stays valid. */

@@ -16,7 +16,7 @@ export interface OAuthCredentials {
 }
 
 /**
- * Parameters of {@link createOAuthHandler} (SPEC 2.3).
+ * Parameters of {@link createOAuthHandler} (docs/contracts.md "Integration definition").
  * @example const config: OAuthConfig = { clientId, clientSecret, authorizeURL: 'https://github.com/login/oauth/authorize', accessTokenURL: 'https://github.com/login/oauth/access_token' };
  */
 export interface OAuthConfig {

@@ -1,5 +1,5 @@
+import { toHex } from '@platform/webhooks/bytes';
 import { describe, expect, it } from 'vitest';
-import { toHex } from './encoding';
 import { hmacKey, hmacSign } from './hmac';
 import { createIntegration } from './integration';
 import { createPublicEndpointHandler } from './public-endpoint';
@@ -9,7 +9,7 @@ function fetchEvent(method: string, headers: Record<string, string> = {}) {
   return { type: 'fetch', eventId: 'e', request: { method, url: 'https://p/public/webhook', headers } };
 }
 
-describe('createPublicEndpointHandler (SPEC 4.2)', () => {
+describe('createPublicEndpointHandler', () => {
   it('answers {"received":true} at once and runs the handler afterwards through waitUntil', async () => {
     let received: unknown;
     let release!: () => void;

@@ -15,7 +15,7 @@ export interface PublicEndpointOptions {
 }
 
 /**
- * The public endpoint pattern of SPEC 4.2: `POST` answers `{"received": true}` at
+ * The public endpoint pattern (docs/contracts.md "Integration definition"): `POST` answers `{"received": true}` at
  * once and runs `handler` afterwards through `waitUntil` (its logs are not captured,
  * its errors are printed, never answered). Other methods: 405 plain text.
  * The handler receives a fresh `Request` with the same raw body bytes.

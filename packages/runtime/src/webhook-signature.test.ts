@@ -1,5 +1,5 @@
+import { toBase64Url, toHex, utf8 } from '@platform/webhooks/bytes';
 import { describe, expect, it } from 'vitest';
-import { toBase64Url, toHex, utf8 } from './encoding';
 import { hmacKey, hmacSign } from './hmac';
 import { verifyWebhookSignature } from './webhook-signature';
 

@@ -1,4 +1,4 @@
-import { fromBase64, fromHex, toBytes } from './encoding';
+import { fromBase64, fromHex, toBytes } from '@platform/webhooks/bytes';
 import { type HmacAlgorithm, hmacKey, hmacVerify } from './hmac';
 
 /**
@@ -26,7 +26,7 @@ export interface WebhookSignatureOptions {
 }
 
 /**
- * Verifies a third-party HMAC webhook signature over the raw body (SPEC 5.6): pass
+ * Verifies a third-party HMAC webhook signature over the raw body (docs/contracts.md "Integration definition"): pass
  * the request (its body is read from a clone) or the `fetch-body` bytes. The digest
  * is checked in constant time; a missing or undecodable signature is `false`.
  *

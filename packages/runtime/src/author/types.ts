@@ -1,0 +1,54 @@
+import type {
+  EventOf,
+  EventType,
+  IntegrationEnvironment,
+  OrganizationInstallation,
+  SiteInstallation,
+  SpaceInstallation,
+} from '@platform/api-client';
+import type { IntegrationContext } from '../context';
+
+/**
+ * `context.environment` with the configuration types of this integration: the installation's
+ * (`configurations.account` in the manifest) and the space's or site's (`configurations.space` /
+ * `configurations.site`).
+ *
+ * @example
+ * type Env = RuntimeEnvironment<{ oauth_credentials?: { access_token: string } }, { project?: string }>;
+ */
+export interface RuntimeEnvironment<
+  InstallationConfiguration extends object = Record<string, unknown>,
+  SpaceOrSiteConfiguration extends object = Record<string, unknown>,
+> extends IntegrationEnvironment {
+  installation?: OrganizationInstallation & { configuration: InstallationConfiguration };
+  spaceInstallation?: SpaceInstallation & { configuration: SpaceOrSiteConfiguration };
+  siteInstallation?: SiteInstallation & { configuration: SpaceOrSiteConfiguration };
+}
+
+/**
+ * The context handlers receive, with a typed environment.
+ *
+ * @example
+ * type MyContext = RuntimeContext<RuntimeEnvironment<{ token?: string }>>;
+ * const handler = async (event: EventByType<'space_view'>, context: MyContext) =>
+ *   context.environment.installation?.configuration.token;
+ */
+export interface RuntimeContext<Environment extends IntegrationEnvironment = IntegrationEnvironment>
+  extends IntegrationContext {
+  environment: Environment;
+}
+
+/**
+ * The integration's `fetch` handler (public endpoint requests) with a typed context.
+ * @example const handleFetchEvent: FetchEventCallback<MyContext> = async (request, context) => new Response('ok');
+ */
+export type FetchEventCallback<Context extends RuntimeContext = RuntimeContext> = (
+  request: Request,
+  context: Context,
+) => Response | Promise<Response>;
+
+/**
+ * The event type of a name.
+ * @example const onView = async (event: EventByType<'space_view'>) => event.spaceId;
+ */
+export type EventByType<T extends EventType> = EventOf<T>;
