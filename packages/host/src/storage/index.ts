@@ -1,6 +1,9 @@
 export { isStorageError, StorageError, type StorageErrorCode } from './errors.js';
 export { newId, newLeaseToken, newSortableId } from './ids.js';
 export { type EventScope, installationMatches } from './matching.js';
+export { isPgUnavailable, wrapPgError } from './pg-errors.js';
+export { PG_DEFAULTS } from './postgres.js';
+export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-signals.js';
 export { type AssetsRepo, assetHash } from './repos/assets.js';
 export type { EventInput, EventsRepo } from './repos/events.js';
 export type {
@@ -15,12 +18,14 @@ export type {
   AttemptInput,
   ClaimOptions,
   DeliveryListOptions,
+  DeliveryLogRepo,
   DeliveryPage,
   EnqueueInput,
   FinishItem,
   FinishOutcome,
   JobRef,
   JobsRepo,
+  QueueRepo,
   QueueStats,
   RedeliverRangeOptions,
 } from './repos/jobs-api.js';
@@ -31,6 +36,7 @@ export type { Dialect } from './sql.js';
 export type { SqliteSynchronous } from './sqlite.js';
 export {
   openStorage,
+  type PostgresPoolSettings,
   type Repositories,
   type Storage,
   type StorageOptions,

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { StorageError } from './errors.js';
+import { describePgError, wrapPgError } from './pg-errors.js';
+import { encodeSignal, QUEUE_CHANNEL, type QueueSignal } from './queue-signals.js';
 import { normalizeParams, type Row, type Sql, type SqlValue, toDollarParams } from './sql.js';
 import { assertOutsideOwnTx, assertTxOpen, runInTxScope, type TxState, withSavepoint } from './tx-scope.js';
 
@@ -9,7 +11,25 @@ export interface PostgresOptions {
   schema?: string;
   /** Pool size. Default 10. */
   max?: number;
+  /**
+   * Longest wait, in ms, for a connection: opening a new one, or a free one when the pool is full. Default
+   * 5000. Bounded so that a request fails fast (503) while the server is away instead of hanging.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * Longest run of one statement, in ms (`statement_timeout` on the server; the client gives up 1 s
+   * later, for a server that stopped answering). `0`: no limit. Default 30000.
+   */
+  statementTimeoutMs?: number;
 }
+
+/**
+ * Defaults of {@link PostgresOptions} (also the defaults of the host's `PLATFORM_PG_*` settings).
+ *
+ * @example
+ * const poolSize = Number(process.env.PLATFORM_PG_POOL_SIZE || PG_DEFAULTS.poolSize);
+ */
+export const PG_DEFAULTS = { poolSize: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 } as const;
 
 const INT8_OID = 20;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -38,9 +58,16 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
       `invalid PostgreSQL schema name "${options.schema}": use lowercase letters, digits and _, starting with a letter or _`,
     );
   }
+  const statementTimeoutMs = options.statementTimeoutMs ?? PG_DEFAULTS.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: options.max ?? 10,
+    max: options.max ?? PG_DEFAULTS.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? PG_DEFAULTS.connectTimeoutMs,
+    // A connection whose peer vanished (host down, network cut) is noticed by TCP keepalive.
+    keepAlive: true,
+    ...(statementTimeoutMs > 0
+      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1_000 }
+      : {}),
     types,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
@@ -52,11 +79,11 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
     await pool.end().catch(() => undefined);
     throw new StorageError(
       'unavailable',
-      `cannot connect to PostgreSQL at ${where}: ${describe(error)}. Check that the server runs and DATABASE_URL is right`,
+      `cannot connect to PostgreSQL at ${where}: ${describePgError(error)}. Check that the server runs and DATABASE_URL is right`,
       { cause: error },
     );
   }
-  return new PgSql(pool, null, null);
+  return new PgSql(pool, null, null, options.schema ?? '');
 }
 
 class PgSql implements Sql {
@@ -66,7 +93,13 @@ class PgSql implements Sql {
     private readonly pool: pg.Pool,
     private readonly client: pg.PoolClient | null,
     private readonly tx: TxState | null,
+    /** The schema, which scopes this database's queue signals. */
+    private readonly schema: string,
   ) {}
+
+  async signal(signal: QueueSignal): Promise<void> {
+    await this.#query('SELECT pg_notify(?, ?)', [QUEUE_CHANNEL, encodeSignal(this.schema, signal)]);
+  }
 
   async all(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
     return (await this.#query(sql, params)).rows;
@@ -98,9 +131,18 @@ class PgSql implements Sql {
     }
     const state: TxState = { owner: this.pool, open: true, savepoints: 0 };
     let broken: Error | undefined;
+    // A checked-out client has no listener of the pool: its connection dying between two queries (server
+    // crash, restart) would be an unhandled 'error' event, which ends the process. Note it instead, and
+    // give the client back as broken so the pool discards it.
+    const onClientError = (error: Error) => {
+      broken ??= error;
+    };
+    client.on('error', onClientError);
     try {
-      await client.query('BEGIN');
-      const result = await runInTxScope(state, () => fn(new PgSql(this.pool, client, state)));
+      await client.query('BEGIN').catch((error: unknown) => {
+        throw wrapPgError(error);
+      });
+      const result = await runInTxScope(state, () => fn(new PgSql(this.pool, client, state, this.schema)));
       await client.query('COMMIT').catch((error: unknown) => {
         throw wrapPgError(error);
       });
@@ -112,7 +154,8 @@ class PgSql implements Sql {
       throw error;
     } finally {
       state.open = false;
-      client.release(broken);
+      client.release(broken); // from here the pool's own listener takes the client's errors
+      client.off('error', onClientError);
     }
   }
 
@@ -131,15 +174,31 @@ class PgSql implements Sql {
     try {
       return raw
         ? await target.query<Row>(sql)
-        : await target.query<Row>(toDollarParams(sql), normalizeParams(params));
+        : await target.query<Row>({ ...preparedStatement(sql), values: normalizeParams(params) });
     } catch (error) {
       throw wrapPgError(error);
     }
   }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
+/** Distinct statements named at most; past this, statements are sent unnamed (parsed each time). */
+const MAX_NAMED_STATEMENTS = 1000;
+const statements = new Map<string, { text: string; name?: string }>();
+
+/**
+ * The statement for a `?` query: translated to `$n` once, and named, so that each pooled connection
+ * parses and plans it once and then only binds and executes it (pg's named prepared statements). The
+ * repositories' SQL is a bounded set of texts (IN lists and multi-row inserts vary in length only).
+ */
+function preparedStatement(sql: string): { text: string; name?: string } {
+  let statement = statements.get(sql);
+  if (!statement) {
+    const text = toDollarParams(sql);
+    if (statements.size >= MAX_NAMED_STATEMENTS) return { text };
+    statement = { text, name: `platform_${statements.size + 1}` };
+    statements.set(sql, statement);
+  }
+  return statement;
 }
 
 /** host:port/database (as user) of a connection string, never its password. */
@@ -160,28 +219,4 @@ function describeUrl(databaseUrl: string): string {
   return `${url.hostname}:${url.port || '5432'}${url.pathname}${user}`;
 }
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EPIPE',
-  '57P01',
-  '57P03',
-]);
-
-/** Maps a pg error to a {@link StorageError} (constraint names only, never bound values). */
-export function wrapPgError(error: unknown): unknown {
-  if (error instanceof StorageError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = `PostgreSQL: ${describe(error)}`;
-  if (code === '23505') return new StorageError('conflict', message, { cause: error });
-  if (code === '23503')
-    return new StorageError('not_found', `${message} (a referenced row does not exist)`, { cause: error });
-  if (code === '40001' || code === '40P01')
-    return new StorageError('conflict', `${message}; retry`, { cause: error });
-  if (typeof code === 'string' && CONNECTION_CODES.has(code)) {
-    return new StorageError('unavailable', message, { cause: error });
-  }
-  return new StorageError('internal', message, { cause: error });
-}
+export { wrapPgError };

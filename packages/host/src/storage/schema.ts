@@ -8,7 +8,11 @@ export interface Migration {
   readonly sql: string | { readonly sqlite: string; readonly postgres: string };
 }
 
-/** The ordered migrations of the host database. Types: TEXT, INTEGER (booleans 0/1), BIGINT (ms timestamps). */
+/**
+ * The ordered migrations of the host database. Types: TEXT, INTEGER (booleans 0/1), BIGINT (ms timestamps);
+ * since migration 8 every other number column is BIGINT on PostgreSQL too, so both dialects store the same
+ * range (safe integers, docs/contracts.md "Numbers in storage").
+ */
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -160,5 +164,17 @@ CREATE TABLE assets (
     version: 7,
     name: "held deliveries: a slow endpoint's first attempts, per installation, outside the due-time index",
     sql: `CREATE INDEX jobs_held ON jobs (installation_id, run_at, id) WHERE state = 'held';`,
+  },
+  {
+    version: 8,
+    name: 'every number column is 64-bit on PostgreSQL too (INTEGER is 32-bit there, 64-bit in SQLite)',
+    sql: {
+      sqlite: 'SELECT 1;',
+      postgres: `ALTER TABLE jobs ALTER COLUMN series TYPE BIGINT, ALTER COLUMN attempt TYPE BIGINT;
+ALTER TABLE job_attempts ALTER COLUMN series TYPE BIGINT, ALTER COLUMN number TYPE BIGINT,
+  ALTER COLUMN duration_ms TYPE BIGINT, ALTER COLUMN status_code TYPE BIGINT;
+ALTER TABLE invocation_logs ALTER COLUMN duration_ms TYPE BIGINT;
+ALTER TABLE assets ALTER COLUMN size TYPE BIGINT;`,
+    },
   },
 ];

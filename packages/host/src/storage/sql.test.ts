@@ -13,7 +13,15 @@ describe('toDollarParams', () => {
 
 describe('normalizeParams', () => {
   it('maps booleans to 0/1 and undefined to null, refuses other types', () => {
-    expect(normalizeParams([true, false, undefined, null, 'x', 1.5])).toEqual([1, 0, null, null, 'x', 1.5]);
+    expect(normalizeParams([true, false, undefined, null, 'x', 15, -0])).toEqual([
+      1,
+      0,
+      null,
+      null,
+      'x',
+      15,
+      0,
+    ]);
     expect(normalizeParams(undefined)).toEqual([]);
     let error: unknown;
     try {
@@ -22,6 +30,30 @@ describe('normalizeParams', () => {
       error = e;
     }
     expect(isStorageError(error, 'invalid')).toBe(true);
+  });
+
+  it('refuses numbers one dialect would store and the other refuse: fractions, NaN, infinities, beyond 2^53', () => {
+    for (const value of [
+      1795473071782.3772,
+      0.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      -(2 ** 53),
+      2 ** 53,
+    ]) {
+      let error: unknown;
+      try {
+        normalizeParams(['x', value]);
+      } catch (e) {
+        error = e;
+      }
+      expect(isStorageError(error, 'invalid'), String(value)).toBe(true);
+      expect((error as Error).message).toContain(`SQL parameter #2 is ${value}`);
+    }
+    expect(normalizeParams([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER])).toEqual([
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+    ]);
   });
 
   it('placeholders builds IN lists and refuses empty ones', () => {

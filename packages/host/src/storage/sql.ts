@@ -1,4 +1,5 @@
 import { StorageError } from './errors.js';
+import type { QueueSignal } from './types.js';
 
 /** A value that can be bound to a `?` placeholder. Booleans become 0/1, `undefined` becomes NULL. */
 export type SqlValue = string | number | boolean | null | undefined;
@@ -34,6 +35,11 @@ export interface Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /** Closes the connection(s). */
   close(): Promise<void>;
+  /**
+   * Tells the other hosts on the database that jobs fall due (PostgreSQL: `pg_notify`, sent when the
+   * transaction commits; see queue-signals.ts). Absent on SQLite (one host).
+   */
+  signal?(signal: QueueSignal): Promise<void>;
 }
 
 /**
@@ -64,7 +70,9 @@ export function toDollarParams(sql: string): string {
 }
 
 /**
- * Normalizes bound values for the drivers: booleans to 0/1, undefined to null; refuses anything else.
+ * Normalizes bound values for the drivers: booleans to 0/1, undefined to null; refuses numbers that are not
+ * safe integers (fractions, NaN, ±Infinity, beyond ±2^53), which one dialect would store and the other refuse
+ * (docs/contracts.md, "Numbers in storage"), and anything else.
  *
  * @example
  * normalizeParams([true, undefined, 'x']) // [1, null, 'x']
@@ -74,7 +82,15 @@ export function normalizeParams(params: readonly SqlValue[] | undefined): (strin
   return params.map((value, index) => {
     if (value === undefined || value === null) return null;
     if (typeof value === 'boolean') return value ? 1 : 0;
-    if (typeof value === 'string' || typeof value === 'number') return value;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number') {
+      if (Number.isSafeInteger(value)) return value === 0 ? 0 : value; // -0 is stored as 0
+      throw new StorageError(
+        'invalid',
+        `SQL parameter #${index + 1} is ${value}: every number is stored as a whole number within ±2^53 ` +
+          '(times and durations in ms); round it where it is computed',
+      );
+    }
     throw new StorageError(
       'invalid',
       `SQL parameter #${index + 1} has unsupported type ${typeof value}; pass a string, number, boolean or null`,

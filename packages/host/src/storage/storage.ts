@@ -1,16 +1,37 @@
 import { migrate } from './migrate.js';
 import { openPostgres } from './postgres.js';
+import {
+  listenForSignals,
+  type QueueListener,
+  type QueueListenerHandlers,
+  silentListener,
+} from './queue-signals.js';
 import { type AssetsRepo, assetsRepo } from './repos/assets.js';
+import { deliveriesRepo } from './repos/deliveries.js';
 import { type EventsRepo, eventsRepo } from './repos/events.js';
 import { type InstallationsRepo, installationsRepo } from './repos/installations.js';
 import { type IntegrationsRepo, integrationsRepo } from './repos/integrations.js';
 import { type InvocationLogsRepo, invocationLogsRepo } from './repos/invocation-logs.js';
-import { jobsRepo } from './repos/jobs.js';
 import type { JobsRepo } from './repos/jobs-api.js';
+import { queueRepo } from './repos/queue.js';
 import { type SettingsRepo, settingsRepo } from './repos/settings.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
 import type { Dialect, Sql } from './sql.js';
 import { openSqlite, type SqliteOptions } from './sqlite.js';
+
+/**
+ * Pool settings of a PostgreSQL storage (the host's `PLATFORM_PG_*` settings): connections at most, the
+ * longest wait for one, the longest statement (defaults: `PG_DEFAULTS`).
+ *
+ * @example
+ * const settings: PostgresPoolSettings = { poolSize: 20, connectTimeoutMs: 2000, statementTimeoutMs: 0 };
+ * const storage = await openStorage({ databaseUrl: process.env.DATABASE_URL!, ...settings });
+ */
+export interface PostgresPoolSettings {
+  poolSize?: number;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+}
 
 /** Where the data lives: a SQLite file (embedded default) or a PostgreSQL database. */
 export type StorageOptions =
@@ -20,7 +41,7 @@ export type StorageOptions =
       writerLock?: SqliteOptions['writerLock'];
       synchronous?: SqliteOptions['synchronous'];
     }
-  | { databaseUrl: string; schema?: string; poolSize?: number };
+  | ({ databaseUrl: string; schema?: string } & PostgresPoolSettings);
 
 /** The repositories; the same set exists on the storage and on a transaction handle. */
 export interface Repositories {
@@ -48,6 +69,11 @@ export type StorageTx = Repositories;
 export interface Storage extends Repositories {
   /** The migration versions applied when this storage was opened (empty when already up to date). */
   readonly appliedMigrations: readonly number[];
+  /**
+   * Hears the queue signals of the other hosts on the same database (PostgreSQL: LISTEN on a dedicated
+   * connection that reconnects by itself; SQLite, one host: nothing). See queue-signals.ts.
+   */
+  listenQueue(handlers: QueueListenerHandlers): QueueListener;
   close(): Promise<void>;
 }
 
@@ -58,7 +84,7 @@ function repositories(sql: Sql): Repositories {
     installations: installationsRepo(sql),
     webhookSecrets: webhookSecretsRepo(sql),
     events: eventsRepo(sql),
-    jobs: jobsRepo(sql),
+    jobs: { ...queueRepo(sql), ...deliveriesRepo(sql) },
     invocationLogs: invocationLogsRepo(sql),
     settings: settingsRepo(sql),
     assets: assetsRepo(sql),
@@ -75,7 +101,7 @@ function repositories(sql: Sql): Repositories {
  * const storage = await openStorage({ sqlitePath: './.platform/platform.db' });
  * // or: await openStorage({ databaseUrl: process.env.DATABASE_URL! });
  * await storage.transaction(async (tx) => {
- *   const { inserted } = await tx.events.insertIfAbsent({ eventId: 'evt_1', type: 'site_view', payload: {}, siteId: 's1' });
+ *   const { inserted } = await tx.events.insertIfAbsent({ eventId: 'evt_1', type: event.type, payload: event, siteId: 's1' });
  *   if (inserted) await tx.jobs.enqueue([{ kind: 'deliver', installationId: 'inst_1', eventId: 'evt_1', payload: {} }]);
  * });
  * await storage.close();
@@ -91,6 +117,10 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       : await openPostgres(options.databaseUrl, {
           ...(options.schema === undefined ? {} : { schema: options.schema }),
           ...(options.poolSize === undefined ? {} : { max: options.poolSize }),
+          ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+          ...(options.statementTimeoutMs === undefined
+            ? {}
+            : { statementTimeoutMs: options.statementTimeoutMs }),
         });
   let appliedMigrations: number[];
   try {
@@ -102,5 +132,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     await sql.close().catch(() => undefined);
     throw error;
   }
-  return { ...repositories(sql), appliedMigrations, close: () => sql.close() };
+  const listenQueue = (handlers: QueueListenerHandlers): QueueListener =>
+    'databaseUrl' in options
+      ? listenForSignals(options.databaseUrl, options.schema ?? '', handlers)
+      : silentListener;
+  return { ...repositories(sql), appliedMigrations, listenQueue, close: () => sql.close() };
 }

@@ -66,6 +66,12 @@ export interface EventRecord {
 
 /** `invoke` = envelope dispatch to an integration (`job_` ids), `deliver` = webhook delivery (`dlv_` ids). */
 export type JobKind = 'invoke' | 'deliver';
+
+/** What a queue signal says (see queue-signals.ts): jobs of `kind` fall due at `dueAt` (ms since the epoch). */
+export interface QueueSignal {
+  kind: JobKind;
+  dueAt: number;
+}
 /**
  * `held`: a first attempt of an installation whose endpoint is slow now, kept out of the due-time index the
  * claims scan (claimed per installation with `claimHeld`, or made `queued` again with `unhold`). Shown as
@@ -96,7 +102,7 @@ export interface JobRecord {
   state: JobState;
   /** 1-based; +1 per manual redelivery. */
   series: number;
-  /** Attempts recorded in the current series (advanced by `recordAttempt`). */
+  /** Attempts recorded in the current series (advanced by `finishAttempt`). */
   attempt: number;
   runAt: number;
   leaseUntil: number | null;

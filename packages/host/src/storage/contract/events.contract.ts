@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
 import type { StorageTx } from '../storage.js';
-import { type Ctx, installationInput } from './harness.js';
+import { type Ctx, installationInput } from './fixtures.js';
 
 export function eventsContract(ctx: () => Ctx): void {
   it('insertIfAbsent is idempotent on eventId and returns the stored event', async () => {
@@ -29,6 +29,41 @@ export function eventsContract(ctx: () => Ctx): void {
     });
     expect(again).toEqual({ inserted: false, event: first.event });
     expect(await storage.events.get('evt_1')).toEqual(first.event);
+  });
+
+  it('insertManyIfAbsent stores a group in one go: new ones inserted, known and repeated ones not', async () => {
+    const { storage } = ctx();
+    await storage.events.insertIfAbsent({ eventId: 'evt_known', type: 'site_view', payload: { a: 1 } });
+    const group = [
+      { eventId: 'evt_new_1', type: 'site_view', payload: { n: 1 }, siteId: 'site_1', receivedAt: 10 },
+      { eventId: 'evt_known', type: 'site_view', payload: { a: 2 } },
+      { eventId: 'evt_new_2', type: 'space_view', payload: { n: 2 }, spaceId: 'space_1', receivedAt: 11 },
+      { eventId: 'evt_new_1', type: 'site_view', payload: { n: 3 } },
+      // past one statement's chunk of 100 rows
+      ...Array.from({ length: 150 }, (_v, i) => ({ eventId: `evt_bulk_${i}`, type: 't', payload: { i } })),
+    ];
+    const inserted = await storage.events.insertManyIfAbsent(group);
+    expect(inserted.slice(0, 4)).toEqual([true, false, true, false]);
+    expect(inserted.slice(4).every(Boolean)).toBe(true);
+    expect(await storage.events.get('evt_new_1')).toMatchObject({
+      payload: { n: 1 },
+      siteId: 'site_1',
+      receivedAt: 10,
+    });
+    expect(await storage.events.get('evt_known')).toMatchObject({ payload: { a: 1 } });
+    expect(await storage.events.get('evt_bulk_149')).toMatchObject({ payload: { i: 149 } });
+    expect(
+      await storage.events.insertManyIfAbsent([{ eventId: 'evt_new_2', type: 't', payload: {} }]),
+    ).toEqual([false]);
+    // a bad value in the group is refused and stores none of it
+    const bad = await storage.events
+      .insertManyIfAbsent([
+        { eventId: 'evt_ok', type: 't', payload: {} },
+        { eventId: 'evt_bad', type: 't', payload: {}, receivedAt: 1.5 },
+      ])
+      .catch((e: unknown) => e);
+    expect(isStorageError(bad, 'invalid')).toBe(true);
+    expect(await storage.events.get('evt_ok')).toBeNull();
   });
 
   it('a transaction that throws leaves neither the event nor its jobs', async () => {

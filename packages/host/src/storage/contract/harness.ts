@@ -1,35 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe } from 'vitest';
-import type { CreateInstallationInput } from '../repos/installations.js';
-import type { PublishInput } from '../repos/integrations.js';
-import type { InvocationLogInput } from '../repos/invocation-logs.js';
-import type { Storage } from '../storage.js';
 import { eventsContract } from './events.contract.js';
+import type { Backend, Ctx } from './fixtures.js';
 import { installationsContract } from './installations.contract.js';
 import { integrationsContract } from './integrations.contract.js';
 import { miscContract } from './misc.contract.js';
+import { numbersContract } from './numbers.contract.js';
 import { queueContract } from './queue.contract.js';
 import { queueConcurrencyContract } from './queue-concurrency.contract.js';
 import { queueFinishContract } from './queue-finish.contract.js';
 import { queueHeldContract } from './queue-held.contract.js';
 import { retentionContract } from './retention.contract.js';
 
-/** One empty database; `open()` may be called several times for independent Storage instances on it. */
-export interface TestDatabase {
-  open(): Promise<Storage>;
-  dispose(): Promise<void>;
-}
-
-/** A backend under test: makes a fresh empty database per test. */
-export interface Backend {
-  create(): Promise<TestDatabase>;
-}
-
-/** What every contract test gets: the storage of a fresh database, and a way to open more on it. */
-export interface Ctx {
-  storage: Storage;
-  db: TestDatabase;
-}
+export type { Backend, Ctx, TestDatabase } from './fixtures.js';
 
 /**
  * Registers the whole storage contract suite for one backend.
@@ -61,63 +43,6 @@ export function defineStorageContract(name: string, backend: Backend): void {
     queueFinishContract(ctx);
     miscContract(ctx);
     retentionContract(ctx);
+    numbersContract(ctx);
   });
-}
-
-/** A unique suffix. */
-export function uid(): string {
-  return randomBytes(6).toString('hex');
-}
-
-/** A publishable integration record. */
-export function integrationInput(overrides: Partial<PublishInput> = {}): PublishInput {
-  return {
-    name: 'hello',
-    version: '1.0.0',
-    title: 'Hello',
-    manifest: { name: 'hello', scopes: ['space:content:read'], nested: { list: [1, 2] } },
-    bundle: 'export default { fetch() {} };',
-    bundleHash: 'abc123',
-    envelopeVersion: 'v1',
-    signingSecret: 'sig_secret',
-    secrets: { CLIENT_ID: 'cid' },
-    firstParty: false,
-    devMode: false,
-    ...overrides,
-  };
-}
-
-/** An installation to create (active space installation by default). */
-export function installationInput(overrides: Partial<CreateInstallationInput> = {}): CreateInstallationInput {
-  return {
-    integrationName: 'hello',
-    target: 'space',
-    spaceId: 'space_1',
-    status: 'active',
-    tokenHash: `hash_${uid()}`,
-    ...overrides,
-  };
-}
-
-/** Creates the default installation (see {@link installationInput}) and returns its id. */
-export async function setup(storage: Storage): Promise<string> {
-  return (await storage.installations.create(installationInput())).id;
-}
-
-/** A valid invocation log of `inst_1` created at `createdAt`, with overrides. */
-export function invocationLogInput(
-  createdAt: number,
-  overrides: Partial<InvocationLogInput> = {},
-): InvocationLogInput {
-  return {
-    installationId: 'inst_1',
-    integrationName: 'hello',
-    eventType: 'fetch',
-    eventId: null,
-    status: 200,
-    durationMs: 1,
-    lines: [],
-    createdAt,
-    ...overrides,
-  };
 }

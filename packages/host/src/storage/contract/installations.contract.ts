@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import { type Ctx, installationInput } from './harness.js';
+import { type Ctx, installationInput } from './fixtures.js';
 
 export function installationsContract(ctx: () => Ctx): void {
   it('creates an installation with defaults and finds it by id and token hash', async () => {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import { type Ctx, integrationInput } from './harness.js';
+import { type Ctx, integrationInput } from './fixtures.js';
 
 export function integrationsContract(ctx: () => Ctx): void {
   it('publishes and reads back an integration version with JSON, booleans and a numeric timestamp', async () => {
@@ -103,5 +103,17 @@ export function integrationsContract(ctx: () => Ctx): void {
       manifest: changed,
     });
     expect((await storage.integrations.getLatestMeta('hello'))?.manifest).toEqual(changed);
+  });
+
+  it('remove deletes every version of one name and says how many there were', async () => {
+    const { storage } = ctx();
+    await storage.integrations.publish(integrationInput());
+    await storage.integrations.publish(integrationInput({ version: '1.1.0' }));
+    await storage.integrations.publish(integrationInput({ name: 'other' }));
+    expect(await storage.integrations.remove('hello')).toBe(2);
+    expect(await storage.integrations.getLatest('hello')).toBeNull();
+    expect(await storage.integrations.listVersions('hello')).toEqual([]);
+    expect((await storage.integrations.list()).map((i) => i.name)).toEqual(['other']);
+    expect(await storage.integrations.remove('hello')).toBe(0);
   });
 }

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
 import { migrations } from '../schema.js';
-import { type Ctx, installationInput } from './harness.js';
+import { type Ctx, installationInput } from './fixtures.js';
 
 const DAY = 24 * 3600_000;
 
@@ -33,7 +33,7 @@ export function miscContract(ctx: () => Ctx): void {
     const a = await storage.invocationLogs.insert({
       ...base,
       status: 200,
-      durationMs: 12.6,
+      durationMs: 13,
       lines: [{ level: 'info', message: 'hi', time: 5 }],
       createdAt: 100,
     });

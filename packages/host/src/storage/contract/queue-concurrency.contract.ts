@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Storage } from '../storage.js';
-import { type Ctx, installationInput } from './harness.js';
+import { type Ctx, installationInput } from './fixtures.js';
 
 export function queueConcurrencyContract(ctx: () => Ctx): void {
   it('four concurrent claim loops on two Storage instances claim each of 200 jobs exactly once', async () => {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import { type Ctx, installationInput } from './harness.js';
+import { type Ctx, installationInput } from './fixtures.js';
 
 /** finishAttempt (record + complete/reschedule in one transaction) and the retry-first claim order. */
 export function queueFinishContract(ctx: () => Ctx): void {
@@ -138,6 +138,59 @@ export function queueFinishContract(ctx: () => Ctx): void {
     });
     expect(await storage.jobs.getJob(c!.id)).toMatchObject({ state: 'failed', lastError: 'HTTP 404' });
     expect(await storage.jobs.finishAttempts([], 6)).toEqual([]);
+  });
+
+  it('finishAttempts of distinct jobs (one statement each for attempts and jobs): every outcome, and a lost claim', async () => {
+    const { storage } = ctx();
+    const { id: installationId } = await storage.installations.create(installationInput());
+    const jobs = await storage.jobs.enqueue(
+      [0, 1, 2, 3].map(() => ({ kind: 'deliver' as const, installationId, payload: {}, runAt: 0 })),
+    );
+    const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 4, leaseMs: 1000, now: 1 });
+    const [a, b, c, d] = jobs.map((job) => claimed.find((j) => j.id === job.id)!);
+    const attempt = (statusCode: number, number = 1) => ({
+      series: 1,
+      number,
+      startedAt: 2,
+      durationMs: 3,
+      statusCode,
+    });
+    expect(
+      await storage.jobs.finishAttempts(
+        [
+          { job: a!, attempt: attempt(200), outcome: { state: 'succeeded' } },
+          { job: b!, attempt: attempt(503), outcome: { runAt: 2000, lastError: 'HTTP 503' } },
+          { job: c!, attempt: attempt(410), outcome: { state: 'failed', lastError: 'HTTP 410' } },
+          // a worker whose lease was taken over: its attempt 2 is recorded, the job is not ended
+          {
+            job: { id: d!.id, leaseToken: 'another' },
+            attempt: attempt(200, 2),
+            outcome: { state: 'succeeded' },
+          },
+        ],
+        7,
+      ),
+    ).toEqual([true, true, true, false]);
+    expect(await storage.jobs.getJob(a!.id)).toMatchObject({ state: 'succeeded', finishedAt: 7, attempt: 1 });
+    expect(await storage.jobs.getJob(b!.id)).toMatchObject({
+      state: 'queued',
+      runAt: 2000,
+      attempt: 1,
+      finishedAt: null,
+      leaseToken: null,
+      lastError: 'HTTP 503',
+      attempts: [{ statusCode: 503 }],
+    });
+    expect(await storage.jobs.getJob(c!.id)).toMatchObject({
+      state: 'failed',
+      lastError: 'HTTP 410',
+      finishedAt: 7,
+    });
+    expect(await storage.jobs.getJob(d!.id)).toMatchObject({
+      state: 'running',
+      attempt: 2,
+      attempts: [{ number: 2, statusCode: 200 }],
+    });
   });
 
   it('claim takes due retries and expired leases before first attempts, oldest first within each', async () => {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { type Ctx, installationInput, setup } from './harness.js';
+import { type Ctx, installationInput, setup } from './fixtures.js';
 
 /** The queue seen from monitoring (queueStats) and a slow endpoint's held jobs (claimHeld, unhold). */
 export function queueHeldContract(ctx: () => Ctx): void {

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import { type Ctx, setup } from './harness.js';
+import type { AttemptInput } from '../repos/jobs-api.js';
+import { type Ctx, setup } from './fixtures.js';
 
 export function queueContract(ctx: () => Ctx): void {
   it('enqueue creates queued jobs with kind-specific ids', async () => {
@@ -93,7 +94,10 @@ export function queueContract(ctx: () => Ctx): void {
     expect(again?.leaseUntil).toBe(2010);
     expect(again?.leaseToken).not.toBe(first!.leaseToken);
     expect(await storage.jobs.complete(first!, 'succeeded', 1020)).toBe(false);
-    expect(await storage.jobs.reschedule(first!, 5000, 1020, 'stale')).toBe(false);
+    const stale = { series: 1, number: 1, startedAt: 10, durationMs: 1 };
+    expect(await storage.jobs.finishAttempt(first!, stale, { runAt: 5000, lastError: 'stale' }, 1020)).toBe(
+      false,
+    );
     expect(await storage.jobs.complete(again!, 'succeeded', 1030)).toBe(true);
     expect(await storage.jobs.getJob(first!.id)).toMatchObject({
       state: 'succeeded',
@@ -218,7 +222,7 @@ export function queueContract(ctx: () => Ctx): void {
     expect(await storage.jobs.release([], 15)).toBe(0);
   });
 
-  it('complete and reschedule act only on running jobs', async () => {
+  it('complete and a retry (finishAttempt with runAt) act only on running jobs', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);
     const [a, b] = await storage.jobs.enqueue([
@@ -226,16 +230,19 @@ export function queueContract(ctx: () => Ctx): void {
       { kind: 'deliver', installationId, payload: {}, runAt: 0 },
     ]);
     expect(await storage.jobs.complete(a!.id, 'succeeded', 1)).toBe(false);
-    expect(await storage.jobs.reschedule(a!.id, 10, 1, 'x')).toBe(false);
+    const attempt = { series: 1, number: 1, startedAt: 1, durationMs: 1 };
+    const retryAt = (runAt: number, now: number, lastError: string) =>
+      storage.jobs.finishAttempt(a!.id, attempt, { runAt, lastError }, now);
+    expect(await retryAt(10, 1, 'x')).toBe(false);
     await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 1 });
 
-    expect(await storage.jobs.reschedule(a!.id, 500, 2, 'HTTP 503')).toBe(true);
+    expect(await retryAt(500, 2, 'HTTP 503')).toBe(true);
     expect(await storage.jobs.getJob(a!.id)).toMatchObject({
       state: 'queued',
       runAt: 500,
       lastError: 'HTTP 503',
     });
-    expect(await storage.jobs.reschedule(a!.id, 600, 3, 'again')).toBe(false);
+    expect(await retryAt(600, 3, 'again')).toBe(false);
     expect(await storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1000, now: 499 })).toEqual([]);
     expect((await storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1000, now: 500 })).length).toBe(
       1,
@@ -252,19 +259,22 @@ export function queueContract(ctx: () => Ctx): void {
     expect(isStorageError(bad, 'invalid')).toBe(true);
   });
 
-  it('recordAttempt stores attempts idempotently, advances attempt and cuts the excerpt to 4096 bytes', async () => {
+  it('finishAttempt stores attempts idempotently even without the claim, advances attempt and cuts the excerpt to 4096 bytes', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);
     const [job] = await storage.jobs.enqueue([{ kind: 'deliver', installationId, payload: {}, runAt: 0 }]);
     const id = job!.id;
-    await storage.jobs.recordAttempt(id, {
+    // The job is not running (never claimed): each attempt is stored, the job stays queued.
+    const record = async (jobId: string, attempt: AttemptInput) =>
+      expect(await storage.jobs.finishAttempt(jobId, attempt, { state: 'failed' }, 0)).toBe(false);
+    await record(id, {
       series: 1,
       number: 1,
       startedAt: 10,
       durationMs: 5,
       statusCode: 500,
     });
-    await storage.jobs.recordAttempt(id, {
+    await record(id, {
       series: 1,
       number: 2,
       startedAt: 20,
@@ -272,7 +282,7 @@ export function queueContract(ctx: () => Ctx): void {
       error: 'ECONNREFUSED',
       responseExcerpt: `${'a'.repeat(4095)}é tail`,
     });
-    await storage.jobs.recordAttempt(id, {
+    await record(id, {
       series: 1,
       number: 1,
       startedAt: 11,
@@ -280,6 +290,7 @@ export function queueContract(ctx: () => Ctx): void {
       statusCode: 502,
     });
     const stored = await storage.jobs.getJob(id);
+    expect(stored?.state).toBe('queued');
     expect(stored?.attempt).toBe(2);
     expect(stored?.attempts).toEqual([
       {
@@ -302,7 +313,12 @@ export function queueContract(ctx: () => Ctx): void {
       },
     ]);
     const missing = await storage.jobs
-      .recordAttempt('dlv_missing', { series: 1, number: 1, startedAt: 0, durationMs: 0 })
+      .finishAttempt(
+        'dlv_missing',
+        { series: 1, number: 1, startedAt: 0, durationMs: 0 },
+        { state: 'failed' },
+        0,
+      )
       .catch((e) => e);
     expect(isStorageError(missing, 'not_found')).toBe(true);
   });
@@ -334,14 +350,10 @@ export function queueContract(ctx: () => Ctx): void {
       true,
     );
     const [claimed] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 100, now: 1 });
-    await storage.jobs.recordAttempt(id, {
-      series: 1,
-      number: 1,
-      startedAt: 1,
-      durationMs: 1,
-      statusCode: 400,
-    });
-    await storage.jobs.complete(claimed!, 'failed', 2, 'HTTP 400');
+    const first = { series: 1, number: 1, startedAt: 1, durationMs: 1, statusCode: 400 };
+    expect(
+      await storage.jobs.finishAttempt(claimed!, first, { state: 'failed', lastError: 'HTTP 400' }, 2),
+    ).toBe(true);
 
     const again = await storage.jobs.redeliver(id, 50);
     expect(again).toMatchObject({
@@ -354,15 +366,11 @@ export function queueContract(ctx: () => Ctx): void {
     });
     const [reclaimed] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 100, now: 50 });
     expect(reclaimed?.series).toBe(2);
-    await storage.jobs.recordAttempt(id, {
-      series: 2,
-      number: 1,
-      startedAt: 51,
-      durationMs: 1,
-      statusCode: 200,
-    });
-    await storage.jobs.recordAttempt(id, { series: 1, number: 3, startedAt: 51, durationMs: 1 });
-    await storage.jobs.complete(reclaimed!, 'succeeded', 52);
+    // A late attempt of the old series (its claim is long gone) is stored but finishes nothing.
+    const late = { series: 1, number: 3, startedAt: 51, durationMs: 1 };
+    expect(await storage.jobs.finishAttempt(claimed!, late, { state: 'failed' }, 51)).toBe(false);
+    const second = { series: 2, number: 1, startedAt: 51, durationMs: 1, statusCode: 200 };
+    expect(await storage.jobs.finishAttempt(reclaimed!, second, { state: 'succeeded' }, 52)).toBe(true);
     const final = await storage.jobs.getJob(id);
     expect(final?.attempt).toBe(1);
     expect(final?.attempts.map((a) => `${a.series}.${a.number}`)).toEqual(['1.1', '1.3', '2.1']);
@@ -414,13 +422,8 @@ export function queueContract(ctx: () => Ctx): void {
       ids.push(job!.id);
     }
     await storage.jobs.enqueue([{ kind: 'invoke', installationId, payload: {} }], 500);
-    await storage.jobs.recordAttempt(ids[4]!, {
-      series: 1,
-      number: 1,
-      startedAt: 1,
-      durationMs: 1,
-      statusCode: 200,
-    });
+    const attempt = { series: 1, number: 1, startedAt: 1, durationMs: 1, statusCode: 200 };
+    expect(await storage.jobs.finishAttempt(ids[4]!, attempt, { state: 'succeeded' }, 1)).toBe(false);
 
     const page1 = await storage.jobs.listDeliveries(installationId, { limit: 2 });
     expect(page1.items.map((j) => j.id)).toEqual([ids[4], ids[3]]);

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import { type Ctx, installationInput, invocationLogInput } from './harness.js';
+import { type Ctx, installationInput, invocationLogInput } from './fixtures.js';
 
 const DAY = 24 * 3600_000;
 const NOW = 1_700_000_000_000;

@@ -25,6 +25,11 @@ export interface EventInput {
 export interface EventsRepo {
   /** Inserts the event unless one with its eventId exists; returns the stored event either way. */
   insertIfAbsent(event: EventInput): Promise<{ inserted: boolean; event: EventRecord }>;
+  /**
+   * Inserts each event whose eventId is not stored yet (nor earlier in `events`), in one statement per 100
+   * events; returns, in order, whether each was inserted. For a group of events accepted together.
+   */
+  insertManyIfAbsent(events: readonly EventInput[]): Promise<boolean[]>;
   get(eventId: string): Promise<EventRecord | null>;
   /**
    * Deletes up to `limit` events received before `before` (oldest first); returns how many. The same
@@ -34,6 +39,8 @@ export interface EventsRepo {
 }
 
 const COLUMNS = 'event_id, type, payload, space_id, site_id, received_at';
+/** Rows per multi-row INSERT of `insertManyIfAbsent` (6 bound values each). */
+const INSERT_CHUNK = 100;
 
 function toRecord(row: Row): EventRecord {
   return {
@@ -53,6 +60,28 @@ export function eventsRepo(sql: Sql): EventsRepo {
     return row ? toRecord(row) : null;
   };
   return {
+    async insertManyIfAbsent(inputs) {
+      const inserted = new Set<string>();
+      const now = Date.now();
+      for (let i = 0; i < inputs.length; i += INSERT_CHUNK) {
+        const chunk = inputs.slice(i, i + INSERT_CHUNK);
+        const rows = await sql.all(
+          `INSERT INTO events (${COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+           ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+          chunk.flatMap((input) => [
+            input.eventId,
+            input.type,
+            JSON.stringify(input.payload),
+            input.spaceId ?? null,
+            input.siteId ?? null,
+            input.receivedAt ?? now,
+          ]),
+        );
+        for (const row of rows) inserted.add(str(row, 'event_id'));
+      }
+      // The first of several inputs with one eventId is the one stored.
+      return inputs.map((input) => inserted.delete(input.eventId));
+    },
     async insertIfAbsent(input) {
       const payload = JSON.stringify(input.payload);
       const record: EventRecord = {

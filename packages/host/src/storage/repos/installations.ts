@@ -4,7 +4,7 @@ import { type EventScope, installationMatches } from '../matching.js';
 import { json, num, str, strOrNull } from '../rows.js';
 import type { Row, Sql, SqlValue } from '../sql.js';
 import type { InstallationRecord, InstallationStatus, InstallationTarget, SpaceSelection } from '../types.js';
-import { cancelJobsForInstallation } from './jobs.js';
+import { cancelJobsForInstallation } from './queue.js';
 
 /** What `create` takes; `id` is generated (`inst_...`) unless given. */
 export interface CreateInstallationInput {

@@ -27,6 +27,8 @@ export interface IntegrationsRepo {
   list(): Promise<IntegrationRecord[]>;
   /** Every stored version of one integration, newest publish first. */
   listVersions(name: string): Promise<IntegrationRecord[]>;
+  /** Deletes every version of `name` (unpublish); returns how many there were (0: unknown name). */
+  remove(name: string): Promise<number>;
 }
 
 /** An integration version without its bundle and secrets. Its `manifest` is shared between readers and frozen. */
@@ -193,6 +195,11 @@ export function integrationsRepo(sql: Sql): IntegrationsRepo {
         [name],
       );
       return rows.map(toRecord);
+    },
+
+    async remove(name) {
+      const { changes } = await sql.run('DELETE FROM integrations WHERE name = ?', [name]);
+      return changes;
     },
   };
 }

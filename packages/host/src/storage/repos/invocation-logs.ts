@@ -59,7 +59,7 @@ export function invocationLogsRepo(sql: Sql): InvocationLogsRepo {
         record.eventType,
         record.eventId,
         String(record.status),
-        Math.round(record.durationMs),
+        record.durationMs,
         JSON.stringify(record.lines),
         record.createdAt,
       ]);

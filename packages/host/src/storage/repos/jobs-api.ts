@@ -114,13 +114,12 @@ export interface QueueStats {
  * @example
  * const [job] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 60_000, now: Date.now() });
  * if (job) {
- *   const number = job.attempt + 1;
- *   await storage.jobs.recordAttempt(job.id, { series: job.series, number, startedAt, durationMs, statusCode: 500 });
- *   await storage.jobs.reschedule(job, Date.now() + 1000, Date.now(), 'HTTP 500'); // or complete(job, 'succeeded', now)
+ *   const attempt = { series: job.series, number: job.attempt + 1, startedAt, durationMs, statusCode: 500 };
+ *   await storage.jobs.finishAttempt(job, attempt, { runAt: Date.now() + 1000, lastError: 'HTTP 500' }, Date.now());
  * }
  * const wakeAt = await storage.jobs.nextDueAt(['deliver']); // set a timer for it
  */
-export interface JobsRepo {
+export interface QueueRepo {
   /** Inserts queued jobs (call it on the transaction handle that also inserts the event). */
   enqueue(jobs: readonly EnqueueInput[], now?: number): Promise<JobRecord[]>;
   /**
@@ -130,17 +129,13 @@ export interface JobsRepo {
    * oldest runAt first within each.
    */
   claim(options: ClaimOptions): Promise<JobRecord[]>;
-  /** Records (idempotently, keyed by series+number) one attempt and advances `job.attempt` to `number`. */
-  recordAttempt(jobId: string, attempt: AttemptInput): Promise<void>;
   /** Finishes a running job; false when it was not running (anymore) or the lease was taken over. */
   complete(job: JobRef, state: TerminalJobState, now: number, lastError?: string | null): Promise<boolean>;
-  /** Puts a running job back in the queue at `runAt`; false when it was not running or the lease was taken over. */
-  reschedule(job: JobRef, runAt: number, now: number, lastError: string | null): Promise<boolean>;
   /**
-   * `recordAttempt` + `complete` / `reschedule` in ONE transaction: stores the attempt (always, like
-   * `recordAttempt`), then ends the claim with `outcome` under the same guard as `complete` /
-   * `reschedule`. Returns false when the job was not running or the lease was taken over (the attempt is
-   * still recorded).
+   * In ONE transaction: records (idempotently, keyed by series+number) the attempt and advances
+   * `job.attempt` to its number (always), then ends the claim with `outcome` — a final state, or back in the
+   * queue at `runAt` (a retry) — under the same guard as `complete`. Returns false when the job was not
+   * running or the lease was taken over (the attempt is still recorded).
    */
   finishAttempt(job: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number): Promise<boolean>;
   /**
@@ -182,12 +177,33 @@ export interface JobsRepo {
    * than it may run now.
    */
   release(jobs: readonly { id: string; leaseToken: string | null }[], now: number): Promise<number>;
+  /** Cancels the installation's queued and running jobs; returns the count. */
+  cancelForInstallation(installationId: string, now?: number): Promise<number>;
+}
+
+/**
+ * The delivery log: what was sent to an installation, with every attempt, and redelivery.
+ *
+ * @example
+ * const { items, nextCursor } = await storage.jobs.listDeliveries('inst_1', { state: 'failed' });
+ * if (items[0]) await storage.jobs.redeliver(items[0].id, Date.now());
+ */
+export interface DeliveryLogRepo {
+  /** The installation's jobs (of `kind`, default `deliver`), newest first, with their attempts; paged. */
   listDeliveries(installationId: string, options?: DeliveryListOptions): Promise<DeliveryPage>;
+  /** One job with its attempts, or null. */
   getJob(id: string): Promise<JobWithAttempts | null>;
   /** Requeues a succeeded/failed/exhausted job as a new series (attempt 0, runAt now). not_found / conflict. */
   redeliver(jobId: string, now: number): Promise<JobRecord>;
   /** Requeues, as new series, the installation's jobs in `states` created in the range; returns the count. */
   redeliverRange(installationId: string, options: RedeliverRangeOptions, now: number): Promise<number>;
-  /** Cancels the installation's queued and running jobs; returns the count. */
-  cancelForInstallation(installationId: string, now?: number): Promise<number>;
 }
+
+/**
+ * `storage.jobs`: the durable queue ({@link QueueRepo}, repos/queue.ts) and the delivery log
+ * ({@link DeliveryLogRepo}, repos/deliveries.ts) over the same `jobs` table.
+ *
+ * @example
+ * const jobs: JobsRepo = { ...queueRepo(sql), ...deliveriesRepo(sql) };
+ */
+export type JobsRepo = QueueRepo & DeliveryLogRepo;

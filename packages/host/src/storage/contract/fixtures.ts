@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import type { CreateInstallationInput } from '../repos/installations.js';
+import type { PublishInput } from '../repos/integrations.js';
+import type { InvocationLogInput } from '../repos/invocation-logs.js';
+import type { Storage } from '../storage.js';
+
+/** Shared fixtures of the storage contract suite: the contracts import these, harness.ts imports the contracts. */
+
+/** One empty database; `open()` may be called several times for independent Storage instances on it. */
+export interface TestDatabase {
+  open(): Promise<Storage>;
+  dispose(): Promise<void>;
+}
+
+/** A backend under test: makes a fresh empty database per test. */
+export interface Backend {
+  create(): Promise<TestDatabase>;
+}
+
+/** What every contract test gets: the storage of a fresh database, and a way to open more on it. */
+export interface Ctx {
+  storage: Storage;
+  db: TestDatabase;
+}
+
+/** A unique suffix. */
+export function uid(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/** A publishable integration record. */
+export function integrationInput(overrides: Partial<PublishInput> = {}): PublishInput {
+  return {
+    name: 'hello',
+    version: '1.0.0',
+    title: 'Hello',
+    manifest: { name: 'hello', scopes: ['space:content:read'], nested: { list: [1, 2] } },
+    bundle: 'export default { fetch() {} };',
+    bundleHash: 'abc123',
+    envelopeVersion: 'v1',
+    signingSecret: 'sig_secret',
+    secrets: { CLIENT_ID: 'cid' },
+    firstParty: false,
+    devMode: false,
+    ...overrides,
+  };
+}
+
+/** An installation to create (active space installation by default). */
+export function installationInput(overrides: Partial<CreateInstallationInput> = {}): CreateInstallationInput {
+  return {
+    integrationName: 'hello',
+    target: 'space',
+    spaceId: 'space_1',
+    status: 'active',
+    tokenHash: `hash_${uid()}`,
+    ...overrides,
+  };
+}
+
+/** Creates the default installation (see {@link installationInput}) and returns its id. */
+export async function setup(storage: Storage): Promise<string> {
+  return (await storage.installations.create(installationInput())).id;
+}
+
+/** A valid invocation log of `inst_1` created at `createdAt`, with overrides. */
+export function invocationLogInput(
+  createdAt: number,
+  overrides: Partial<InvocationLogInput> = {},
+): InvocationLogInput {
+  return {
+    installationId: 'inst_1',
+    integrationName: 'hello',
+    eventType: 'fetch',
+    eventId: null,
+    status: 200,
+    durationMs: 1,
+    lines: [],
+    createdAt,
+    ...overrides,
+  };
+}

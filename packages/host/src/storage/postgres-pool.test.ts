@@ -1,0 +1,95 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isStorageError } from './errors.js';
+import { openPostgres } from './postgres.js';
+
+// The pool's bounds (PLATFORM_PG_CONNECT_TIMEOUT_MS, PLATFORM_PG_STATEMENT_TIMEOUT_MS): a request fails
+// fast as `unavailable` (answered 503) instead of hanging. CI has PostgreSQL: unreachable = FAIL.
+const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A TCP server that accepts connections and never says a word: a PostgreSQL that hangs. */
+let silent: Server;
+let silentPort: number;
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  silentPort = (silent.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => silent.close(() => resolve()));
+});
+
+describe('PostgreSQL pool bounds', () => {
+  it('a server that accepts but never answers: opening fails as unavailable after the connect timeout', async () => {
+    const started = Date.now();
+    const error = await openPostgres(`postgres://postgres@127.0.0.1:${silentPort}/test`, {
+      connectTimeoutMs: 300,
+    }).catch((e: unknown) => e);
+    expect(isStorageError(error, 'unavailable')).toBe(true);
+    expect((error as Error).message).toContain(
+      `cannot connect to PostgreSQL at 127.0.0.1:${silentPort}/test`,
+    );
+    expect((error as Error).message).toMatch(/timeout/);
+    expect(Date.now() - started).toBeLessThan(15_000); // bounded (300 ms asked; generous for a loaded CI)
+  });
+
+  it('a full pool: a request that waits past the connect timeout fails as unavailable', async () => {
+    const sql = await openPostgres(DATABASE_URL, { max: 1, connectTimeoutMs: 300 });
+    try {
+      let release: () => void = () => undefined;
+      const held = sql.transaction(
+        (tx) =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+            void tx.get('SELECT 1');
+          }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the one connection is taken
+      const error = await sql.get('SELECT 1 AS one').catch((e: unknown) => e);
+      expect(isStorageError(error, 'unavailable')).toBe(true);
+      expect((error as Error).message).toContain('timeout exceeded when trying to connect');
+      release();
+      await held;
+      expect(await sql.get('SELECT 1 AS one')).toEqual({ one: 1 }); // and the pool serves again
+    } finally {
+      await sql.close();
+    }
+  });
+
+  it('a statement past the statement timeout is cancelled by the server and fails as unavailable', async () => {
+    const sql = await openPostgres(DATABASE_URL, { max: 2, statementTimeoutMs: 200 });
+    try {
+      const error = await sql.get('SELECT pg_sleep(5)').catch((e: unknown) => e);
+      expect(isStorageError(error, 'unavailable')).toBe(true);
+      expect((error as Error).message).toContain('canceling statement due to statement timeout');
+      expect(await sql.get('SELECT 2 AS two')).toEqual({ two: 2 });
+    } finally {
+      await sql.close();
+    }
+  });
+
+  it('the statement timeout is 30 s by default, and 0 means no limit', async () => {
+    for (const [statementTimeoutMs, shown] of [
+      [undefined, '30s'],
+      [0, '0'],
+    ] as const) {
+      const sql = await openPostgres(DATABASE_URL, {
+        max: 1,
+        ...(statementTimeoutMs === undefined ? {} : { statementTimeoutMs }),
+      });
+      try {
+        expect(await sql.get('SHOW statement_timeout')).toEqual({ statement_timeout: shown });
+      } finally {
+        await sql.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,169 @@
+import { hostname } from 'node:os';
+import pg from 'pg';
+import type { Sql } from './sql.js';
+import type { JobKind, QueueSignal } from './types.js';
+
+/**
+ * Queue signals between hosts on one PostgreSQL database (docs/operations.md, "Several hosts"): whenever
+ * the queue gets work that is not already in a local worker's hands — jobs queued by an accepted event, a
+ * retry scheduled, jobs given back or queued again — the writing transaction sends `pg_notify` on
+ * {@link QUEUE_CHANNEL}, delivered to every listening host when it commits. A host that hears it claims
+ * at once (due now) or arms its timer for the due time, so no polling interval sits in the latency path
+ * of another host's work. The embedded default (SQLite, one host) has no signals.
+ */
+
+/** The PostgreSQL channel of queue signals (one per database; the schema is part of each payload). */
+export const QUEUE_CHANNEL = 'platform_jobs';
+
+/** This process (its threads share it): a host ignores its own signals, its threads tell each other. */
+export const PROCESS_TAG = `${hostname()}:${process.pid}`;
+
+export type { QueueSignal } from './types.js';
+
+/**
+ * The payload of a signal: `schema|process|kind|dueAt`.
+ *
+ * @example
+ * encodeSignal('platform', { kind: 'deliver', dueAt: 1_700_000_000_000 }); // 'platform|host:123|deliver|1700000000000'
+ */
+export function encodeSignal(schema: string, signal: QueueSignal): string {
+  return `${schema}|${PROCESS_TAG}|${signal.kind}|${signal.dueAt}`;
+}
+
+/**
+ * Reads a payload: null when it is another schema's, this process's own, or not a signal.
+ *
+ * @example
+ * decodeSignal('platform|other:9|deliver|5', 'platform'); // { kind: 'deliver', dueAt: 5 }
+ */
+export function decodeSignal(payload: string, schema: string): QueueSignal | null {
+  const parts = payload.split('|');
+  if (parts.length !== 4) return null;
+  const [from, origin, kind, due] = parts as [string, string, string, string];
+  if (from !== schema || origin === PROCESS_TAG) return null;
+  if (kind !== 'deliver' && kind !== 'invoke') return null;
+  const dueAt = Number(due);
+  return Number.isSafeInteger(dueAt) ? { kind, dueAt } : null;
+}
+
+/** What a listener is told. */
+export interface QueueListenerHandlers {
+  /** Another host queued work of this kind, due at `dueAt`. */
+  onSignal(signal: QueueSignal): void;
+  /**
+   * The listening connection was lost and is back: signals may have been missed, so look at the queue
+   * afresh (claim, and read the next due time).
+   */
+  onResync(): void;
+  /** The listening connection failed (it reconnects by itself); for the log. */
+  onError?(error: unknown): void;
+}
+
+/** A running listener; `close()` ends it. */
+export interface QueueListener {
+  close(): Promise<void>;
+}
+
+/** A listener that hears nothing (the embedded default: one host, no signals). */
+export const silentListener: QueueListener = { close: async () => undefined };
+
+/** Reconnection back-off of the listening connection: 100 ms doubling up to 5 s. */
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+
+/**
+ * Listens for queue signals on a dedicated connection, and reconnects by itself (with back-off) when the
+ * connection is lost, calling `onResync` once it is back.
+ *
+ * @example
+ * const listener = listenForSignals('postgres://127.0.0.1/platform', 'public', {
+ *   onSignal: ({ dueAt }) => (dueAt <= Date.now() ? engine.notify() : engine.jobLoop.notifyDue(dueAt)),
+ *   onResync: () => engine.notify(),
+ * });
+ * await listener.close();
+ */
+export function listenForSignals(
+  databaseUrl: string,
+  schema: string,
+  handlers: QueueListenerHandlers,
+): QueueListener {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let delay = RECONNECT_MIN_MS;
+  let connectedBefore = false;
+
+  const scheduleReconnect = () => {
+    if (closed || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void connect();
+    }, delay);
+    retryTimer.unref();
+    delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+  };
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+    client = next;
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      if (!closed) handlers.onError?.(error);
+      next.removeAllListeners('notification');
+      void next.end().catch(() => undefined);
+      scheduleReconnect();
+    };
+    next.on('error', fail);
+    next.on('end', () => fail(new Error('the listening connection ended')));
+    next.on('notification', (message) => {
+      if (message.channel !== QUEUE_CHANNEL || message.payload === undefined) return;
+      const signal = decodeSignal(message.payload, schema);
+      if (signal) handlers.onSignal(signal);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${QUEUE_CHANNEL}`);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => undefined);
+      return;
+    }
+    delay = RECONNECT_MIN_MS;
+    if (connectedBefore) handlers.onResync();
+    connectedBefore = true;
+  };
+
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = undefined;
+      const current = client;
+      client = undefined;
+      current?.removeAllListeners('end');
+      current?.removeAllListeners('error');
+      current?.on('error', () => undefined);
+      await current?.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Tells other hosts (PostgreSQL; see queue-signals.ts) the earliest due time of each kind among `jobs`;
+ * nothing on SQLite. Inside a transaction the signal goes out when it commits.
+ *
+ * @example
+ * await signalDue(tx, [{ kind: 'deliver', runAt: Date.now() }]);
+ */
+export async function signalDue(sql: Sql, jobs: Iterable<{ kind: JobKind; runAt: number }>): Promise<void> {
+  if (!sql.signal) return;
+  const earliest = new Map<JobKind, number>();
+  for (const { kind, runAt } of jobs) earliest.set(kind, Math.min(earliest.get(kind) ?? runAt, runAt));
+  for (const [kind, dueAt] of earliest) await sql.signal({ kind, dueAt });
+}

@@ -1,0 +1,336 @@
+// The durable queue's repository: enqueue, claim, finish, release, hold, prune, cancel, and its statistics.
+// All of the queue's SQL is in this file (the claim lanes and the queue statistics included); the row shape
+// is in job-rows.ts, the delivery log (list, get, redeliver) in deliveries.ts.
+import { StorageError } from '../errors.js';
+import { newLeaseToken, newSortableId } from '../ids.js';
+import { signalDue } from '../queue-signals.js';
+import { num, numOrNull, pruneLimit, str } from '../rows.js';
+import { placeholders, type Sql, type SqlValue } from '../sql.js';
+import type { JobKind, JobRecord, TerminalJobState } from '../types.js';
+import { COLUMNS, TERMINAL, toJob } from './job-rows.js';
+import type { AttemptInput, EnqueueInput, FinishItem, FinishOutcome, JobRef, QueueRepo } from './jobs-api.js';
+import { finishAll, refGuard } from './queue-finish.js';
+
+/** Rows per multi-row INSERT of `enqueue` (11 bound values each). */
+const ENQUEUE_CHUNK = 100;
+const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL)';
+
+function kindList(kinds: readonly JobKind[]): string {
+  if (kinds.length === 0) throw new StorageError('invalid', 'kinds must list at least one job kind');
+  return placeholders(kinds.length);
+}
+
+/**
+ * The claim: one UPDATE over three lanes, each an index range scan cut at `limit` — due retries
+ * (`attempt > 0`, partial index `jobs_retry_queued`) and expired leases (a crashed worker's jobs) first, then
+ * first attempts; oldest runAt first within a lane. Parameters: leaseUntil, token, now, the shares (below),
+ * then (now, ...kinds, ...excluded installation ids, limit) per lane, then limit.
+ *
+ * With allowances per installation (`shared`), the candidates are numbered per installation in claim order
+ * and only the first `allowance` of each are taken: `CASE installation_id WHEN ? THEN ? ... ELSE ? END`
+ * (the `partial` installations and their allowances, then the claim's limit for the others).
+ */
+export function claimStatement(
+  dialect: Sql['dialect'],
+  kindCount: number,
+  excludeCount: number,
+  shared: { partial: number } | null,
+): string {
+  const kinds = placeholders(kindCount);
+  const lock = dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+  const exclude = excludeCount > 0 ? ` AND installation_id NOT IN (${placeholders(excludeCount)})` : '';
+  const lane = (n: number, where: string) =>
+    `SELECT id, ${n} AS lane, run_at, installation_id FROM (
+       SELECT id, run_at, installation_id FROM jobs WHERE ${where} AND kind IN (${kinds})${exclude}
+       ORDER BY run_at, id LIMIT ? ${lock}
+     ) lane${n}`;
+  const order = 'CASE WHEN lane = 2 THEN 1 ELSE 0 END, run_at, id';
+  const due = `(
+        ${lane(0, "state = 'queued' AND attempt > 0 AND run_at <= ?")}
+        UNION ALL
+        ${lane(1, "state = 'running' AND lease_until <= ?")}
+        UNION ALL
+        ${lane(2, "state = 'queued' AND attempt = 0 AND run_at <= ?")}
+      ) due`;
+  const allowance = shared
+    ? `CASE installation_id ${'WHEN ? THEN CAST(? AS INTEGER) '.repeat(shared.partial)}ELSE CAST(? AS INTEGER) END`
+    : null;
+  const candidates = allowance
+    ? `(SELECT id, lane, run_at, ROW_NUMBER() OVER (PARTITION BY installation_id ORDER BY ${order}) AS nth,
+          ${allowance} AS allowance
+        FROM ${due}) ranked WHERE nth <= allowance`
+    : due;
+  return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
+    WHERE id IN (
+      SELECT id FROM ${candidates} ORDER BY ${order} LIMIT ?
+    ) RETURNING ${COLUMNS}`;
+}
+
+/**
+ * The queue's size now, per kind: waiting (queued), of those already due, held (a slow endpoint's), in
+ * flight (running), and the oldest due time (how far behind the workers are). One pass over the
+ * `jobs_due` index range of the unfinished jobs. Parameters: now, now.
+ */
+export const QUEUE_STATS = `SELECT kind,
+    SUM(CASE WHEN state = 'queued' THEN 1 ELSE 0 END) AS queued,
+    SUM(CASE WHEN state = 'held' THEN 1 ELSE 0 END) AS held,
+    SUM(CASE WHEN state = 'queued' AND run_at <= ? THEN 1 ELSE 0 END) AS due,
+    SUM(CASE WHEN state = 'running' THEN 1 ELSE 0 END) AS running,
+    MIN(CASE WHEN state = 'queued' AND run_at <= ? THEN run_at END) AS oldest_due
+  FROM jobs WHERE state IN ('queued', 'held', 'running') GROUP BY kind ORDER BY kind`;
+
+/**
+ * Claims an installation's oldest held jobs: the `jobs_held` index range of one installation, cut at the
+ * limit. Parameters: leaseUntil, token, now, installation id, limit.
+ */
+export function claimHeldStatement(dialect: Sql['dialect']): string {
+  const lock = dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+  return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
+    WHERE id IN (
+      SELECT id FROM jobs WHERE state = 'held' AND installation_id = ? ORDER BY run_at, id LIMIT ? ${lock}
+    ) RETURNING ${COLUMNS}`;
+}
+
+/** Order of claimed jobs (RETURNING has none): retries first, then oldest runAt. */
+export function claimOrder(a: JobRecord, b: JobRecord): number {
+  return (
+    Number(b.attempt > 0) - Number(a.attempt > 0) ||
+    a.runAt - b.runAt ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+function checkOutcome(outcome: FinishOutcome): void {
+  if ('state' in outcome && !TERMINAL.includes(outcome.state))
+    throw new StorageError('invalid', `finishAttempt state must be one of ${TERMINAL.join(', ')}`);
+}
+
+/** Cancels the queued and running jobs of an installation; returns how many. */
+export async function cancelJobsForInstallation(
+  sql: Sql,
+  installationId: string,
+  now: number,
+): Promise<number> {
+  const { changes } = await sql.run(
+    `UPDATE jobs SET state = 'cancelled', lease_until = NULL, lease_token = NULL, finished_at = ?, updated_at = ?
+     WHERE installation_id = ? AND state IN ('queued', 'held', 'running')`,
+    [now, now, installationId],
+  );
+  return changes;
+}
+
+/**
+ * Builds the durable queue's repository on an adapter (or transaction handle).
+ *
+ * @example
+ * const queue = queueRepo(sql);
+ * const [job] = await queue.claim({ kinds: ['deliver'], limit: 1, leaseMs: 60_000, now: Date.now() });
+ */
+export function queueRepo(sql: Sql): QueueRepo {
+  return {
+    async enqueue(inputs: readonly EnqueueInput[], now = Date.now()) {
+      const jobs = inputs.map(
+        (input): JobRecord => ({
+          id: input.id ?? newSortableId(input.kind === 'deliver' ? 'dlv' : 'job', now),
+          kind: input.kind,
+          installationId: input.installationId,
+          eventId: input.eventId ?? null,
+          payload: input.payload,
+          state: input.lease ? 'running' : input.hold ? 'held' : 'queued',
+          series: 1,
+          attempt: 0,
+          runAt: input.runAt ?? now,
+          leaseUntil: input.lease?.until ?? null,
+          leaseToken: input.lease?.token ?? null,
+          lastError: null,
+          createdAt: now,
+          updatedAt: now,
+          finishedAt: null,
+        }),
+      );
+      const chunks: JobRecord[][] = [];
+      for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) chunks.push(jobs.slice(i, i + ENQUEUE_CHUNK));
+      const insert = async (db: Sql) => {
+        for (const chunk of chunks) {
+          await db.run(
+            `INSERT INTO jobs (${COLUMNS}) VALUES ${chunk.map(() => ENQUEUE_ROW).join(', ')}`,
+            chunk.flatMap((job) => [
+              job.id,
+              job.kind,
+              job.installationId,
+              job.eventId,
+              JSON.stringify(job.payload),
+              job.state,
+              job.runAt,
+              job.leaseUntil,
+              job.leaseToken,
+              now,
+              now,
+            ]),
+          );
+        }
+      };
+      // Jobs queued here are for whichever host claims first (leased ones are in a local worker's hands,
+      // held ones wait for their endpoint's share).
+      // One multi-row INSERT is atomic by itself (no transaction or savepoint needed); the signal follows
+      // it (after its commit, or at the commit of the caller's transaction).
+      if (chunks.length === 1) await insert(sql);
+      else if (chunks.length > 1) await sql.transaction(insert);
+      if (sql.signal)
+        await signalDue(
+          sql,
+          jobs.filter((job) => job.state === 'queued'),
+        );
+      return jobs;
+    },
+
+    async claim({ kinds, limit, leaseMs, now, perInstallation }) {
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new StorageError('invalid', 'claim limit must be an integer >= 1');
+      if (!(leaseMs > 0)) throw new StorageError('invalid', 'claim leaseMs must be > 0');
+      // Installations with nothing left are left out; the others listed get at most their allowance.
+      const exclude: string[] = [];
+      const partial: SqlValue[] = [];
+      for (const [installationId, allowance] of perInstallation ?? []) {
+        if (!(Number.isInteger(allowance) && allowance >= 0))
+          throw new StorageError('invalid', 'claim perInstallation allowances must be integers >= 0');
+        if (allowance === 0) exclude.push(installationId);
+        else if (allowance < limit) partial.push(installationId, allowance);
+      }
+      const token = newLeaseToken();
+      const lane = [now, ...kinds, ...exclude, limit];
+      const shares = partial.length > 0 ? [...partial, limit] : [];
+      const statement = claimStatement(
+        sql.dialect,
+        kinds.length,
+        exclude.length,
+        partial.length > 0 ? { partial: partial.length / 2 } : null,
+      );
+      const rows = await sql.transaction((tx) =>
+        tx.all(statement, [now + leaseMs, token, now, ...shares, ...lane, ...lane, ...lane, limit]),
+      );
+      return rows.map(toJob).sort(claimOrder);
+    },
+
+    finishAttempt: async (ref: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number) => {
+      checkOutcome(outcome);
+      const [finished] = await sql.transaction((tx) => finishAll(tx, [{ job: ref, attempt, outcome }], now));
+      return finished ?? false;
+    },
+
+    finishAttempts: async (items: readonly FinishItem[], now: number) => {
+      for (const item of items) checkOutcome(item.outcome);
+      return sql.transaction((tx) => finishAll(tx, items, now));
+    },
+
+    async complete(ref: JobRef, state: TerminalJobState, now: number, lastError?: string | null) {
+      if (!TERMINAL.includes(state))
+        throw new StorageError('invalid', `complete state must be one of ${TERMINAL.join(', ')}`);
+      const guard = refGuard(ref);
+      const { changes } = await sql.run(
+        `UPDATE jobs SET state = ?, finished_at = ?, updated_at = ?, lease_until = NULL, lease_token = NULL,
+           last_error = COALESCE(?, last_error)
+         WHERE ${guard.sql} AND state = 'running'`,
+        [state, now, now, lastError ?? null, ...guard.values],
+      );
+      return changes > 0;
+    },
+
+    async prune(before: number, limit: number) {
+      // A range of jobs_due (state, run_at) per final state, in no particular order (every row found is
+      // past `before`; sorting them all first would cost more than the batch). Attempts follow their job
+      // (ON DELETE CASCADE).
+      const { changes } = await sql.run(
+        `DELETE FROM jobs WHERE id IN (
+           SELECT id FROM jobs WHERE state IN ('succeeded', 'failed', 'exhausted', 'cancelled') AND run_at < ?
+           LIMIT ?)`,
+        [before, pruneLimit(limit)],
+      );
+      return changes;
+    },
+
+    async queueStats(now: number) {
+      const rows = await sql.all(QUEUE_STATS, [now, now]);
+      return rows.map((row) => ({
+        kind: str(row, 'kind') as JobKind,
+        queued: num(row, 'queued'),
+        held: num(row, 'held'),
+        due: num(row, 'due'),
+        running: num(row, 'running'),
+        oldestDueAt: numOrNull(row, 'oldest_due'),
+      }));
+    },
+
+    async claimHeld({ installationId, limit, leaseMs, now }) {
+      if (limit <= 0) return [];
+      const rows = await sql.all(claimHeldStatement(sql.dialect), [
+        now + leaseMs,
+        newLeaseToken(),
+        now,
+        installationId,
+        limit,
+      ]);
+      return rows.map(toJob).sort(claimOrder);
+    },
+
+    async unhold(which, now) {
+      if ('installationId' in which) {
+        const { changes } = await sql.run(
+          `UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'held' AND installation_id = ?`,
+          [now, which.installationId],
+        );
+        if (changes > 0) await signalDue(sql, [{ kind: 'deliver', runAt: now }]);
+        return changes;
+      }
+      const not =
+        which.except.length > 0 ? ` AND installation_id NOT IN (${placeholders(which.except.length)})` : '';
+      const { changes } = await sql.run(
+        `UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'held'${not}`,
+        [now, ...which.except],
+      );
+      if (changes > 0) await signalDue(sql, [{ kind: 'deliver', runAt: now }]);
+      return changes;
+    },
+
+    async nextDueAt(kinds: readonly JobKind[], exclude: readonly string[] = []) {
+      const list = kindList(kinds);
+      const not = exclude.length > 0 ? ` AND installation_id NOT IN (${placeholders(exclude.length)})` : '';
+      const row = await sql.get(
+        `SELECT MIN(t) AS t FROM (
+           SELECT MIN(run_at) AS t FROM jobs WHERE state = 'queued' AND kind IN (${list})${not}
+           UNION ALL
+           SELECT MIN(lease_until) AS t FROM jobs WHERE state = 'running' AND kind IN (${list})${not}
+         ) due`,
+        [...kinds, ...exclude, ...kinds, ...exclude],
+      );
+      return row ? numOrNull(row, 't') : null;
+    },
+
+    async release(refs: readonly { id: string; leaseToken: string | null }[], now: number) {
+      // One UPDATE per claim (a claim's jobs share its lease token); usually one.
+      const byToken = new Map<string, string[]>();
+      for (const { id, leaseToken } of refs) {
+        if (leaseToken === null) continue; // not under a claim: nothing of ours to give back
+        const ids = byToken.get(leaseToken);
+        if (ids) ids.push(id);
+        else byToken.set(leaseToken, [id]);
+      }
+      const released: { kind: JobKind; runAt: number }[] = [];
+      for (const [token, ids] of byToken) {
+        const rows = await sql.all(
+          `UPDATE jobs SET state = 'queued', lease_until = NULL, lease_token = NULL, updated_at = ?
+           WHERE id IN (${placeholders(ids.length)}) AND state = 'running' AND lease_token = ?
+           RETURNING kind, run_at`,
+          [now, ...ids, token],
+        );
+        for (const row of rows)
+          released.push({ kind: str(row, 'kind') as JobKind, runAt: num(row, 'run_at') });
+      }
+      await signalDue(sql, released);
+      return released.length;
+    },
+
+    cancelForInstallation: (installationId: string, now = Date.now()) =>
+      cancelJobsForInstallation(sql, installationId, now),
+  };
+}
