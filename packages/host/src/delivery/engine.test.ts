@@ -319,7 +319,7 @@ describe('createDeliveryEngine against real receivers', () => {
     engine.notify();
     await expect.poll(() => visits.get('slow')?.length ?? 0).toBe(1);
     await engine.stop({ graceful: true });
-    expect(engine.worker.state).toBe('stopped');
+    expect(engine.jobLoop.state).toBe('stopped');
     expect(queue.attempts.get('dlv_slow')).toMatchObject([
       { attempt: 1, statusCode: 200, responseExcerpt: 'late' },
     ]);

@@ -2,16 +2,18 @@ import type { Dispatcher } from 'undici';
 import type { AddressPolicy } from '../net/policy.js';
 import { validateWebhookUrl } from '../net/url.js';
 import { describe } from './errors.js';
+import {
+  createJobLoop,
+  type HandleTiming,
+  type JobLoop,
+  type JobLoopClock,
+  type JobLoopErrorPhase,
+  type JobLoopSlots,
+  systemClock,
+} from './job-loop.js';
+import { diagnoseRetry, type LateRetry } from './lateness.js';
 import { type AttemptOutcome, classify, type Decision, decide, type FinalState } from './policy.js';
 import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
-import {
-  createWorker,
-  systemClock,
-  type Worker,
-  type WorkerClock,
-  type WorkerErrorPhase,
-  type WorkerSlots,
-} from './worker.js';
 
 /** One delivery (one attempt series) as the engine needs it. Storage may carry more fields. */
 export interface DeliveryJob {
@@ -23,6 +25,8 @@ export interface DeliveryJob {
   body: string;
   /** 1-based number of the attempt about to be made in this series. */
   attempt: number;
+  /** When this attempt fell due (ms, the clock's scale): a retry's scheduled time. */
+  dueAt?: number;
 }
 
 /** Where to send a job. */
@@ -75,13 +79,13 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   /** The sender (injectable). Default {@link sendWebhook}. */
   send?: (input: SendWebhookInput) => Promise<AttemptResult>;
   rng?: () => number;
-  clock?: WorkerClock;
+  clock?: JobLoopClock;
   /** Deliveries in flight at once. Default 8. */
   concurrency?: number;
   /**
    * A fair share per target (`targetOf`: the installation), so a slow or dead endpoint cannot hold every
-   * slot: an attempt running past `slowMs` (default 500) gives its slot back and makes its target slow,
-   * and a slow target has at most `limit` deliveries in flight (see `WorkerOptions.perKey`). Needs
+   * slot: an attempt whose HTTP exchange runs past `slowMs` (default 500) gives its slot back and makes its target slow,
+   * and a slow target has at most `limit` deliveries in flight (see `JobLoopOptions.perKey`). Needs
    * `queue.release`.
    */
   perTarget?: {
@@ -94,11 +98,16 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   /** Safety-net wake-up for work enqueued by other processes. Default 1000 ms. */
   idleCheckMs?: number;
   /** Storage or unexpected errors (the job's lease brings it back later). */
-  onError?(error: unknown, phase: WorkerErrorPhase, job?: J): void;
-  /** Slots shared with a thread that hands over jobs it leased (see `WorkerOptions.slots`). */
-  slots?: WorkerSlots;
+  onError?(error: unknown, phase: JobLoopErrorPhase, job?: J): void;
+  /** Slots shared with a thread that hands over jobs it leased (see `JobLoopOptions.slots`). */
+  slots?: JobLoopSlots;
   /** Called after each attempt with its decision (logs, metrics). */
   onAttempt?(job: J, attempt: RecordedAttempt, decision: Decision): void;
+  /**
+   * A retry (attempt 2 or later, with `dueAt`) leaves more than 100 ms (`LATE_RETRY_MS`) after it fell due:
+   * how late and why, as the host can see it (`diagnoseRetry`). For a metric and a log line.
+   */
+  onLateRetry?(job: J, late: LateRetry): void;
 }
 
 /** The running delivery engine. */
@@ -106,13 +115,16 @@ export interface DeliveryEngine<J extends DeliveryJob = DeliveryJob> {
   start(): void;
   /** A delivery was enqueued: look for due work now. */
   notify(): void;
-  /** Delivers jobs already leased to this engine elsewhere (see `Worker.adopt`). */
+  /** Delivers jobs already leased to this engine elsewhere (see `JobLoop.adopt`). */
   adopt(jobs: readonly J[]): void;
   /** Stops claiming; graceful (default) waits for in-flight attempts. */
   stop(options?: { graceful?: boolean }): Promise<void>;
-  /** Runs one claimed job through send → decide → finish (used by the worker). */
-  deliver(job: J): Promise<void>;
-  readonly worker: Worker<J>;
+  /**
+   * Runs one claimed job through send → decide → finish (used by the job loop, which passes `timing`: the
+   * HTTP exchange is what its fair share measures).
+   */
+  deliver(job: J, timing?: HandleTiming): Promise<void>;
+  readonly jobLoop: JobLoop<J>;
 }
 
 /**
@@ -150,7 +162,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
    */
   let checked: { url: string; check: ReturnType<typeof validateWebhookUrl>; parsed?: URL } | undefined;
 
-  async function attempt(job: J): Promise<AttemptResult> {
+  async function attempt(job: J, timing?: HandleTiming): Promise<AttemptResult> {
     const target = await options.resolveTarget(job);
     if (!target) return refused('target_unavailable', describe('target_unavailable'));
     let url: string | URL = target.url;
@@ -162,6 +174,21 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       if (!checked.check.ok) return refused('invalid_target', checked.check.message);
       url = checked.parsed ?? url;
     }
+    if (timing && job.attempt > 1 && job.dueAt !== undefined && options.onLateRetry) {
+      const late = diagnoseRetry({ dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now() });
+      if (late) options.onLateRetry(job, late);
+    }
+    // The fair share times the HTTP exchange only: the host's own storage work before and after it
+    // (reading the target, recording the attempt) never makes an endpoint slow.
+    timing?.begin();
+    try {
+      return await sendTo(job, target, url);
+    } finally {
+      timing?.end();
+    }
+  }
+
+  function sendTo(job: J, target: DeliveryTarget, url: string | URL): Promise<AttemptResult> {
     return send({
       url,
       body: job.body,
@@ -177,8 +204,8 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     });
   }
 
-  async function deliver(job: J): Promise<void> {
-    const result = await attempt(job);
+  async function deliver(job: J, timing?: HandleTiming): Promise<void> {
+    const result = await attempt(job, timing);
     const endedAt = clock.now();
     const recorded: RecordedAttempt = { attempt: job.attempt, ...result };
     const outcome: AttemptOutcome =
@@ -191,7 +218,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     } else {
       const runAt = endedAt + decision.retryInMs;
       await queue.finish(job, recorded, { runAt });
-      worker.notifyDue(runAt);
+      jobLoop.notifyDue(runAt);
     }
     options.onAttempt?.(job, recorded, decision);
   }
@@ -201,7 +228,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   if (perTarget && !release) {
     throw new TypeError('createDeliveryEngine: perTarget needs queue.release to give jobs back');
   }
-  const worker = createWorker<J>({
+  const jobLoop = createJobLoop<J>({
     claim: (limit, allowances) => queue.claim(limit, allowances),
     nextDueAt: (exclude) => queue.nextDueAt(exclude),
     handle: deliver,
@@ -218,17 +245,18 @@ export function createDeliveryEngine<J extends DeliveryJob>(
             release,
             ...(perTarget.slowMs === undefined ? {} : { slowMs: perTarget.slowMs }),
             ...(perTarget.onSlow ? { onSlow: perTarget.onSlow } : {}),
+            timedByHandle: true,
           },
         }
       : {}),
   });
 
   return {
-    start: () => worker.start(),
-    notify: () => worker.notify(),
-    adopt: (jobs) => worker.adopt(jobs),
-    stop: (stopOptions) => worker.stop(stopOptions),
+    start: () => jobLoop.start(),
+    notify: () => jobLoop.notify(),
+    adopt: (jobs) => jobLoop.adopt(jobs),
+    stop: (stopOptions) => jobLoop.stop(stopOptions),
     deliver,
-    worker,
+    jobLoop,
   };
 }

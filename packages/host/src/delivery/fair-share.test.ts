@@ -57,6 +57,7 @@ describe('FairShare', () => {
     expect(fair.isSlow('k')).toBe(true);
     fair.sweep();
     expect(flags).toEqual([['k', true]]);
+    expect(fair.flagged()).toEqual(['k']);
     clock.now += 1;
     expect(fair.isSlow('k')).toBe(false);
     expect(fair.admits('k')).toBe(true);
@@ -65,6 +66,7 @@ describe('FairShare', () => {
       ['k', true],
       ['k', false],
     ]);
+    expect(fair.flagged()).toEqual([]);
     expect(fair.allowances()).toEqual(new Map());
   });
 

@@ -91,6 +91,19 @@ export class FairShare {
     return keys;
   }
 
+  /**
+   * The keys `onSlow` last reported slow (and not yet recovered): what the owner of `onSlow` was told, so
+   * that nobody needs to keep a copy of it.
+   *
+   * @example
+   * share.flagged(); // ['inst_dead']
+   */
+  flagged(): string[] {
+    const keys: string[] = [];
+    for (const [key, state] of this.#keys) if (state.flagged) keys.push(key);
+    return keys;
+  }
+
   /** A job of `key` started. */
   started(key: string): void {
     const state = this.#state(key);

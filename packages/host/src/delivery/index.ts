@@ -1,6 +1,6 @@
 /**
- * Webhook delivery engine: retry policy, signed sender, worker loop and the engine that ties
- * them to a durable queue. See README.md.
+ * Webhook delivery, storage-agnostic core: retry policy, signed sender, job loop, fair share and the engine
+ * that ties them to a durable queue. The host's adapter (durable queue, delivery thread) is `host/`. See README.md.
  *
  * @example
  * import { createDeliveryEngine } from './delivery/index.js';
@@ -18,6 +18,14 @@ export {
   type RecordedAttempt,
 } from './engine.js';
 export { type AttemptError, type AttemptErrorCode, toAttemptError } from './errors.js';
+export {
+  createJobLoop,
+  type JobLoop,
+  type JobLoopClock,
+  type JobLoopErrorPhase,
+  type JobLoopOptions,
+  systemClock,
+} from './job-loop.js';
 export {
   type AttemptOutcome,
   BASE_DELAY_MS,
@@ -39,11 +47,3 @@ export {
   type SendWebhookInput,
   sendWebhook,
 } from './sender.js';
-export {
-  createWorker,
-  systemClock,
-  type Worker,
-  type WorkerClock,
-  type WorkerErrorPhase,
-  type WorkerOptions,
-} from './worker.js';

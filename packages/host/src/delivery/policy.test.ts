@@ -23,7 +23,7 @@ describe('nextAttemptDelay', () => {
     expect(nextAttemptDelay(retry, () => draw)).toBeCloseTo(expected, 3);
   });
 
-  it('stays inside the first half of the windows of SPEC 8 with Math.random: the rest is left to arrive', () => {
+  it('stays inside the first half of the retry windows with Math.random: the rest is left to arrive', () => {
     const windows: Array<[number, number]> = [
       [1000, 1000 + 100 * DRAWN_SHARE],
       [2000, 2000 + 200 * DRAWN_SHARE],

@@ -1,5 +1,5 @@
 /**
- * Retry policy of webhook deliveries (SPEC 7 and 8, PRODUCT.md "Retry policy"). Pure functions.
+ * Retry policy of webhook deliveries (docs/contracts.md "Retry policy"). Pure functions.
  */
 
 /** A retryable failure is retried at most this many times (4 attempts in total). */
@@ -57,7 +57,8 @@ export function nextAttemptDelay(retry: number, rng: () => number = Math.random)
   const base = BASE_DELAY_MS * 2 ** (retry - 1);
   const draw = rng();
   const unit = Number.isFinite(draw) ? Math.min(Math.max(draw, 0), 1) : 0;
-  return base + unit * base * JITTER_RATIO * DRAWN_SHARE;
+  // Whole milliseconds: due times are stored as integers (docs/contracts.md, "Numbers in storage").
+  return base + Math.floor(unit * base * JITTER_RATIO * DRAWN_SHARE);
 }
 
 /**

@@ -6,7 +6,7 @@ import { ExchangeTimeout, postExchange } from './exchange.js';
 /** At most this many bytes of a response body are kept (and read). */
 export const RESPONSE_EXCERPT_BYTES = 4096;
 
-/** Default attempt timeout (connect + headers + body excerpt), PRODUCT.md "Webhook integration". */
+/** Default attempt timeout (connect + headers + body excerpt), docs/contracts.md "Webhook delivery". */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** Input of {@link sendWebhook}: one attempt of one delivery. */

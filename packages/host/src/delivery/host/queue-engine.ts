@@ -1,20 +1,19 @@
-import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import type { HostConfig } from '../config.js';
+import type { HostConfig } from '../../config.js';
+import type { DeliveryMetrics } from '../../metrics/index.js';
+import type { AddressPolicy } from '../../net/index.js';
+import type { DeliverJobPayload } from '../../services/dispatch.js';
+import { GroupCommit } from '../../services/group-commit.js';
+import { type FinishItem, isStorageError, type JobRecord, type Storage } from '../../storage/index.js';
 import {
+  type AttemptEnd,
   createDeliveryEngine,
   type DeliveryEngine,
   type DeliveryJob,
   type RecordedAttempt,
-} from '../delivery/engine.js';
-import { SLOW_ATTEMPT_MS } from '../delivery/fair-share.js';
-import type { Decision } from '../delivery/policy.js';
-import type { WorkerSlots } from '../delivery/worker.js';
-import type { DeliveryMetrics } from '../metrics/index.js';
-import type { AddressPolicy } from '../net/index.js';
-import { type FinishItem, isStorageError, type JobRecord, type Storage } from '../storage/index.js';
-import type { DeliverJobPayload } from './dispatch.js';
-import { GroupCommit } from './group-commit.js';
+} from '../engine.js';
+import type { JobLoopSlots } from '../job-loop.js';
+import type { Decision } from '../policy.js';
 
 /** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
 export function leaseMs(attemptTimeoutMs: number): number {
@@ -30,52 +29,45 @@ export function deliverySocketsPerOrigin(concurrency: number): number {
   return 2 * concurrency;
 }
 
-/**
- * The installations whose endpoint the delivery engine holds for slow (its fair share), as the side that
- * hands deliveries over and answers the API learns them (`update`, wired to the engine's
- * `onSlowInstallation`); each change is logged for the operator: warn when slow, info when it recovers.
- *
- * @example
- * const slow = slowInstallations(logger, 16);
- * startDeliveryEngine(deps, dispatcher, version, undefined, slow.update);
- * slow.has('inst_1'); // true while its endpoint is slow
- */
-export function slowInstallations(logger: Pick<Logger, 'warn' | 'info'>, share: number) {
-  const slow = new Set<string>();
-  return {
-    has: (installationId: string): boolean => slow.has(installationId),
-    /** How many installations are slow now. */
-    count: (): number => slow.size,
-    /** The installations slow now. */
-    list: (): string[] => [...slow],
-    update(installationId: string, isSlow: boolean): void {
-      if (isSlow) {
-        slow.add(installationId);
-        logger.warn(
-          { installation: installationId, maxInFlight: share },
-          `webhook endpoint of installation ${installationId} is slow (an attempt ran past ${SLOW_ATTEMPT_MS} ms): at most ${share} of its deliveries in flight until it has answered quickly for a minute`,
-        );
-      } else {
-        slow.delete(installationId);
-        logger.info(
-          { installation: installationId },
-          `webhook endpoint of installation ${installationId} is no longer slow`,
-        );
-      }
-    },
-  };
-}
-
 /** Where the delivery engine reports its errors (a pino logger fits; so does the worker thread's relay). */
 export interface DeliveryLog {
   error(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** The warn line of an attempt that did not succeed: delivery, installation, attempt, outcome, what comes next. */
+function logFailedAttempt(
+  logger: DeliveryLog,
+  job: QueuedDelivery,
+  attempt: RecordedAttempt,
+  end: AttemptEnd,
+) {
+  const outcome = attempt.error ? attempt.error.code : `HTTP ${attempt.statusCode}`;
+  const nextAttemptAt = 'runAt' in end ? new Date(end.runAt).toISOString() : null;
+  const next = nextAttemptAt
+    ? `next attempt at ${nextAttemptAt}`
+    : 'state' in end && end.state === 'exhausted'
+      ? 'retries exhausted, not retried'
+      : 'not retried';
+  logger.warn(
+    {
+      delivery: job.id,
+      installation: job.record.installationId,
+      eventId: job.eventId,
+      attempt: attempt.attempt,
+      outcome,
+      nextAttemptAt,
+      ...('state' in end ? { state: end.state } : {}),
+    },
+    `webhook delivery ${job.id} of installation ${job.record.installationId}: attempt ${attempt.attempt} failed (${outcome}); ${next}`,
+  );
 }
 
 /** What the delivery engine needs: a subset of `HostContext`, so it can also run in a worker thread. */
 export interface DeliveryDeps {
   readonly config: Pick<
     HostConfig,
-    'deliveryTimeoutMs' | 'deliveryConcurrency' | 'deliveryConcurrencyPerInstallation'
+    'deliveryTimeoutMs' | 'deliveryConcurrency' | 'deliveryConcurrencyPerInstallation' | 'queuePollMs'
   >;
   readonly storage: Storage;
   readonly policy: AddressPolicy;
@@ -97,6 +89,8 @@ function toQueued(record: JobRecord): QueuedDelivery {
     eventType: payload.eventType,
     body: payload.body,
     attempt: record.attempt + 1,
+    // A retry's scheduled time (a first attempt's runAt is when it was accepted).
+    ...(record.attempt > 0 ? { dueAt: record.runAt } : {}),
   };
 }
 
@@ -129,7 +123,7 @@ export function startDeliveryEngine(
   deps: DeliveryDeps,
   dispatcher: Dispatcher,
   version: string,
-  slots?: WorkerSlots,
+  slots?: JobLoopSlots,
   onSlowInstallation?: (installationId: string, slow: boolean) => void,
 ): QueuedDeliveryEngine {
   const { storage, config, logger } = deps;
@@ -150,8 +144,6 @@ export function startDeliveryEngine(
     const secrets = await storage.webhookSecrets.active(installation.id, Date.now());
     return { url: installation.configuration.url, secrets };
   };
-  /** Installations the fair share holds for slow now: their held deliveries stay held. */
-  const slow = new Set<string>();
   const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
     jobs.unhold(which, Date.now()).then(
       (count) => {
@@ -191,6 +183,7 @@ export function startDeliveryEngine(
         );
       },
       finish: async (job, attempt, end) => {
+        if (!('state' in end && end.state === 'succeeded')) logFailedAttempt(logger, job, attempt, end);
         // One transaction (shared with the attempts ending meanwhile): the attempt, and the job's end
         // (final state, or back in the queue).
         await finishing.submit({
@@ -227,33 +220,57 @@ export function startDeliveryEngine(
     userAgentVersion: version,
     timeoutMs: config.deliveryTimeoutMs,
     concurrency: config.deliveryConcurrency,
+    idleCheckMs: config.queuePollMs,
     perTarget: {
       targetOf: (job) => job.record.installationId,
       limit: config.deliveryConcurrencyPerInstallation,
       onSlow: (installationId, isSlow) => {
-        if (isSlow) slow.add(installationId);
-        else {
-          slow.delete(installationId);
-          unhold({ installationId });
-        }
+        if (!isSlow) unhold({ installationId });
         onSlowInstallation?.(installationId, isSlow);
       },
     },
     onError: (error, phase, job) =>
       logger.error({ err: error, phase, delivery: job?.id }, 'delivery engine error'),
     ...(deps.attemptMetrics ? { onAttempt: onAttemptOf(deps.attemptMetrics) } : {}),
+    onLateRetry: (job, late) => {
+      deps.attemptMetrics?.retryLate(late.cause, late.lateMs);
+      logger.warn(
+        {
+          delivery: job.id,
+          installation: job.record.installationId,
+          attempt: job.attempt,
+          lateMs: late.lateMs,
+          cause: late.cause,
+          parts: late.parts,
+        },
+        `retry ${job.attempt - 1} of delivery ${job.id} left ${late.lateMs} ms after it fell due (${late.cause})`,
+      );
+    },
     ...(slots ? { slots } : {}),
   });
   engine.start();
+  // Deliveries queued or rescheduled by other hosts on the same database (PostgreSQL): claim them at
+  // once, or at their due time, instead of at the next idle check.
+  const listener = storage.listenQueue({
+    onSignal: ({ kind, dueAt }) => {
+      if (kind !== 'deliver') return;
+      engine.jobLoop.notifyDue(dueAt); // due now: claim at once; later: arm the timer for it
+    },
+    onResync: () => engine.notify(),
+    onError: (error) =>
+      logger.error({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
+  });
   // Held deliveries of installations this engine does not hold for slow (after a restart, a recovery seen
   // by another thread, or another host's holds) are queued again: at start, and every HELD_SWEEP_MS.
   unhold({ except: [] });
-  const sweep = setInterval(() => unhold({ except: [...slow] }), HELD_SWEEP_MS);
+  // The installations held for slow are the fair share's (engine.jobLoop.slowKeys()): their held deliveries stay held.
+  const sweep = setInterval(() => unhold({ except: engine.jobLoop.slowKeys() }), HELD_SWEEP_MS);
   sweep.unref();
   return {
     ...engine,
     stop: async (options) => {
       clearInterval(sweep);
+      await listener.close();
       await engine.stop(options);
     },
     adoptRecords(records) {

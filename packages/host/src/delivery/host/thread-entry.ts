@@ -1,5 +1,6 @@
 /**
- * Entry of the delivery worker thread (built to `dist/delivery-worker.js`; started by the host when
+ * Entry of the delivery thread (built to `dist/delivery/host/thread-entry.js`, export
+ * `@platform/host/delivery-thread`; started by `startDeliveryThread` in thread.ts when
  * `PLATFORM_DELIVERY_THREAD=1`): the webhook delivery engine on its own storage handle and its own
  * guarded dispatcher. The main thread only accepts requests and writes events + jobs; it wakes this
  * thread with `{type: 'notify'}` after committing deliveries and stops it with `{type: 'stop'}`; a
@@ -7,37 +8,36 @@
  * Errors go back to the main thread's logger as `{type: 'log'}` messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDeliveryMetrics } from './metrics/index.js';
-import { createGuardedDispatcher, parseAllowPrivateTargets } from './net/index.js';
-import { deliverySocketsPerOrigin, startDeliveryEngine } from './services/delivery.js';
+import { createDeliveryMetrics } from '../../metrics/index.js';
+import { createGuardedDispatcher, parseAllowPrivateTargets } from '../../net/index.js';
+import { openStorage } from '../../storage/index.js';
+import { deliverySocketsPerOrigin, startDeliveryEngine } from './queue-engine.js';
+import { DeliverySlots } from './slots.js';
 import {
-  type DeliveryWorkerData,
-  type FromDeliveryWorker,
+  type DeliveryThreadData,
+  type FromDeliveryThread,
   serializeError,
-  type ToDeliveryWorker,
-} from './services/delivery-protocol.js';
-import { DeliverySlots } from './services/delivery-slots.js';
-import { openStorage } from './storage/index.js';
+  type ToDeliveryThread,
+} from './thread-protocol.js';
 
 if (!parentPort) {
   throw new Error(
-    'delivery-worker.js runs as a worker thread started by the host (startHost), not on its own.',
+    'delivery/host/thread-entry.js runs as the delivery thread started by the host (startHost), not on its own.',
   );
 }
 const port = parentPort;
-const data = workerData as DeliveryWorkerData;
-const post = (message: FromDeliveryWorker) => port.postMessage(message);
+const data = workerData as DeliveryThreadData;
+const post = (message: FromDeliveryThread) => port.postMessage(message);
 
-const logger = {
-  error(fields: Record<string, unknown>, message: string) {
-    const plain: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(fields)) {
-      if (value === undefined) continue;
-      plain[key] = value instanceof Error || key === 'err' ? serializeError(value) : value;
-    }
-    post({ type: 'log', level: 'error', message, fields: plain });
-  },
+const logAt = (level: 'error' | 'warn') => (fields: Record<string, unknown>, message: string) => {
+  const plain: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    plain[key] = value instanceof Error || key === 'err' ? serializeError(value) : value;
+  }
+  post({ type: 'log', level, message, fields: plain });
 };
+const logger = { error: logAt('error'), warn: logAt('warn') };
 
 const attemptMetrics = createDeliveryMetrics();
 
@@ -74,7 +74,7 @@ async function stop(): Promise<void> {
   port.close(); // nothing is left: the thread ends
 }
 
-port.on('message', (message: ToDeliveryWorker) => {
+port.on('message', (message: ToDeliveryThread) => {
   if (message.type === 'notify') {
     running.then(
       ({ engine }) => engine.notify(),

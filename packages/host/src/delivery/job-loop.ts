@@ -7,7 +7,7 @@ import { FairShare, SLOW_ATTEMPT_MS } from './fair-share.js';
  */
 
 /** Time source and timers (injectable for tests). */
-export interface WorkerClock {
+export interface JobLoopClock {
   /** Wall-clock ms, the same clock the queue's due times use. */
   now(): number;
   setTimeout(callback: () => void, ms: number): unknown;
@@ -15,24 +15,28 @@ export interface WorkerClock {
 }
 
 /** The process clock. */
-export const systemClock: WorkerClock = {
+export const systemClock: JobLoopClock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
 /** Where an error reported to `onError` came from. */
-export type WorkerErrorPhase = 'claim' | 'handle' | 'nextDueAt' | 'release';
+export type JobLoopErrorPhase = 'claim' | 'handle' | 'nextDueAt' | 'release';
 
-/** Options of {@link createWorker}. */
-export interface WorkerOptions<J> {
+/** Options of {@link createJobLoop}. */
+export interface JobLoopOptions<J> {
   /**
    * Claims (leases) at most `limit` due jobs; with `perKey`, `allowances` caps the keys that are slow now:
    * at most that many jobs of each (none for 0); keys not in it are not capped.
    */
   claim(limit: number, allowances?: ReadonlyMap<string, number>): Promise<J[]>;
-  /** Runs one job. A rejection is reported to `onError`; the job's lease is the storage's business. */
-  handle(job: J): Promise<void>;
+  /**
+   * Runs one job. A rejection is reported to `onError`; the job's lease is the storage's business. With
+   * `perKey.timedByHandle`, the handle tells through `timing` which part of it counts as the job's own time
+   * (for deliveries: the HTTP exchange, not the host's storage work).
+   */
+  handle(job: J, timing: HandleTiming): Promise<void>;
   /**
    * When the next not-yet-claimed job falls due (ms, `clock.now()` scale), or null if none; jobs of the
    * `exclude`d keys do not count (their next chance is a slot of their own freeing up).
@@ -40,7 +44,7 @@ export interface WorkerOptions<J> {
   nextDueAt(exclude: readonly string[]): Promise<number | null>;
   /** Most jobs handled at once. */
   concurrency: number;
-  clock?: WorkerClock;
+  clock?: JobLoopClock;
   /** Longest sleep, a safety net for work enqueued elsewhere without `notify()`. Default 1000 ms. */
   idleCheckMs?: number;
   /**
@@ -50,14 +54,14 @@ export interface WorkerOptions<J> {
    */
   batchDelayMs?: number;
   /** Errors of claim / handle / nextDueAt; the loop keeps going. */
-  onError(error: unknown, phase: WorkerErrorPhase, job?: J): void;
+  onError(error: unknown, phase: JobLoopErrorPhase, job?: J): void;
   /**
-   * Slots shared with another thread that hands this worker jobs it leased itself ({@link Worker.adopt}):
+   * Slots shared with another thread that hands this job loop jobs it leased itself ({@link JobLoop.adopt}):
    * claims take from them (at most the free ones), every ended job gives its slot back, and `want` tells
-   * whether this worker knows of due jobs in the queue (the other thread then leaves new jobs queued
+   * whether this job loop knows of due jobs in the queue (the other thread then leaves new jobs queued
    * behind them). `start()` gives `concurrency` slots.
    */
-  slots?: WorkerSlots;
+  slots?: JobLoopSlots;
   /**
    * A fair share of the slots per key (for deliveries: per installation), so that one slow or dead
    * endpoint, whose attempts each hold a slot until they time out, cannot hold up the others: an attempt
@@ -65,15 +69,15 @@ export interface WorkerOptions<J> {
    * `limit` jobs at once (see `FairShare`). Claims take what each slow key has left; jobs claimed or adopted
    * beyond it go back to the queue through `release` (untouched, due as they were).
    */
-  perKey?: WorkerPerKey<J>;
+  perKey?: JobLoopPerKey<J>;
 }
 
-/** See {@link WorkerOptions.perKey}. */
-export interface WorkerPerKey<J> {
+/** See {@link JobLoopOptions.perKey}. */
+export interface JobLoopPerKey<J> {
   keyOf(job: J): string;
   /** Most jobs of a slow key in flight at once (>= 1). */
   limit: number;
-  /** Gives jobs back to the queue (they were leased to this worker and never started). */
+  /** Gives jobs back to the queue (they were leased to this job loop and never started). */
   release(jobs: J[]): Promise<void>;
   /** An attempt running longer than this gives its slot back and makes its key slow. Default 500 ms. */
   slowMs?: number;
@@ -86,29 +90,59 @@ export interface WorkerPerKey<J> {
    * jobs in the queue, where claims take them within its share).
    */
   onSlow?(key: string, slow: boolean): void;
+  /**
+   * The handle times itself: only the time between `timing.begin()` and `timing.end()` counts towards
+   * `slowMs` (a handle that never calls `begin` is never slow). Default false: the whole handle counts.
+   * Deliveries time the HTTP exchange, so a slow database never makes a healthy endpoint slow.
+   */
+  timedByHandle?: boolean;
 }
 
-/** See {@link WorkerOptions.slots} (`DeliverySlots` fits). */
-export interface WorkerSlots {
+/**
+ * What a handle tells the job loop about its own timing (see {@link JobLoopPerKey.timedByHandle}): the part
+ * between `begin()` and `end()` is what the fair share measures against `slowMs`.
+ */
+export interface HandleTiming {
+  /** The measured part starts now (e.g. the request is about to be sent). */
+  begin(): void;
+  /** The measured part ended (e.g. the response was read, or the request failed). */
+  end(): void;
+  /** How the job got here: the claim that took it (see {@link Launch}). */
+  readonly launch: Launch;
+}
+
+/**
+ * How a job came to run, on the job loop's clock: when the claim that took it began and returned, and how
+ * late the timer that woke that cycle fired (0 when no timer woke it). A job handed over already leased
+ * (`adopt`) has its arrival as both claim times.
+ */
+export interface Launch {
+  readonly claimStartedAt: number;
+  readonly claimedAt: number;
+  readonly timerLateMs: number;
+}
+
+/** See {@link JobLoopOptions.slots} (`DeliverySlots` fits). */
+export interface JobLoopSlots {
   take(max: number): number;
   give(count: number): void;
   want(wanted: boolean): void;
 }
 
 /** A running job loop. */
-export interface Worker<J = unknown> {
+export interface JobLoop<J = unknown> {
   /** Starts claiming. Idempotent. */
   start(): void;
   /** New work was enqueued: claim now instead of at the next timer. */
   notify(): void;
   /**
-   * Runs jobs that were leased to this worker elsewhere (they are not claimed again). With `slots`, each
-   * holds a slot its sender took. A stopped worker gives the slots back and leaves the jobs to their
+   * Runs jobs that were leased to this job loop elsewhere (they are not claimed again). With `slots`, each
+   * holds a slot its sender took. A stopped job loop gives the slots back and leaves the jobs to their
    * lease, which brings them back to the queue.
    */
   adopt(jobs: readonly J[]): void;
   /**
-   * A job (re)scheduled by this process falls due at `at` (ms, `clock.now()` scale): wake then. Workers
+   * A job (re)scheduled by this process falls due at `at` (ms, `clock.now()` scale): wake then. Job loops
    * do not re-read the next due time after every job, so a handle that reschedules must call this.
    */
   notifyDue(at: number): void;
@@ -117,6 +151,11 @@ export interface Worker<J = unknown> {
    * in-flight handle have finished; otherwise resolves at once and leaves handles running.
    */
   stop(options?: { graceful?: boolean }): Promise<void>;
+  /**
+   * The keys its fair share (`perKey`) holds for slow, as `onSlow` last reported them ([] without `perKey`).
+   * The fair share is the one owner of this on the thread that runs the loop.
+   */
+  slowKeys(): string[];
   /** Jobs being handled right now. */
   readonly inFlight: number;
   readonly state: 'idle' | 'running' | 'stopping' | 'stopped';
@@ -126,29 +165,29 @@ export interface Worker<J = unknown> {
  * Creates a job loop in the pg-boss worker shape, with exact wake-ups.
  *
  * @example
- * const worker = createWorker({
+ * const loop = createJobLoop({
  *   claim: (limit) => queue.claim(limit),
  *   handle: (job) => deliver(job),
  *   nextDueAt: () => queue.nextDueAt(),
  *   concurrency: 8,
  *   onError: (error, phase) => log.error({ error, phase }, 'delivery worker'),
  * });
- * worker.start();
- * // after enqueueing: worker.notify();
- * await worker.stop({ graceful: true });
+ * loop.start();
+ * // after enqueueing: loop.notify();
+ * await loop.stop({ graceful: true });
  */
-export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
+export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
   const clock = options.clock ?? systemClock;
   const idleCheckMs = options.idleCheckMs ?? 1000;
   const concurrency = options.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`createWorker: concurrency must be a positive integer, got ${concurrency}`);
+    throw new RangeError(`createJobLoop: concurrency must be a positive integer, got ${concurrency}`);
   }
   if (!(idleCheckMs > 0))
-    throw new RangeError(`createWorker: idleCheckMs must be positive, got ${idleCheckMs}`);
+    throw new RangeError(`createJobLoop: idleCheckMs must be positive, got ${idleCheckMs}`);
   const perKey = options.perKey;
   if (perKey && !(Number.isInteger(perKey.limit) && perKey.limit >= 1)) {
-    throw new RangeError(`createWorker: perKey.limit must be a positive integer, got ${perKey.limit}`);
+    throw new RangeError(`createJobLoop: perKey.limit must be a positive integer, got ${perKey.limit}`);
   }
   const slots = options.slots;
   const slowMs = perKey?.slowMs ?? SLOW_ATTEMPT_MS;
@@ -164,11 +203,11 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     : null;
   const batchDelayMs = options.batchDelayMs ?? 5;
   if (!(batchDelayMs >= 0))
-    throw new RangeError(`createWorker: batchDelayMs must be >= 0, got ${batchDelayMs}`);
+    throw new RangeError(`createJobLoop: batchDelayMs must be >= 0, got ${batchDelayMs}`);
   /** Below this many handles in flight, free slots are filled at once. */
   const refillBelow = Math.max(1, Math.ceil(concurrency / 2));
 
-  let state: Worker<J>['state'] = 'idle';
+  let state: JobLoop<J>['state'] = 'idle';
   /** The one wake-up timer: the next due time (or the idle check), at `timerAt`. */
   let timer: unknown;
   let timerAt = Number.POSITIVE_INFINITY;
@@ -177,6 +216,8 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
    * `nextDueAt` while a retry was being committed got the older answer: it must not arm later than this.
    */
   let announcedAt = Number.POSITIVE_INFINITY;
+  /** How late the timer fired for the cycle it triggered (read and reset by that cycle). */
+  let timerLateMs = 0;
   let batchTimer: unknown;
   let immediate: ReturnType<typeof setImmediate> | undefined;
   let cycle: Promise<void> | undefined;
@@ -197,7 +238,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
   /** Jobs holding a slot: in flight, less those lingering (see `perKey`). */
   let active = 0;
 
-  const report = (error: unknown, phase: WorkerErrorPhase, job?: J) => {
+  const report = (error: unknown, phase: JobLoopErrorPhase, job?: J) => {
     try {
       options.onError(error, phase, job);
     } catch {
@@ -217,6 +258,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     timerAt = at;
     timer = clock.setTimeout(
       () => {
+        timerLateMs = Math.max(0, clock.now() - at);
         timer = undefined;
         timerAt = Number.POSITIVE_INFINITY;
         announcedAt = Number.POSITIVE_INFINITY; // the next cycle reads every committed due time
@@ -259,15 +301,15 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
    * Starts the jobs their key admits; gives the others back to the queue (and their slots, which were
    * taken for them). Returns how many started.
    */
-  const admit = (jobs: readonly J[]): number => {
+  const admit = (jobs: readonly J[], how: Launch): number => {
     if (!perKey || !fair) {
-      for (const job of jobs) launch(job, null);
+      for (const job of jobs) launch(job, null, how);
       return jobs.length;
     }
     const excess: J[] = [];
     for (const job of jobs) {
       const key = perKey.keyOf(job);
-      if (fair.admits(key)) launch(job, key);
+      if (fair.admits(key)) launch(job, key, how);
       else excess.push(job);
     }
     if (excess.length > 0) {
@@ -286,24 +328,34 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     return jobs.length - excess.length;
   };
 
-  const launch = (job: J, key: string | null) => {
+  const launch = (job: J, key: string | null, how: Launch) => {
     active += 1;
     let lingering = false;
-    // With a fair share, an attempt that runs past slowMs gives its slot back (see FairShare).
-    const slowTimer =
-      key !== null && fair
-        ? clock.setTimeout(() => {
-            if (!fair.lingered(key)) return;
-            lingering = true;
-            active -= 1;
-            slots?.give(1);
-            wake();
-          }, slowMs)
-        : undefined;
+    // With a fair share, an attempt that runs past slowMs gives its slot back (see FairShare): timed from
+    // the start of the handle, or between the handle's own begin() and end() (perKey.timedByHandle).
+    let slowTimer: unknown;
+    const stopTiming = () => {
+      if (slowTimer !== undefined) clock.clearTimeout(slowTimer);
+      slowTimer = undefined;
+    };
+    const startTiming = () => {
+      stopTiming();
+      if (key === null || !fair || lingering) return;
+      slowTimer = clock.setTimeout(() => {
+        slowTimer = undefined;
+        if (!fair.lingered(key)) return;
+        lingering = true;
+        active -= 1;
+        slots?.give(1);
+        wake();
+      }, slowMs);
+    };
+    if (!perKey?.timedByHandle) startTiming();
+    const timing: HandleTiming = { begin: startTiming, end: stopTiming, launch: how };
     if (key !== null) fair?.started(key);
     const run = (async () => {
       try {
-        await options.handle(job);
+        await options.handle(job, timing);
       } catch (error) {
         report(error, 'handle', job);
       }
@@ -311,7 +363,7 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     inFlight.add(run);
     void run.finally(() => {
       inFlight.delete(run);
-      if (slowTimer !== undefined) clock.clearTimeout(slowTimer);
+      stopTiming();
       if (!lingering) {
         active -= 1;
         slots?.give(1);
@@ -330,6 +382,8 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
     const free = slots ? slots.take(room) : room;
     let claimed = 0;
     const claimFrom = clock.now();
+    const wokeLate = timerLateMs;
+    timerLateMs = 0;
     if (free > 0) {
       let jobs: J[];
       try {
@@ -343,9 +397,13 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
       }
       slots?.give(free - jobs.length);
       // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
-      claimed = admit(jobs);
+      claimed = admit(jobs, { claimStartedAt: claimFrom, claimedAt: clock.now(), timerLateMs: wokeLate });
       // A full claim may have left more due work (also when some of it went back for its key's limit).
       setDrained(jobs.length < free);
+      // Work announced as due (notifyDue) that this claim did not get may be locked by another process's
+      // claim or a transaction dying with its host: look at the next due time again (and back off while
+      // it stays unclaimable) instead of waiting for the idle check.
+      if (jobs.length < free && announcedAt <= claimFrom) needDue = true;
     }
     if (state !== 'running') return;
     if (active >= concurrency || free === 0) {
@@ -410,9 +468,10 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
   }
 
   return {
+    slowKeys: () => fair?.flagged() ?? [],
     start() {
       if (state === 'running') return;
-      // The shared slots are given once: a worker started again after stop() finds its slots given back.
+      // The shared slots are given once: a job loop started again after stop() finds its slots given back.
       if (state === 'idle') slots?.give(concurrency);
       state = 'running';
       trigger();
@@ -426,7 +485,8 @@ export function createWorker<J>(options: WorkerOptions<J>): Worker<J> {
         slots?.give(jobs.length);
         return;
       }
-      admit(jobs);
+      const now = clock.now();
+      admit(jobs, { claimStartedAt: now, claimedAt: now, timerLateMs: 0 });
     },
     notifyDue(at: number) {
       if (state !== 'running') return;

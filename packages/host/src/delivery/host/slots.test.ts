@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { DeliverySlots } from './delivery-slots.js';
+import { DeliverySlots } from './slots.js';
 
 describe('DeliverySlots', () => {
   it('starts with no free slot and work wanted: nothing is handed over before the engine runs', () => {

@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createGuardedDispatcher, parseAllowPrivateTargets } from '../net/index.js';
-import { openStorage } from '../storage/index.js';
-import { slowInstallations, startDeliveryEngine } from './delivery.js';
-import { captureLogs, installSpaceWebhook, testContext } from './test-support.js';
+import { createGuardedDispatcher, parseAllowPrivateTargets } from '../../net/index.js';
+import { captureLogs, installSpaceWebhook, testContext } from '../../services/test-support.js';
+import { openStorage } from '../../storage/index.js';
+import { startDeliveryEngine } from './queue-engine.js';
+import { slowInstallations } from './slow-installations.js';
 
 it('tracks slow installations and tells the operator when one becomes slow (warn, with its share) and recovers (info)', () => {
   const { lines, logger } = captureLogs();

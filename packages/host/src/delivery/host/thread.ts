@@ -4,15 +4,17 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { type JobRecord, WriterLock } from '../storage/index.js';
-import { slowInstallations } from './delivery.js';
+import { WriterLock } from '../../storage/index.js';
+import { type DeliveryHandOff, reserveHandOff } from './hand-off.js';
+import type { DeliveryRunner } from './runner.js';
+import { DeliverySlots } from './slots.js';
+import { slowInstallations } from './slow-installations.js';
 import {
-  type DeliveryWorkerData,
+  type DeliveryThreadData,
   deserializeError,
-  type FromDeliveryWorker,
-  type ToDeliveryWorker,
-} from './delivery-protocol.js';
-import { DeliverySlots } from './delivery-slots.js';
+  type FromDeliveryThread,
+  type ToDeliveryThread,
+} from './thread-protocol.js';
 
 /** The delivery worker thread could not be started (its built file is missing, or it failed at start). */
 export class DeliveryThreadError extends Error {
@@ -26,24 +28,28 @@ export class DeliveryThreadError extends Error {
   }
 }
 
+/** The thread entry's path in `dist`, and the package export that names it. */
+const ENTRY_FILE = 'delivery/host/thread-entry.js';
+const ENTRY_EXPORT = './delivery-thread';
+
 /**
- * The built worker entry, `dist/delivery-worker.js` of `@platform/host`: beside the running bundle when
- * the host runs from `dist`; through the package's `./delivery-worker` export when it runs from its
- * TypeScript sources (tests), which needs `npm run build` first.
+ * The built entry of the delivery thread, `dist/delivery/host/thread-entry.js` of `@platform/host`: under
+ * the running bundle's folder when the host runs from `dist`; through the package's `./delivery-thread`
+ * export when it runs from its TypeScript sources (tests), which needs `npm run build` first.
  *
  * @example
- * new Worker(deliveryWorkerUrl(), { workerData });
+ * new Worker(deliveryThreadEntryUrl(), { workerData });
  */
-export function deliveryWorkerUrl(from: string = import.meta.url): URL {
+export function deliveryThreadEntryUrl(from: string = import.meta.url): URL {
   if (!from.endsWith('.ts')) {
-    const beside = new URL('./delivery-worker.js', from);
+    const beside = new URL(`./${ENTRY_FILE}`, from);
     if (existsSync(beside)) return beside;
   }
-  const path = builtWorkerPath(from);
+  const path = builtEntryPath(from);
   if (!path || !existsSync(path)) {
     throw new DeliveryThreadError(
       'delivery_worker_not_built',
-      `The delivery worker is not built (${path ?? '@platform/host/dist/delivery-worker.js'} is missing). ` +
+      `The delivery thread is not built (${path ?? `@platform/host/dist/${ENTRY_FILE}`} is missing). ` +
         'Run `npm run build` at the repository root, or set PLATFORM_DELIVERY_THREAD=0 to deliver on the main thread.',
     );
   }
@@ -51,13 +57,13 @@ export function deliveryWorkerUrl(from: string = import.meta.url): URL {
 }
 
 /**
- * `@platform/host/delivery-worker`'s `default` (dist) file. Under the `source` condition (vitest) the
- * package resolves to `src/delivery-worker.ts`, so the dist path is read from the package's `exports`.
+ * `@platform/host/delivery-thread`'s `default` (dist) file. Under the `source` condition (vitest) the
+ * package resolves to `src/delivery/host/thread-entry.ts`, so the dist path is read from the package's `exports`.
  */
-function builtWorkerPath(from: string): string | undefined {
+function builtEntryPath(from: string): string | undefined {
   let resolved: string;
   try {
-    resolved = createRequire(from).resolve('@platform/host/delivery-worker');
+    resolved = createRequire(from).resolve(`@platform/host/${ENTRY_EXPORT.slice(2)}`);
   } catch {
     return undefined;
   }
@@ -68,7 +74,7 @@ function builtWorkerPath(from: string): string | undefined {
     const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
       exports?: Record<string, { default?: string } | undefined>;
     };
-    const target = pkg.exports?.['./delivery-worker']?.default;
+    const target = pkg.exports?.[ENTRY_EXPORT]?.default;
     return target ? join(dir, target) : undefined;
   }
   return undefined;
@@ -114,7 +120,7 @@ export function conditionArgs(execArgv: readonly string[]): string[] {
  * ERR_WORKER_INVALID_EXEC_ARGV); they apply to the whole process anyway, so the worker then gets only the
  * module conditions. Without this, `node --max-old-space-size=4096 main.js` could not start the host.
  */
-export function createWorker(
+export function createThreadWorker(
   url: URL,
   workerData: unknown,
   execArgv: readonly string[] = process.execArgv,
@@ -129,108 +135,14 @@ export function createWorker(
   }
 }
 
-/** The running delivery engine, wherever it runs. */
-export interface DeliveryRunner {
-  /** Deliveries were committed: look for due work now. */
-  notify(): void;
-  /** Stops claiming, waits for in-flight attempts, closes the engine's resources. */
-  stop(): Promise<void>;
-  /** Hands first attempts straight to the engine (the delivery thread has it; see {@link DeliveryHandOff}). */
-  readonly handOff?: DeliveryHandOff;
-  /** Whether the engine's fair share holds the installation for slow now. */
-  isSlow(installationId: string): boolean;
-  /** How many installations the fair share holds for slow now. */
-  slowCount(): number;
-  /** The installations the fair share holds for slow now. */
-  slowInstallations(): string[];
-  /** The engine's metrics in Prometheus text ('' when it cannot answer now: not running, or too slow). */
-  metrics(): Promise<string>;
-}
-
-/**
- * Jobs handed straight to the delivery thread: the accepting transaction inserts them already leased
- * (`running`) for as many free slots of the engine as it {@link reserve}s, and after its commit
- * {@link HandOffTicket.deliver}s them, so no claim transaction and no wake-up round trip sits between
- * an accepted event and its first attempt. Nothing is reserved while the thread knows of queued due work
- * (retries, a backlog): new jobs then queue behind it.
- */
-export interface DeliveryHandOff {
-  /**
-   * Takes free slots of the engine for the given deliveries (their installation ids, in order): one each
-   * while slots are free, except for installations that are slow now (their deliveries wait in the queue,
-   * where claims respect the installation's share); null when none is taken, work is queued, or the thread
-   * is not running.
-   *
-   * @example
-   * const ticket = handOff.reserve(jobs.map((job) => job.installationId));
-   * // lease the jobs at ticket.admitted, commit, then ticket.deliver(records)
-   */
-  reserve(installationIds: readonly string[]): HandOffTicket | null;
-}
-
-/** Slots reserved by {@link DeliveryHandOff.reserve}: end it with exactly one of `deliver` or `release`. */
-export interface HandOffTicket {
-  /** Indexes (into the ids given to `reserve`, ascending) of the deliveries that got a slot. */
-  readonly admitted: readonly number[];
-  /**
-   * After the commit: sends the leased jobs (at most `admitted.length`) to the engine; unused slots are given back.
-   * If the thread that granted the slots has ended meanwhile, the jobs stay leased and come back when the
-   * lease expires, as after any crash.
-   */
-  deliver(records: JobRecord[]): void;
-  /** The jobs were not committed: gives every slot back. */
-  release(): void;
-}
-
-/**
- * A hand-over ticket on shared slots (the runner's {@link DeliveryHandOff.reserve}): takes a free slot for
- * each delivery, in order, while the slots last, except those of installations the delivery thread
- * reported slow (they wait in the queue, where claims respect the installation's share); after the commit
- * `deliver` passes the leased records to `send` and gives back what was not used.
- *
- * @example
- * const ticket = reserveHandOff(slots, ids, (id) => slow.has(id), (jobs) => worker.postMessage({ type: 'adopt', jobs }));
- */
-export function reserveHandOff(
-  slots: DeliverySlots,
-  installationIds: readonly string[],
-  isSlow: (installationId: string) => boolean,
-  send: (records: JobRecord[]) => void,
-): HandOffTicket | null {
-  const wanted: number[] = [];
-  for (let i = 0; i < installationIds.length; i++) {
-    if (!isSlow(installationIds[i] as string)) wanted.push(i);
-  }
-  if (wanted.length === 0) return null;
-  const granted = slots.reserve(wanted.length);
-  if (granted === 0) return null;
-  const admitted = wanted.slice(0, granted);
-  let ended = false;
-  return {
-    admitted,
-    deliver(records) {
-      if (ended) return;
-      ended = true;
-      const sent = records.slice(0, admitted.length);
-      slots.give(admitted.length - sent.length);
-      if (sent.length > 0) send(sent);
-    },
-    release() {
-      if (ended) return;
-      ended = true;
-      slots.give(admitted.length);
-    },
-  };
-}
-
 /** Longest wait for the delivery thread's metrics in a scrape; past it the scrape goes on without them. */
 const METRICS_TIMEOUT_MS = 2_000;
 
 /** Options of {@link startDeliveryThread}. */
 export interface DeliveryThreadOptions {
-  workerData: DeliveryWorkerData;
+  workerData: DeliveryThreadData;
   logger: Logger;
-  /** The worker entry. Default {@link deliveryWorkerUrl}(). */
+  /** The worker entry. Default {@link deliveryThreadEntryUrl}(). */
   workerUrl?: URL;
   /** First delay before restarting a crashed worker (doubles per crash before `ready`, up to 5 s). Default 100 ms. */
   restartDelayMs?: number;
@@ -239,7 +151,7 @@ export interface DeliveryThreadOptions {
 }
 
 /** A worker that ended may have held (or waited for) the SQLite write lock it shares with this thread. */
-function releaseWriterLock(data: DeliveryWorkerData): void {
+function releaseWriterLock(data: DeliveryThreadData): void {
   const { storage } = data;
   if ('sqlitePath' in storage && storage.writerLock) {
     WriterLock.from(storage.writerLock.buffer).releaseAbandoned(storage.writerLock.slot);
@@ -258,7 +170,7 @@ function releaseWriterLock(data: DeliveryWorkerData): void {
  * await delivery.stop();
  */
 export async function startDeliveryThread(options: DeliveryThreadOptions): Promise<DeliveryRunner> {
-  const url = options.workerUrl ?? deliveryWorkerUrl();
+  const url = options.workerUrl ?? deliveryThreadEntryUrl();
   const { logger } = options;
   const firstDelay = options.restartDelayMs ?? 100;
   const stopTimeoutMs = options.stopTimeoutMs ?? 15_000;
@@ -274,7 +186,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
   /** The installations `current` reported slow (its fair share): their deliveries are not handed over. */
   let slow = slowInstallations(logger, share);
 
-  const send = (message: ToDeliveryWorker) => current?.postMessage(message);
+  const send = (message: ToDeliveryThread) => current?.postMessage(message);
   /** Scrapes waiting for the worker's metrics, by request id. */
   const scrapes = new Map<number, (text: string) => void>();
   let scrapeId = 0;
@@ -283,13 +195,13 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
   const spawn = () =>
     new Promise<void>((resolve, reject) => {
       const workerSlots = DeliverySlots.create();
-      const worker = createWorker(url, { ...options.workerData, slots: workerSlots.buffer });
+      const worker = createThreadWorker(url, { ...options.workerData, slots: workerSlots.buffer });
       current = worker;
       slots = workerSlots;
       slow = slowInstallations(logger, share);
       let ready = false;
       let failure: Error | undefined;
-      worker.on('message', (message: FromDeliveryWorker) => {
+      worker.on('message', (message: FromDeliveryThread) => {
         if (message.type === 'ready') {
           ready = true;
           restartDelay = firstDelay;
@@ -362,7 +274,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
         (jobs) => {
           // Another worker (restarted after a crash) has other slots: these jobs wait for their lease. A
           // stopping worker still delivers what it is handed before it has stopped.
-          if (current === worker) worker.postMessage({ type: 'adopt', jobs } satisfies ToDeliveryWorker);
+          if (current === worker) worker.postMessage({ type: 'adopt', jobs } satisfies ToDeliveryThread);
         },
       );
     },
@@ -385,7 +297,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
           resolve(text);
         };
         scrapes.set(id, answer);
-        worker.postMessage({ type: 'metrics', id } satisfies ToDeliveryWorker);
+        worker.postMessage({ type: 'metrics', id } satisfies ToDeliveryThread);
       });
     },
     notify() {
@@ -405,7 +317,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
       if (!worker) return;
       let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
-        worker.on('message', (message: FromDeliveryWorker) => {
+        worker.on('message', (message: FromDeliveryThread) => {
           if (message.type === 'stopped') resolve();
         });
         worker.once('exit', () => resolve());
@@ -415,7 +327,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
           );
           resolve();
         }, stopTimeoutMs);
-        worker.postMessage({ type: 'stop' } satisfies ToDeliveryWorker);
+        worker.postMessage({ type: 'stop' } satisfies ToDeliveryThread);
       });
       clearTimeout(timer);
       await worker.terminate();

@@ -1,9 +1,9 @@
 /**
- * Messages between the host's main thread and the delivery worker thread (`src/delivery-worker.ts`).
+ * Messages between the host's main thread and the delivery worker thread (thread-entry.ts).
  * Plain data only (structured clone).
  */
-import type { HostConfig } from '../config.js';
-import type { JobRecord, SqliteSynchronous } from '../storage/index.js';
+import type { HostConfig } from '../../config.js';
+import type { JobRecord, PostgresPoolSettings, SqliteSynchronous } from '../../storage/index.js';
 
 /**
  * Where the worker opens its own storage handle: the same SQLite file (sharing the main thread's write
@@ -15,13 +15,17 @@ export type DeliveryStorageOptions =
       writerLock?: { buffer: SharedArrayBuffer; slot: number };
       synchronous?: SqliteSynchronous;
     }
-  | { databaseUrl: string };
+  | ({ databaseUrl: string } & PostgresPoolSettings);
 
 /** `workerData` of the delivery worker. */
-export interface DeliveryWorkerData {
+export interface DeliveryThreadData {
   config: Pick<
     HostConfig,
-    'deliveryTimeoutMs' | 'deliveryConcurrency' | 'deliveryConcurrencyPerInstallation' | 'allowPrivateTargets'
+    | 'deliveryTimeoutMs'
+    | 'deliveryConcurrency'
+    | 'deliveryConcurrencyPerInstallation'
+    | 'allowPrivateTargets'
+    | 'queuePollMs'
   >;
   storage: DeliveryStorageOptions;
   /** Host version, for `User-Agent: Platform-Webhooks/<version>`. */
@@ -39,7 +43,7 @@ export interface SerializedError {
 }
 
 /** Main thread → worker. */
-export type ToDeliveryWorker =
+export type ToDeliveryThread =
   | { type: 'notify' }
   /** `deliver` jobs the main thread inserted leased to this worker, each holding a slot it took. */
   | { type: 'adopt'; jobs: JobRecord[] }
@@ -48,7 +52,7 @@ export type ToDeliveryWorker =
   | { type: 'stop' };
 
 /** Worker → main thread. */
-export type FromDeliveryWorker =
+export type FromDeliveryThread =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }
   | { type: 'log'; level: 'error' | 'warn' | 'info'; message: string; fields: Record<string, unknown> }

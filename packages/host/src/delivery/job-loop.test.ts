@@ -1,8 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { DeliverySlots } from '../services/delivery-slots.js';
-import { createWorker, type WorkerErrorPhase } from './worker.js';
+import { DeliverySlots } from './host/slots.js';
+import { createJobLoop, type JobLoopErrorPhase } from './job-loop.js';
 
 /** A tiny due-time queue (the real one lives in storage/ and is tested there). */
 function timedQueue() {
@@ -49,16 +49,16 @@ async function withStall(body: () => Promise<void>): Promise<number> {
   return monitor.max / 1e6;
 }
 
-const noErrors = (error: unknown, phase: WorkerErrorPhase) => {
+const noErrors = (error: unknown, phase: JobLoopErrorPhase) => {
   throw new Error(`unexpected ${phase} error: ${String(error)}`);
 };
 
-describe('createWorker', () => {
+describe('createJobLoop', () => {
   it('never runs more than `concurrency` handles and claims only free slots', async () => {
     const queue = timedQueue();
     for (let id = 0; id < 7; id++) queue.add(id);
     const jobs = probe(() => 40);
-    const worker = createWorker({ ...queue, concurrency: 3, onError: noErrors, handle: jobs.handle });
+    const worker = createJobLoop({ ...queue, concurrency: 3, onError: noErrors, handle: jobs.handle });
     worker.start();
     await expect.poll(() => jobs.done.length, { timeout: 2000 }).toBe(7);
     await worker.stop();
@@ -72,7 +72,7 @@ describe('createWorker', () => {
     const queue = timedQueue();
     for (let id = 0; id < 200; id++) queue.add(id);
     const jobs = probe((job) => 1 + (job.id % 4));
-    const worker = createWorker({
+    const worker = createJobLoop({
       ...queue,
       concurrency: 8,
       idleCheckMs: 60_000,
@@ -94,7 +94,7 @@ describe('createWorker', () => {
     queue.add(1);
     queue.add(2);
     const handledAt = new Map<number, number>();
-    const worker = createWorker({
+    const worker = createJobLoop({
       ...queue,
       concurrency: 4,
       idleCheckMs: 60_000,
@@ -123,7 +123,7 @@ describe('createWorker', () => {
     const start = Date.now();
     queue.add(1, start + 300);
     const handledAt: number[] = [];
-    const worker = createWorker({
+    const worker = createJobLoop({
       ...queue,
       concurrency: 2,
       idleCheckMs: 60_000,
@@ -151,7 +151,7 @@ describe('createWorker', () => {
     queue.add(1);
     const handledAt: number[] = [];
     let dueAt = 0;
-    const worker = createWorker({
+    const worker = createJobLoop({
       ...queue,
       concurrency: 4,
       idleCheckMs: 60_000,
@@ -171,7 +171,8 @@ describe('createWorker', () => {
     });
     await worker.stop();
     expect(handledAt[1]!).toBeGreaterThanOrEqual(dueAt);
-    expect(handledAt[1]! - dueAt).toBeLessThan(30 + stall);
+    // Missing the notifyDue() would mean waiting for the 60 s idle check; 150 ms leaves room for a loaded CI.
+    expect(handledAt[1]! - dueAt).toBeLessThan(150 + stall);
   });
 
   it('a notifyDue() that lands while the cycle reads the next due time is not overwritten by that read', async () => {
@@ -183,7 +184,7 @@ describe('createWorker', () => {
     const handled: Array<{ id: number; at: number }> = [];
     let retryDue = 0;
     let reads = 0;
-    const worker = createWorker({
+    const worker = createJobLoop({
       claim: queue.claim,
       nextDueAt: async () => {
         const answer = await queue.nextDueAt();
@@ -210,7 +211,8 @@ describe('createWorker', () => {
     await worker.stop();
     expect(handled[0]?.id).toBe(2);
     expect(handled[0]!.at).toBeGreaterThanOrEqual(retryDue);
-    expect(handled[0]!.at - retryDue).toBeLessThan(30 + stall);
+    // Overwritten by the read, the retry would wait for job 1 (300 ms later); 150 ms leaves room for a loaded CI.
+    expect(handled[0]!.at - retryDue).toBeLessThan(150 + stall);
   });
 
   it('a steady stream of new jobs (each due just after a claim) does not push a due retry back', async () => {
@@ -225,7 +227,7 @@ describe('createWorker', () => {
     let next = 1;
     const streaming = { on: true };
     const handled: Array<{ id: number; at: number }> = [];
-    const worker = createWorker({
+    const worker = createJobLoop({
       claim: async (limit) => {
         const jobs = await queue.claim(limit);
         if (streaming.on) queue.add(next++); // arrives right after this claim
@@ -254,7 +256,7 @@ describe('createWorker', () => {
   it('notify() claims new work at once', async () => {
     const queue = timedQueue();
     const handledAt: number[] = [];
-    const worker = createWorker({
+    const worker = createJobLoop({
       ...queue,
       concurrency: 1,
       idleCheckMs: 60_000,
@@ -278,7 +280,7 @@ describe('createWorker', () => {
   it('the idle check picks up work enqueued without notify()', async () => {
     const queue = timedQueue();
     let handled = 0;
-    const worker = createWorker({
+    const worker = createJobLoop({
       ...queue,
       concurrency: 1,
       idleCheckMs: 100,
@@ -300,7 +302,7 @@ describe('createWorker', () => {
     queue.add(2);
     queue.add(3);
     const finished: number[] = [];
-    const worker = createWorker({
+    const worker = createJobLoop({
       ...queue,
       concurrency: 2,
       onError: noErrors,
@@ -327,10 +329,10 @@ describe('createWorker', () => {
     const queue = timedQueue();
     queue.add(1);
     queue.add(2);
-    const errors: Array<[string, WorkerErrorPhase]> = [];
+    const errors: Array<[string, JobLoopErrorPhase]> = [];
     let claimCalls = 0;
     const handled: number[] = [];
-    const worker = createWorker({
+    const worker = createJobLoop({
       nextDueAt: queue.nextDueAt,
       claim: async (limit) => {
         if (++claimCalls === 1) throw new Error('database down');
@@ -355,18 +357,18 @@ describe('createWorker', () => {
 
   it('rejects a bad concurrency', () => {
     expect(() =>
-      createWorker({ ...timedQueue(), handle: async () => {}, concurrency: 0, onError: noErrors }),
+      createJobLoop({ ...timedQueue(), handle: async () => {}, concurrency: 0, onError: noErrors }),
     ).toThrow(/concurrency must be a positive integer/);
   });
 });
 
-describe('createWorker with shared slots (jobs handed over by another thread)', () => {
+describe('createJobLoop with shared slots (jobs handed over by another thread)', () => {
   it('claims only slots that are free, runs adopted jobs without a claim, gives every slot back', async () => {
     const slots = DeliverySlots.create();
     const queue = timedQueue();
     const jobs = probe(() => 30);
     const { done } = jobs;
-    const worker = createWorker<{ id: number }>({
+    const worker = createJobLoop<{ id: number }>({
       ...queue,
       concurrency: 4,
       slots,
@@ -394,7 +396,7 @@ describe('createWorker with shared slots (jobs handed over by another thread)', 
   it('says whether it knows of due work: wanted after notify(), not once a claim drained the queue', async () => {
     const slots = DeliverySlots.create();
     const queue = timedQueue();
-    const worker = createWorker<{ id: number }>({
+    const worker = createJobLoop<{ id: number }>({
       ...queue,
       concurrency: 4,
       slots,
@@ -416,7 +418,7 @@ describe('createWorker with shared slots (jobs handed over by another thread)', 
   it('a stopped worker runs no adopted job and gives its slots back (the lease brings the job back)', async () => {
     const slots = DeliverySlots.create();
     const ran: number[] = [];
-    const worker = createWorker<{ id: number }>({
+    const worker = createJobLoop<{ id: number }>({
       ...timedQueue(),
       concurrency: 2,
       slots,
@@ -439,5 +441,35 @@ describe('createWorker with shared slots (jobs handed over by another thread)', 
     await sleep(50);
     expect(slots.free).toBe(2);
     await worker.stop();
+  });
+});
+
+describe('createJobLoop: announced work another process holds', () => {
+  it('a claim that misses work announced as due (locked elsewhere) looks again soon, not at the idle check', async () => {
+    const queue = timedQueue();
+    let locked = true; // the job is due, but another process's transaction holds its row (SKIP LOCKED)
+    const claim = async (limit: number) => (locked ? [] : queue.claim(limit));
+    const jobs = probe(() => 1);
+    const worker = createJobLoop({
+      claim,
+      nextDueAt: () => queue.nextDueAt(),
+      handle: jobs.handle,
+      concurrency: 4,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+    });
+    worker.start();
+    await sleep(50); // the start-up cycle found nothing due and armed the idle check
+    const due = Date.now();
+    queue.add(1, due);
+    worker.notifyDue(due); // a queue signal: another host queued it, due now
+    await sleep(30);
+    locked = false; // the other transaction ends
+    const deadline = Date.now() + 5_000;
+    while (jobs.done.length === 0 && Date.now() < deadline) await sleep(10);
+    await worker.stop();
+    // Found by the bounded back-off (1, 2, 4 ... ms), long before the 60 s idle check.
+    expect(jobs.done).toEqual([1]);
+    expect(Date.now() - due).toBeLessThan(5_000);
   });
 });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createWorker, type WorkerErrorPhase } from './worker.js';
+import { createJobLoop, type JobLoopErrorPhase } from './job-loop.js';
 
 interface KeyedJob {
   id: number;
@@ -79,18 +79,18 @@ function keyedProbe(ms: (job: KeyedJob) => number) {
   };
 }
 
-const noErrors = (error: unknown, phase: WorkerErrorPhase) => {
+const noErrors = (error: unknown, phase: JobLoopErrorPhase) => {
   throw new Error(`unexpected ${phase} error: ${String(error)}`);
 };
 
-describe('createWorker with a fair share per key (perKey)', () => {
+describe('createJobLoop with a fair share per key (perKey)', () => {
   it('attempts that hang give their slots back after slowMs: another key is served; the slow key is capped', async () => {
     const queue = keyedQueue();
     queue.add('dead', 1, 2, 3, 4, 5, 6, 7, 8);
     queue.add('live', 100);
     const jobs = keyedProbe((job) => (job.key === 'dead' ? 400 : 5));
     const started: number[] = [];
-    const worker = createWorker<KeyedJob>({
+    const worker = createJobLoop<KeyedJob>({
       ...queue,
       concurrency: 4,
       onError: noErrors,
@@ -110,6 +110,7 @@ describe('createWorker with a fair share per key (perKey)', () => {
     // The dead key is slow now, with 4 in flight over its limit of 2: nothing more of it starts.
     await sleep(150);
     expect(started.filter((id) => id < 100)).toEqual([1, 2, 3, 4]);
+    expect(worker.slowKeys()).toEqual(['dead']); // the fair share keeps who is slow, nobody else
     await expect.poll(() => jobs.done.length, { timeout: 5000 }).toBe(9);
     await worker.stop();
     expect(new Set(jobs.done.map((job) => job.id)).size).toBe(9); // each job ran once
@@ -120,7 +121,7 @@ describe('createWorker with a fair share per key (perKey)', () => {
     const queue = keyedQueue();
     queue.add('a', ...Array.from({ length: 24 }, (_, i) => i));
     const jobs = keyedProbe(() => 20);
-    const worker = createWorker<KeyedJob>({
+    const worker = createJobLoop<KeyedJob>({
       ...queue,
       concurrency: 8,
       onError: noErrors,
@@ -150,7 +151,7 @@ describe('createWorker with a fair share per key (perKey)', () => {
       },
       want: () => {},
     };
-    const worker = createWorker<KeyedJob>({
+    const worker = createJobLoop<KeyedJob>({
       ...queue,
       concurrency: 8,
       idleCheckMs: 60_000,
@@ -189,7 +190,7 @@ describe('createWorker with a fair share per key (perKey)', () => {
     const queue = keyedQueue();
     queue.add('slow', 1, 2, 3, 4, 5, 6);
     const jobs = keyedProbe(() => 400);
-    const worker = createWorker<KeyedJob>({
+    const worker = createJobLoop<KeyedJob>({
       ...queue,
       concurrency: 4,
       idleCheckMs: 60_000,
@@ -212,7 +213,7 @@ describe('createWorker with a fair share per key (perKey)', () => {
     const options = { ...queue, concurrency: 2, onError: noErrors, handle: async () => {} };
     for (const limit of [0, 1.5]) {
       expect(() =>
-        createWorker<KeyedJob>({
+        createJobLoop<KeyedJob>({
           ...options,
           perKey: { keyOf: (j) => j.key, limit, release: queue.release },
         }),

@@ -3,20 +3,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.js';
-import type { DeliveryWorkerData } from './delivery-protocol.js';
+import { ConfigError, loadConfig } from '../../config.js';
+import { captureLogs } from '../../services/test-support.js';
 import {
   conditionArgs,
-  createWorker,
+  createThreadWorker,
   DeliveryThreadError,
-  deliveryWorkerUrl,
+  deliveryThreadEntryUrl,
   startDeliveryThread,
   workerExecArgv,
-} from './delivery-thread.js';
-import { captureLogs } from './test-support.js';
+} from './thread.js';
+import type { DeliveryThreadData } from './thread-protocol.js';
 
-const workerData: DeliveryWorkerData = {
-  config: { deliveryTimeoutMs: 1000, deliveryConcurrency: 4, deliveryConcurrencyPerInstallation: 4 },
+const workerData: DeliveryThreadData = {
+  config: {
+    deliveryTimeoutMs: 1000,
+    deliveryConcurrency: 4,
+    deliveryConcurrencyPerInstallation: 4,
+    queuePollMs: 1000,
+  },
   storage: { sqlitePath: '/unused' },
   version: 'test',
 };
@@ -77,7 +82,7 @@ describe('startDeliveryThread', () => {
     await writeFile(file, '');
     const { lines, logger } = captureLogs();
     const runner = await startDeliveryThread({
-      workerData: { ...workerData, file } as DeliveryWorkerData,
+      workerData: { ...workerData, file } as DeliveryThreadData,
       logger,
       workerUrl: pathToFileURL(join(dir, 'fake.mjs')),
       restartDelayMs: 10,
@@ -124,15 +129,15 @@ describe('startDeliveryThread', () => {
   });
 });
 
-describe('deliveryWorkerUrl and workerExecArgv', () => {
+describe('deliveryThreadEntryUrl and workerExecArgv', () => {
   it('from sources, resolves the built dist file through the package export', () => {
-    const url = deliveryWorkerUrl(pathToFileURL(join(import.meta.dirname, 'delivery-thread.ts')).href);
-    expect(url.pathname).toMatch(/packages\/host\/dist\/delivery-worker\.js$/);
+    const url = deliveryThreadEntryUrl(pathToFileURL(join(import.meta.dirname, 'thread.ts')).href);
+    expect(url.pathname).toMatch(/packages\/host\/dist\/delivery\/host\/thread-entry\.js$/);
   });
 
   it('from a bundle without the built worker (and no package), names npm run build', () => {
     const from = pathToFileURL(join(dir, 'elsewhere', 'index.js')).href;
-    expect(() => deliveryWorkerUrl(from)).toThrow(/npm run build/);
+    expect(() => deliveryThreadEntryUrl(from)).toThrow(/npm run build/);
   });
 
   it('drops only the source condition of the parent', () => {
@@ -158,7 +163,7 @@ describe('deliveryWorkerUrl and workerExecArgv', () => {
       'node',
       '--title=host',
     ];
-    const worker = createWorker(pathToFileURL(join(dir, 'echo.mjs')), { hello: 'worker' }, parentArgs);
+    const worker = createThreadWorker(pathToFileURL(join(dir, 'echo.mjs')), { hello: 'worker' }, parentArgs);
     const answer = await new Promise((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);

@@ -1,0 +1,192 @@
+import { generateSecret } from '@platform/webhooks';
+import { badRequest, HttpError, notFound } from '../errors.js';
+import {
+  type DeliveryListOptions,
+  type DeliveryPage,
+  isStorageError,
+  type JobWithAttempts,
+  type RedeliverRangeOptions,
+} from '../storage/index.js';
+import type { HostContext } from './context.js';
+import { getInstallation } from './installations.js';
+import { WEBHOOK_INTEGRATION } from './names.js';
+
+/**
+ * The webhook installations' own operations: their signing secret (read, rotate) and their delivery log
+ * (list, one delivery, redeliver). Every function first checks that the installation exists (404) and is
+ * of the webhook integration (400 `not_a_webhook`). The routes are in api/webhooks.ts.
+ */
+
+/** Rotation overlap: the previous secret stays valid (second `v1=` entry) this long. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The installation, if it is a webhook installation; otherwise 404 (unknown) or 400 `not_a_webhook`.
+ *
+ * @example
+ * const record = await requireWebhookInstallation(ctx, 'inst_1');
+ */
+export async function requireWebhookInstallation(ctx: HostContext, id: string) {
+  const { record } = await getInstallation(ctx, id);
+  if (record.integrationName !== WEBHOOK_INTEGRATION) {
+    throw new HttpError(
+      400,
+      'not_a_webhook',
+      `Installation "${id}" is of "${record.integrationName}", not of the webhook integration.`,
+    );
+  }
+  return record;
+}
+
+/**
+ * The installation's signing secret, and the previous ones still valid (newest first).
+ *
+ * @example
+ * const { secret, previous } = await webhookSecret(ctx, 'inst_1');
+ */
+export async function webhookSecret(
+  ctx: HostContext,
+  id: string,
+  now = Date.now(),
+): Promise<{ secret: string; previous: string[] }> {
+  await requireWebhookInstallation(ctx, id);
+  const [secret, ...previous] = await ctx.storage.webhookSecrets.active(id, now);
+  if (!secret) throw notFound(`The webhook secret of "${id}"`);
+  return { secret, previous };
+}
+
+/**
+ * Rotates the signing secret; the previous one stays valid for {@link ROTATION_OVERLAP_MS}.
+ *
+ * @example
+ * const { secret, previousExpiresAt } = await rotateWebhookSecret(ctx, 'inst_1');
+ */
+export async function rotateWebhookSecret(
+  ctx: HostContext,
+  id: string,
+  now = Date.now(),
+): Promise<{ secret: string; previousExpiresAt: number }> {
+  await requireWebhookInstallation(ctx, id);
+  const secret = generateSecret();
+  await ctx.storage.webhookSecrets.rotate(id, secret, ROTATION_OVERLAP_MS, now);
+  return { secret, previousExpiresAt: now + ROTATION_OVERLAP_MS };
+}
+
+/** Parses an ISO time or Unix milliseconds, or answers 400 naming the parameter. */
+function parseTime(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(ms))
+    throw badRequest(`${name} must be an ISO 8601 time or Unix milliseconds; got "${value}".`);
+  return ms;
+}
+
+/** A time range as the API takes it: ISO 8601 times or Unix milliseconds, as text. */
+export interface TimeRangeText {
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** The range in milliseconds (400 naming a parameter that is no time). */
+function timeRange(range: TimeRangeText): { since?: number; until?: number } {
+  const since = parseTime('since', range.since);
+  const until = parseTime('until', range.until);
+  return { ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
+}
+
+/** A page of the delivery log and the state of the installation's endpoint. */
+export interface DeliveryLogPage extends DeliveryPage {
+  endpoint: { slow: boolean; maxInFlight: number | null };
+}
+
+/**
+ * The installation's deliveries, newest first (a bad cursor is a 400), and whether its endpoint is held
+ * to its fair share now.
+ *
+ * @example
+ * const { items, nextCursor, endpoint } = await listDeliveries(ctx, 'inst_1', { state: 'failed', since: '2026-01-01T00:00:00Z' });
+ */
+export async function listDeliveries(
+  ctx: HostContext,
+  id: string,
+  options: Omit<DeliveryListOptions, 'since' | 'until'> & TimeRangeText,
+): Promise<DeliveryLogPage> {
+  await requireWebhookInstallation(ctx, id);
+  const { since, until, ...rest } = options;
+  const page = await ctx.storage.jobs
+    .listDeliveries(id, { ...rest, ...timeRange({ since, until }) })
+    .catch((error: unknown) => {
+      if (isStorageError(error) && error.code === 'invalid') throw badRequest(error.message);
+      throw error;
+    });
+  const slow = ctx.delivery.isSlow(id);
+  return {
+    ...page,
+    endpoint: { slow, maxInFlight: slow ? ctx.config.deliveryConcurrencyPerInstallation : null },
+  };
+}
+
+/**
+ * One delivery of the installation with its attempts; 404 when it is not one of its deliveries.
+ *
+ * @example
+ * const job = await getDelivery(ctx, 'inst_1', 'dlv_1');
+ */
+export async function getDelivery(
+  ctx: HostContext,
+  id: string,
+  deliveryId: string,
+): Promise<JobWithAttempts> {
+  await requireWebhookInstallation(ctx, id);
+  const job = await ctx.storage.jobs.getJob(deliveryId);
+  if (!job || job.installationId !== id || job.kind !== 'deliver') throw notFound(`Delivery "${deliveryId}"`);
+  return job;
+}
+
+/**
+ * Queues a finished delivery again as a new attempt series (409 `delivery_in_progress` while it is still
+ * queued or running) and wakes the delivery engine; returns the delivery as it is now.
+ *
+ * @example
+ * const again = await redeliver(ctx, 'inst_1', 'dlv_1');
+ */
+export async function redeliver(ctx: HostContext, id: string, deliveryId: string): Promise<JobWithAttempts> {
+  await getDelivery(ctx, id, deliveryId);
+  try {
+    await ctx.storage.jobs.redeliver(deliveryId, Date.now());
+  } catch (error) {
+    if (isStorageError(error) && error.code === 'conflict') {
+      throw new HttpError(
+        409,
+        'delivery_in_progress',
+        'This delivery is still queued or running; redeliver it once it has finished.',
+      );
+    }
+    throw error;
+  }
+  ctx.notify.deliveries();
+  return getDelivery(ctx, id, deliveryId);
+}
+
+/**
+ * Queues again every finished delivery of the installation in `states` created in the range; returns
+ * how many.
+ *
+ * @example
+ * const count = await redeliverRange(ctx, 'inst_1', { since: '2026-01-01T00:00:00Z' });
+ */
+export async function redeliverRange(
+  ctx: HostContext,
+  id: string,
+  options: Omit<RedeliverRangeOptions, 'since' | 'until'> & TimeRangeText,
+): Promise<number> {
+  await requireWebhookInstallation(ctx, id);
+  const { since, until, ...rest } = options;
+  const count = await ctx.storage.jobs.redeliverRange(
+    id,
+    { ...rest, ...timeRange({ since, until }) },
+    Date.now(),
+  );
+  if (count > 0) ctx.notify.deliveries();
+  return count;
+}
