@@ -88,3 +88,114 @@ describe('PLATFORM_METRICS_TOKEN', () => {
     );
   });
 });
+
+describe('PLATFORM_QUEUE_POLL_MS', () => {
+  it('is 1000 by default; takes 50 to 600000; anything else names the variable and the range', () => {
+    expect(loadConfig({}).queuePollMs).toBe(1000);
+    expect(loadConfig({ PLATFORM_QUEUE_POLL_MS: '60000' }).queuePollMs).toBe(60_000);
+    for (const raw of ['10', '1.5', 'soon', '600001']) {
+      expect(() => loadConfig({ PLATFORM_QUEUE_POLL_MS: raw })).toThrow(
+        `PLATFORM_QUEUE_POLL_MS must be a whole number from 50 to 600000; got "${raw}".`,
+      );
+    }
+  });
+});
+
+describe('PostgreSQL pool settings (PLATFORM_PG_*)', () => {
+  it('default to 10 connections, 5 s to get one, 30 s per statement', () => {
+    expect(loadConfig({}).pg).toEqual({ poolSize: 10, connectTimeoutMs: 5000, statementTimeoutMs: 30_000 });
+  });
+
+  it('take whole numbers in range; a statement timeout of 0 means no limit', () => {
+    expect(
+      loadConfig({
+        PLATFORM_PG_POOL_SIZE: '40',
+        PLATFORM_PG_CONNECT_TIMEOUT_MS: '1500',
+        PLATFORM_PG_STATEMENT_TIMEOUT_MS: '0',
+      }).pg,
+    ).toEqual({ poolSize: 40, connectTimeoutMs: 1500, statementTimeoutMs: 0 });
+    expect(loadConfig({ PLATFORM_PG_STATEMENT_TIMEOUT_MS: '100' }).pg.statementTimeoutMs).toBe(100);
+  });
+
+  it('refuse anything else, naming the variable and the range', () => {
+    for (const raw of ['0', '-1', '2.5', 'ten', '1001']) {
+      expect(() => loadConfig({ PLATFORM_PG_POOL_SIZE: raw })).toThrow(
+        `PLATFORM_PG_POOL_SIZE must be a whole number from 1 to 1000; got "${raw}".`,
+      );
+    }
+    for (const raw of ['0', '99', '5s']) {
+      expect(() => loadConfig({ PLATFORM_PG_CONNECT_TIMEOUT_MS: raw })).toThrow(
+        `PLATFORM_PG_CONNECT_TIMEOUT_MS must be a whole number from 100 to 600000; got "${raw}".`,
+      );
+    }
+    for (const raw of ['1', '99']) {
+      expect(() => loadConfig({ PLATFORM_PG_STATEMENT_TIMEOUT_MS: raw })).toThrow(
+        `PLATFORM_PG_STATEMENT_TIMEOUT_MS must be 0 (no limit) or from 100 to 86400000 ms; got "${raw}".`,
+      );
+    }
+    expect(() => loadConfig({ PLATFORM_PG_STATEMENT_TIMEOUT_MS: '-5' })).toThrow(
+      'PLATFORM_PG_STATEMENT_TIMEOUT_MS must be a whole number from 0 to 86400000; got "-5".',
+    );
+  });
+});
+
+describe('PLATFORM_CONTENT_PORT and PLATFORM_CONTENT_URL (the content origin)', () => {
+  it('defaults to the port after PORT (a free port when PORT is 0), and no URL of its own', () => {
+    expect(loadConfig({}).contentPort).toBe(8081);
+    expect(loadConfig({ PORT: '9000' }).contentPort).toBe(9001);
+    expect(loadConfig({ PORT: '0' }).contentPort).toBe(0);
+    expect(loadConfig({ PLATFORM_CONTENT_PORT: '7000' }).contentPort).toBe(7000);
+    expect(loadConfig({}).contentUrl).toBeUndefined();
+  });
+
+  it('refuses the API port itself, and a content URL on the API origin', () => {
+    expect(() => loadConfig({ PORT: '9000', PLATFORM_CONTENT_PORT: '9000' })).toThrow(
+      /PLATFORM_CONTENT_PORT must differ from PORT \(9000\)/,
+    );
+    expect(() =>
+      loadConfig({
+        PLATFORM_PUBLIC_URL: 'https://platform.example.com',
+        PLATFORM_CONTENT_URL: 'https://platform.example.com/content/',
+      }),
+    ).toThrow(/PLATFORM_CONTENT_URL must be on another origin than PLATFORM_PUBLIC_URL/);
+    expect(() => loadConfig({ PLATFORM_CONTENT_URL: 'content.example.com' })).toThrow(/absolute http/);
+    expect(
+      loadConfig({
+        PLATFORM_PUBLIC_URL: 'https://platform.example.com',
+        PLATFORM_CONTENT_URL: 'https://content.example.net/',
+      }).contentUrl,
+    ).toBe('https://content.example.net');
+  });
+});
+
+describe('PLATFORM_INVOCATION_MAX_* (limits of one call into an integration)', () => {
+  it('has documented defaults: 10 MiB response, 10 MiB request, 50 subrequests, 16 KiB of logs', () => {
+    expect(loadConfig({}).invocationLimits).toEqual({
+      responseBytes: 10_485_760,
+      requestBytes: 10_485_760,
+      subrequests: 50,
+      logBytes: 16_384,
+    });
+  });
+
+  it('takes each from its variable', () => {
+    const limits = loadConfig({
+      PLATFORM_INVOCATION_MAX_RESPONSE_BYTES: '2048',
+      PLATFORM_INVOCATION_MAX_REQUEST_BYTES: '4096',
+      PLATFORM_INVOCATION_MAX_SUBREQUESTS: '0',
+      PLATFORM_INVOCATION_MAX_LOG_BYTES: '100',
+    }).invocationLimits;
+    expect(limits).toEqual({ responseBytes: 2048, requestBytes: 4096, subrequests: 0, logBytes: 100 });
+  });
+
+  it.each([
+    ['PLATFORM_INVOCATION_MAX_RESPONSE_BYTES', '10MB', /from 1024 to 1073741824; got "10MB"/],
+    ['PLATFORM_INVOCATION_MAX_RESPONSE_BYTES', '100', /from 1024/],
+    ['PLATFORM_INVOCATION_MAX_REQUEST_BYTES', '40000000', /from 1024 to 33554432/],
+    ['PLATFORM_INVOCATION_MAX_SUBREQUESTS', '-1', /from 0 to 10000/],
+    ['PLATFORM_INVOCATION_MAX_LOG_BYTES', '1.5', /whole number/],
+  ])('refuses %s=%s, naming the variable and the range', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});

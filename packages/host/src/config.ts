@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import type { SqliteSynchronous } from './storage/index.js';
+import type { PostgresPoolSettings, SqliteSynchronous } from './storage/index.js';
+import { PG_DEFAULTS } from './storage/postgres.js';
 
-/** Operator settings of the host, read from the environment (PRODUCT.md "Operator settings"). */
+/** Operator settings of the host, read from the environment (docs/contracts.md "Operator settings"). */
 export interface HostConfig {
   /** TCP port of the HTTP server. `0` picks a free port. */
   port: number;
@@ -11,6 +12,13 @@ export interface HostConfig {
   dataDir: string;
   /** PostgreSQL connection string; when set, used instead of SQLite. */
   databaseUrl?: string;
+  /**
+   * PostgreSQL pool settings (used with `databaseUrl`; see packages/host/README.md "Running on PostgreSQL"):
+   * `PLATFORM_PG_POOL_SIZE` connections at most per pool (the main thread and the delivery thread each have
+   * one), `PLATFORM_PG_CONNECT_TIMEOUT_MS` the longest wait for a connection, `PLATFORM_PG_STATEMENT_TIMEOUT_MS`
+   * the longest statement (`0`: no limit).
+   */
+  pg: Required<PostgresPoolSettings>;
   /**
    * `PLATFORM_SQLITE_SYNC`: `full` (default): a write (an accepted event, a new installation, ...) is
    * acknowledged only once the SQLite log is synced to disk, so it survives a power loss or an OS crash;
@@ -29,8 +37,29 @@ export interface HostConfig {
   allowPrivateTargets?: string;
   /** Base URL the host is reachable at, used for `apiEndpoint` and public endpoints. */
   publicUrl?: string;
+  /**
+   * `PLATFORM_CONTENT_PORT`: TCP port of the second listener, the content origin that serves the
+   * installations' public endpoints (integration content) on an origin other than the API's and the
+   * dashboard's. Default: `PORT + 1` (`0`, a free port, when `PORT` is 0). See docs/security.md.
+   */
+  contentPort: number;
+  /** Whether `PLATFORM_CONTENT_PORT` was given (else a busy default port falls back to a free one). */
+  contentPortExplicit: boolean;
+  /**
+   * `PLATFORM_CONTENT_URL`: base URL the content origin is reachable at (behind a proxy or on its own
+   * domain); its origin must differ from `PLATFORM_PUBLIC_URL`'s. Unset: `http://HOST:PLATFORM_CONTENT_PORT`
+   * — unless `PLATFORM_PUBLIC_URL` is set, then public endpoints are advertised on it (sandboxed there).
+   */
+  contentUrl?: string;
   /** Per-invocation time limit for integration code, in ms. */
   invocationTimeoutMs: number;
+  /**
+   * Limits of one call into an integration besides its time (docs/security.md "Limits per invocation"):
+   * `PLATFORM_INVOCATION_MAX_RESPONSE_BYTES` (body of its answer), `PLATFORM_INVOCATION_MAX_REQUEST_BYTES`
+   * (body a public endpoint forwards to it), `PLATFORM_INVOCATION_MAX_SUBREQUESTS` (its own `fetch`
+   * calls), `PLATFORM_INVOCATION_MAX_LOG_BYTES` (log text kept of it).
+   */
+  invocationLimits: InvocationLimits;
   /** Per-attempt time limit of a webhook delivery, in ms. */
   deliveryTimeoutMs: number;
   /** Webhook deliveries in flight at once. */
@@ -43,6 +72,12 @@ export interface HostConfig {
    * `deliveryConcurrency`.
    */
   deliveryConcurrencyPerInstallation: number;
+  /**
+   * `PLATFORM_QUEUE_POLL_MS`: the longest a delivery or invocation worker sleeps without being told of
+   * new work — a safety net only: a host wakes its workers after every commit, retries arm a timer for
+   * their due time, and on PostgreSQL the other hosts' work arrives as a queue signal. Default 1000.
+   */
+  queuePollMs: number;
   /**
    * `PLATFORM_DELIVERY_THREAD`: run the webhook delivery engine in a worker thread (`true`, `1`) with its
    * own storage handle, or on the main thread next to the HTTP server (`false`, `0`).
@@ -57,6 +92,26 @@ export interface HostConfig {
   /** Log level for the host logger. */
   logLevel: string;
 }
+
+/** Limits of one call into an integration (besides `invocationTimeoutMs`). */
+export interface InvocationLimits {
+  /** Most bytes of an integration's response body; more is a 502 `integration_response_too_large`. */
+  responseBytes: number;
+  /** Most bytes of a request body a public endpoint forwards to an integration; more is a 413. */
+  requestBytes: number;
+  /** Most outbound requests (`fetch`) of one invocation; the next one throws inside the integration. */
+  subrequests: number;
+  /** Most bytes of log text kept of one invocation; later lines are dropped and counted. */
+  logBytes: number;
+}
+
+/** Defaults of {@link InvocationLimits} (see README "Operator settings"). */
+export const INVOCATION_LIMIT_DEFAULTS: InvocationLimits = {
+  responseBytes: 10 * 1024 * 1024,
+  requestBytes: 10 * 1024 * 1024,
+  subrequests: 50,
+  logBytes: 16 * 1024,
+};
 
 /** Default of `PLATFORM_DELIVERY_THREAD` (see docs/benchmarks.md for the measurements behind it). */
 export const DELIVERY_THREAD_DEFAULT = true;
@@ -77,6 +132,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+  }
+  return value;
+}
+
+/** A duration in ms from `min` to `max`, or 0 for "no limit". */
+function limitMs(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const value = int(env, name, fallback, 0, max);
+  if (value !== 0 && value < min) {
+    throw new ConfigError(`${name} must be 0 (no limit) or from ${min} to ${max} ms; got "${env[name]}".`);
   }
   return value;
 }
@@ -128,16 +192,84 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     );
   }
   const deliveryConcurrency = int(env, 'PLATFORM_DELIVERY_CONCURRENCY', 64, 1, 1024);
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const contentPort = int(env, 'PLATFORM_CONTENT_PORT', port === 0 ? 0 : port + 1, 0, 65535);
+  if (contentPort !== 0 && contentPort === port) {
+    throw new ConfigError(
+      `PLATFORM_CONTENT_PORT must differ from PORT (${port}): integration content is served on an origin of its own.`,
+    );
+  }
+  const contentUrl = env.PLATFORM_CONTENT_URL?.replace(/\/+$/, '') || undefined;
+  if (contentUrl !== undefined) {
+    if (!/^https?:\/\/[^/]+/.test(contentUrl)) {
+      throw new ConfigError(`PLATFORM_CONTENT_URL must be an absolute http(s) URL; got "${contentUrl}".`);
+    }
+    if (publicUrl !== undefined && new URL(contentUrl).origin === new URL(publicUrl).origin) {
+      throw new ConfigError(
+        `PLATFORM_CONTENT_URL must be on another origin than PLATFORM_PUBLIC_URL (${new URL(publicUrl).origin}): that is what keeps integration content away from the dashboard's token. Use another host name or port.`,
+      );
+    }
+  }
   return {
-    port: int(env, 'PORT', 8080, 0, 65535),
+    port,
+    contentPort,
+    contentPortExplicit: Boolean(env.PLATFORM_CONTENT_PORT),
+    contentUrl,
     hostname: env.HOST || '127.0.0.1',
     dataDir: resolve(env.PLATFORM_DATA_DIR || './.platform'),
     databaseUrl: env.DATABASE_URL || undefined,
+    pg: {
+      poolSize: int(env, 'PLATFORM_PG_POOL_SIZE', PG_DEFAULTS.poolSize, 1, 1000),
+      connectTimeoutMs: int(
+        env,
+        'PLATFORM_PG_CONNECT_TIMEOUT_MS',
+        PG_DEFAULTS.connectTimeoutMs,
+        100,
+        600_000,
+      ),
+      statementTimeoutMs: limitMs(
+        env,
+        'PLATFORM_PG_STATEMENT_TIMEOUT_MS',
+        PG_DEFAULTS.statementTimeoutMs,
+        100,
+        86_400_000,
+      ),
+    },
     adminToken,
     metricsToken,
     allowPrivateTargets: env.PLATFORM_ALLOW_PRIVATE_TARGETS || undefined,
     publicUrl,
     invocationTimeoutMs: int(env, 'PLATFORM_INVOCATION_TIMEOUT_MS', 10_000, 100, 300_000),
+    invocationLimits: {
+      responseBytes: int(
+        env,
+        'PLATFORM_INVOCATION_MAX_RESPONSE_BYTES',
+        INVOCATION_LIMIT_DEFAULTS.responseBytes,
+        1024,
+        1024 ** 3,
+      ),
+      requestBytes: int(
+        env,
+        'PLATFORM_INVOCATION_MAX_REQUEST_BYTES',
+        INVOCATION_LIMIT_DEFAULTS.requestBytes,
+        1024,
+        32 * 1024 * 1024,
+      ),
+      subrequests: int(
+        env,
+        'PLATFORM_INVOCATION_MAX_SUBREQUESTS',
+        INVOCATION_LIMIT_DEFAULTS.subrequests,
+        0,
+        10_000,
+      ),
+      logBytes: int(
+        env,
+        'PLATFORM_INVOCATION_MAX_LOG_BYTES',
+        INVOCATION_LIMIT_DEFAULTS.logBytes,
+        0,
+        1024 * 1024,
+      ),
+    },
     deliveryTimeoutMs: int(env, 'PLATFORM_DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000),
     deliveryConcurrency,
     deliveryConcurrencyPerInstallation: int(
@@ -147,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       1,
       deliveryConcurrency,
     ),
+    queuePollMs: int(env, 'PLATFORM_QUEUE_POLL_MS', 1000, 50, 600_000),
     deliveryThread: flag(env, 'PLATFORM_DELIVERY_THREAD', DELIVERY_THREAD_DEFAULT),
     sqliteSync: choice(env, 'PLATFORM_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
     retentionDays: int(env, 'PLATFORM_RETENTION_DAYS', 30, 0, 36_500),

@@ -1,6 +1,6 @@
 import { bearerToken, tokenMatcher } from '../auth.js';
 import { HttpError, unauthorized } from '../errors.js';
-import type { HostContext } from '../services/context.js';
+import { contentBase, type HostContext } from '../services/context.js';
 import type { ExecutorSelector } from '../services/invoker.js';
 import { createRouter } from './app-types.js';
 import { ASSETS_PATH, assetRoutes } from './assets.js';
@@ -83,7 +83,16 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', assetRoutes(ctx));
   app.route('/', statusRoutes(ctx, { version: options.version, startedAt }));
   // The dashboard (GET pages and assets) after every API route, before the 404.
-  app.route('/', dashboardRoutes());
+  app.route(
+    '/',
+    dashboardRoutes({
+      // Webframes and images of public endpoints are on the content origin (docs/security.md).
+      contentOrigin: () => {
+        const origin = new URL(contentBase(ctx)).origin;
+        return origin === new URL(ctx.baseUrl()).origin ? undefined : origin;
+      },
+    }),
+  );
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
@@ -102,8 +111,11 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   );
 
   app.onError((error, c) => {
-    const { status, body } = errorAnswer(error, ctx.logger, { method: c.req.method, path: c.req.path });
-    return c.json(body, status as 400);
+    const { status, body, headers } = errorAnswer(error, ctx.logger, {
+      method: c.req.method,
+      path: c.req.path,
+    });
+    return c.json(body, status as 400, headers);
   });
 
   return app;

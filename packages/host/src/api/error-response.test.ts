@@ -13,10 +13,11 @@ describe('errorAnswer', () => {
       'unavailable',
       'SQLite: could not sync the log to disk (EIO at /data/p.db-wal); retry',
     );
-    const { status, body } = errorAnswer(cause, logger, where);
+    const { status, body, headers } = errorAnswer(cause, logger, where);
     expect(status).toBe(503);
     expect(body.error.code).toBe('unavailable');
     expect(body.error.message).toMatch(/retry the same request/);
+    expect(headers).toEqual({ 'retry-after': '2' }); // a few seconds: enough for a restart to begin
     expect(JSON.stringify(body)).not.toContain('p.db-wal'); // no file paths or driver text to the client
     // The operator sees the cause in the log.
     expect(logged).toHaveLength(1);
@@ -37,6 +38,7 @@ describe('errorAnswer', () => {
       where,
     );
     expect(internal.status).toBe(500);
+    expect(internal.headers).toBeUndefined(); // no Retry-After: the same request would fail the same way
     expect(JSON.stringify(internal.body)).not.toContain('malformed');
     expect(errorAnswer(new HttpError(404, 'not_found', 'No such installation.'), logger, where).status).toBe(
       404,

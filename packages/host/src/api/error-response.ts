@@ -8,11 +8,22 @@ import { isStorageError } from '../storage/index.js';
 export const invalidJson = (): HttpError =>
   new HttpError(400, 'invalid_request', 'The request body is not valid JSON.');
 
-/** Status and JSON body of an error answer: `{"error": {"code", "message", "details"?}}`. */
+/** Status, extra headers and JSON body of an error answer: `{"error": {"code", "message", "details"?}}`. */
 export interface ErrorAnswer {
   status: number;
   body: ReturnType<HttpError['toJSON']>;
+  /** Headers the answer carries besides its content type (`Retry-After` on a 503). */
+  headers?: Record<string, string>;
 }
+
+/**
+ * `Retry-After` of a 503 (seconds): the database is locked past its timeout, a write could not be synced,
+ * or PostgreSQL is away (restarting, failing over); a client retries the same request after this.
+ *
+ * @example
+ * res.writeHead(503, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+ */
+export const RETRY_AFTER_SECONDS = 2;
 
 /**
  * How the API answers an error thrown while handling a request, wherever it was handled (a Hono route or
@@ -40,16 +51,20 @@ export function errorAnswer(
     return answer(new HttpError(502, `integration_${error.code}`, error.message));
   }
   if (isStorageError(error, 'unavailable')) {
-    // The database is locked past its timeout, or a write could not be synced to disk: nothing was
-    // acknowledged, and the same request again is safe (an event's `eventId` makes it idempotent).
+    // The database is locked past its timeout, a write could not be synced to disk, or PostgreSQL cannot
+    // be reached: nothing was acknowledged, and the same request again is safe (an event's `eventId`
+    // makes it idempotent).
     logger.error({ err: error, ...where }, 'storage unavailable');
-    return answer(
-      new HttpError(
-        503,
-        'unavailable',
-        'The host could not store this durably right now; retry the same request (with the same eventId for events).',
+    return {
+      ...answer(
+        new HttpError(
+          503,
+          'unavailable',
+          `The host's database is unavailable right now, so this request was not completed; retry the same request (with the same eventId for events) after ${RETRY_AFTER_SECONDS} s.`,
+        ),
       ),
-    );
+      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    };
   }
   logger.error({ err: error, ...where }, 'unhandled error');
   return answer(new HttpError(500, 'internal', 'The host failed to handle this request; see its log.'));

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { tokenMatcher } from '../auth.js';
 import type { HostContext } from '../services/context.js';
 import { installSpaceWebhook, testContext } from '../services/test-support.js';
-import { openStorage, type Storage } from '../storage/index.js';
-import { createApi } from './app.js';
+import { openStorage, type Storage, StorageError } from '../storage/index.js';
+import type { createApi } from './app.js';
 import { eventFastPath } from './event-fast-path.js';
+import { apiWithoutIntegrations } from './test-support.js';
 
 const ADMIN = 'pat_fast_path_admin_token';
 let dir: string;
@@ -31,16 +32,7 @@ beforeAll(async () => {
   const installation = await installSpaceWebhook(storage, 'sp1');
   installationId = installation.id;
   installationToken = ctx.tokens.issue(installation.id);
-  app = createApi(ctx, {
-    adminToken: ADMIN,
-    executors: {
-      executorFor: () => {
-        throw new Error('no integration runs in these tests');
-      },
-    },
-    ready: () => true,
-    version: 'test',
-  });
+  app = apiWithoutIntegrations(ctx, ADMIN, 'test');
   // The host's composition (host.ts): the fast path first, the Hono app for everything else.
   const fast = eventFastPath(ctx, tokenMatcher(ADMIN), 2000);
   const hono = getRequestListener(app.fetch, { overrideGlobalObjects: false });
@@ -178,4 +170,29 @@ it('leaves every other request to the Hono app, which answers as before', async 
   const get = await fetch(`${base}/v1/events`, { headers: headers() });
   expect(get.status).toBe(404);
   expect(fellThrough).toBe(6);
+});
+
+it('a database that cannot take the event now: 503 with Retry-After, the same answer as the Hono route', async () => {
+  // The storage's own failure (a PostgreSQL that is away, a SQLite locked past its timeout), injected.
+  const transaction = ctx.storage.transaction;
+  ctx.storage.transaction = async () => {
+    throw new StorageError('unavailable', 'PostgreSQL: connect ECONNREFUSED 127.0.0.1:5432');
+  };
+  try {
+    const request = { method: 'POST', headers: headers(), body: event('evt_unavailable') };
+    const viaServer = await fetch(`${base}/v1/events`, request);
+    const viaHono = await app.request('/v1/events', request);
+    for (const answer of [viaServer, viaHono]) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('2');
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+    const body = await viaServer.json();
+    expect(body).toEqual(await viaHono.json());
+    expect(body.error.code).toBe('unavailable');
+    expect(fellThrough).toBe(0);
+  } finally {
+    ctx.storage.transaction = transaction;
+  }
+  expect(await storage.events.get('evt_unavailable')).toBeNull(); // nothing was stored
 });

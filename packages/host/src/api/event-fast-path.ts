@@ -36,9 +36,10 @@ export function eventFastPath(
     if (req.method !== 'POST' || req.url !== PATH) return false;
     const token = bearerToken(req.headers.authorization);
     if (token === null || !isOperator(token) || !isJsonType(req.headers['content-type'])) return false;
-    void accept(ctx, req, maxBytes).then(({ status, body }) => {
+    void accept(ctx, req, maxBytes).then(({ status, body, headers }) => {
       const payload = JSON.stringify(body);
       res.writeHead(status, {
+        ...headers,
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(payload),
       });
@@ -53,7 +54,7 @@ async function accept(
   ctx: HostContext,
   req: IncomingMessage,
   maxBytes: number,
-): Promise<{ status: number; body: unknown }> {
+): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
   try {
     const text = await readText(req, maxBytes);
     let json: unknown;

@@ -1,8 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
 import { type AcceptedEvent, acceptEvent } from '../services/events.js';
-import { createRouter, requireOperator } from './app-types.js';
-import { ErrorBody, IncomingEvent } from './schemas.js';
+import { createRouter, operatorOnly } from './app-types.js';
+import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { EventAccepted, IncomingEvent } from './schemas.js';
 
 /** The 202 body of `POST /v1/events`: `{"eventId"}`, with `"duplicate": true` for a repeated event id. */
 export function acceptedBody(result: AcceptedEvent): { eventId: string; duplicate?: true } {
@@ -14,6 +15,7 @@ export function eventRoutes(ctx: HostContext) {
   const app = createRouter();
   app.openapi(
     createRoute({
+      middleware: [operatorOnly],
       method: 'post',
       path: '/v1/events',
       summary: 'Accept a platform event: stored durably, then fanned out to matching installations',
@@ -21,23 +23,12 @@ export function eventRoutes(ctx: HostContext) {
         'Idempotent on `eventId` (assigned when absent). Answers once the event and every delivery it creates are committed.',
       request: { body: { required: true, content: { 'application/json': { schema: IncomingEvent } } } },
       responses: {
-        202: {
-          description: 'Accepted',
-          content: {
-            'application/json': {
-              schema: z.object({ eventId: z.string(), duplicate: z.boolean().optional() }),
-            },
-          },
-        },
-        400: { description: 'Invalid event', content: { 'application/json': { schema: ErrorBody } } },
-        401: {
-          description: 'Missing or wrong token',
-          content: { 'application/json': { schema: ErrorBody } },
-        },
+        202: { description: 'Accepted', content: json(EventAccepted) },
+        400: errorResponse('Invalid event'),
+        ...OPERATOR_ONLY_ERRORS,
       },
     }),
     async (c) => {
-      requireOperator(c.get('principal'));
       return c.json(acceptedBody(await acceptEvent(ctx, c.req.valid('json'))), 202);
     },
   );

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { HOST_EVENT } from '@platform/events';
 import type { HostContext } from '../services/context.js';
 import {
   configure,
@@ -8,15 +9,23 @@ import {
   uninstall,
   view,
 } from '../services/installations.js';
-import { createRouter, requireInstallationAccess, requireOperator } from './app-types.js';
-import { ErrorBody, Installation, InstallBody, PatchInstallationBody } from './schemas.js';
+import { createRouter, operatorOnly, ownInstallation } from './app-types.js';
+import { errorResponse, json } from './responses.js';
+import {
+  Installation,
+  InstallationList,
+  InstallationQuery,
+  InstallBody,
+  InvocationList,
+  InvocationQuery,
+  PatchInstallationBody,
+} from './schemas.js';
 
-const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 const errors = {
-  400: { description: 'Invalid request', content: json(ErrorBody) },
-  401: { description: 'Missing or wrong token', content: json(ErrorBody) },
-  403: { description: 'Token not allowed here', content: json(ErrorBody) },
-  404: { description: 'No such installation or integration', content: json(ErrorBody) },
+  400: errorResponse('Invalid request'),
+  401: errorResponse('Missing or wrong token'),
+  403: errorResponse('Token not allowed here'),
+  404: errorResponse('No such installation or integration'),
 };
 const IdParam = z.object({ id: z.string().openapi({ example: 'inst_4f2a9c' }) });
 
@@ -26,42 +35,35 @@ export function installationRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
+      middleware: [operatorOnly],
       method: 'post',
       path: '/v1/installations',
       summary: 'Install an integration into a space, a site or the organization',
-      description:
-        'Status is `active` when the configuration is complete and valid, `pending` otherwise. Fires `installation_setup`.',
+      description: `Status is \`active\` when the configuration is complete and valid, \`pending\` otherwise. Fires \`${HOST_EVENT.installationSetup}\`.`,
       request: { body: { required: true, content: json(InstallBody) } },
       responses: { 201: { description: 'Installed', content: json(Installation) }, ...errors },
     }),
     async (c) => {
-      requireOperator(c.get('principal'));
       return c.json(await install(ctx, c.req.valid('json')), 201);
     },
   );
 
   app.openapi(
     createRoute({
+      middleware: [operatorOnly],
       method: 'get',
       path: '/v1/installations',
       summary: 'List installations',
-      request: {
-        query: z.object({
-          integration: z.string().optional(),
-          space: z.string().optional(),
-          site: z.string().optional(),
-        }),
-      },
+      request: { query: InstallationQuery },
       responses: {
         200: {
           description: 'Installations',
-          content: json(z.object({ installations: z.array(Installation) })),
+          content: json(InstallationList),
         },
         ...errors,
       },
     }),
     async (c) => {
-      requireOperator(c.get('principal'));
       const q = c.req.valid('query');
       const records = await ctx.storage.installations.list({
         ...(q.integration ? { integrationName: q.integration } : {}),
@@ -78,6 +80,7 @@ export function installationRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
+      middleware: [ownInstallation],
       method: 'get',
       path: '/v1/installations/{id}',
       summary: "Get an installation (operator, or the installation's own token)",
@@ -86,7 +89,6 @@ export function installationRoutes(ctx: HostContext) {
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      requireInstallationAccess(c.get('principal'), id);
       const { record, integration } = await getInstallation(ctx, id);
       return c.json(view(ctx, integration, record), 200);
     },
@@ -94,17 +96,16 @@ export function installationRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
+      middleware: [ownInstallation],
       method: 'patch',
       path: '/v1/installations/{id}',
-      summary:
-        'Edit the configuration (JSON merge patch); fires installation_setup and re-validates the status',
+      summary: `Edit the configuration (JSON merge patch); fires ${HOST_EVENT.installationSetup} and re-validates the status`,
       request: { params: IdParam, body: { required: true, content: json(PatchInstallationBody) } },
       responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
       const principal = c.get('principal');
-      requireInstallationAccess(principal, id);
       const writer = principal.kind === 'operator' ? 'operator' : 'integration';
       return c.json(await configure(ctx, id, c.req.valid('json'), writer), 200);
     },
@@ -113,6 +114,7 @@ export function installationRoutes(ctx: HostContext) {
   for (const action of ['pause', 'resume'] as const) {
     app.openapi(
       createRoute({
+        middleware: [operatorOnly],
         method: 'post',
         path: `/v1/installations/{id}/${action}`,
         summary:
@@ -123,7 +125,6 @@ export function installationRoutes(ctx: HostContext) {
         responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
       }),
       async (c) => {
-        requireOperator(c.get('principal'));
         return c.json(await setPaused(ctx, c.req.valid('param').id, action === 'pause'), 200);
       },
     );
@@ -131,6 +132,7 @@ export function installationRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
+      middleware: [operatorOnly],
       method: 'delete',
       path: '/v1/installations/{id}',
       summary: 'Uninstall (queued work is cancelled)',
@@ -138,44 +140,24 @@ export function installationRoutes(ctx: HostContext) {
       responses: { 204: { description: 'Uninstalled' }, ...errors },
     }),
     async (c) => {
-      requireOperator(c.get('principal'));
       await uninstall(ctx, c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
 
-  const LogLine = z.object({ level: z.string(), message: z.string(), time: z.number() });
-  const Invocation = z
-    .object({
-      id: z.string(),
-      eventType: z.string(),
-      eventId: z.string().nullable(),
-      status: z.union([z.number(), z.literal('error')]),
-      durationMs: z.number(),
-      lines: z.array(LogLine),
-      createdAt: z.string(),
-    })
-    .openapi('Invocation');
-
   app.openapi(
     createRoute({
+      middleware: [operatorOnly],
       method: 'get',
       path: '/v1/installations/{id}/logs',
       summary: "Invocations of the installation's integration, newest first, with their log lines",
-      request: {
-        params: IdParam,
-        query: z.object({
-          limit: z.coerce.number().int().min(1).max(1000).optional(),
-          since: z.coerce.number().int().optional(),
-        }),
-      },
+      request: { params: IdParam, query: InvocationQuery },
       responses: {
-        200: { description: 'Invocations', content: json(z.object({ invocations: z.array(Invocation) })) },
+        200: { description: 'Invocations', content: json(InvocationList) },
         ...errors,
       },
     }),
     async (c) => {
-      requireOperator(c.get('principal'));
       const { id } = c.req.valid('param');
       await getInstallation(ctx, id);
       const q = c.req.valid('query');

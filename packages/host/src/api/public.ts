@@ -1,21 +1,54 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { HOST_EVENT } from '@platform/events';
 import type { Context } from 'hono';
 import { HttpError, notFound } from '../errors.js';
 import type { ExecutorError } from '../executor/index.js';
-import type { HostContext } from '../services/context.js';
+import { checkRenderAnswer, RenderCache } from '../render/index.js';
+import { contentBase, type HostContext } from '../services/context.js';
 import { newEventId } from '../services/dispatch.js';
 import { getInstallation } from '../services/installations.js';
 import { type ExecutorSelector, invoke } from '../services/invoker.js';
-import { createRouter, type HostEnv, requireOperator } from './app-types.js';
-import { ErrorBody } from './schemas.js';
+import { createRouter, type HostEnv, operatorOnly } from './app-types.js';
+import { isolateIntegrationResponse } from './isolation.js';
+import { errorResponse } from './responses.js';
+import { RenderBody, Rendered } from './schemas.js';
 
-/** Largest request body a public endpoint forwards to an integration. */
-export const MAX_PUBLIC_BODY_BYTES = 10 * 1024 * 1024;
+/** The 413 of a request body over `PLATFORM_INVOCATION_MAX_REQUEST_BYTES`, naming whom it was for. */
+function requestTooLarge(integration: string, installationId: string, limit: number): HttpError {
+  return new HttpError(
+    413,
+    'body_too_large',
+    `The request body for integration ${integration}, installation ${installationId} is over the limit of ${limit} bytes (PLATFORM_INVOCATION_MAX_REQUEST_BYTES).`,
+  );
+}
 
 /** Maps an executor failure to an HTTP error the caller understands. */
 function executorFailure(error: ExecutorError): HttpError {
   const status = error.code === 'timeout' ? 504 : 502;
   return new HttpError(status, `integration_${error.code}`, error.message);
+}
+
+/** Reads a request body, refusing (the error of `over`) as soon as it passes `limit` bytes. */
+async function readAtMost(
+  stream: ReadableStream<Uint8Array> | null,
+  limit: number,
+  over: () => HttpError,
+): Promise<Uint8Array> {
+  if (stream === null) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw over();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 async function loadTarget(ctx: HostContext, id: string) {
@@ -32,36 +65,32 @@ async function loadTarget(ctx: HostContext, id: string) {
 }
 
 /**
- * Public endpoints (every request below `{publicEndpoint}` becomes a `fetch` event with the raw body)
- * and component rendering (`ui_render`).
+ * The public endpoints (every request below `{publicEndpoint}` becomes a `fetch` event with the raw
+ * body), on the API's origin or on the content origin; either way what the integration answers goes
+ * through {@link isolateIntegrationResponse}.
+ *
+ * @example
+ * app.route('/', publicEndpointRoutes(ctx, executors, 'content'));
  */
-export function publicRoutes(ctx: HostContext, executors: ExecutorSelector) {
+export function publicEndpointRoutes(
+  ctx: HostContext,
+  executors: ExecutorSelector,
+  origin: 'api' | 'content',
+) {
   const app = createRouter();
-
   const handlePublic = async (c: Context<HostEnv>) => {
     const name = c.req.param('name') ?? '';
     const id = c.req.param('id') ?? '';
     const { record, integration } = await loadTarget(ctx, id);
     if (integration.name !== name) throw notFound(`Installation "${id}" of "${name}"`);
-    const declared = Number(c.req.header('content-length') ?? 0);
-    if (declared > MAX_PUBLIC_BODY_BYTES)
-      throw new HttpError(
-        413,
-        'body_too_large',
-        `Request bodies are limited to ${MAX_PUBLIC_BODY_BYTES} bytes.`,
-      );
+    const limit = ctx.config.invocationLimits.requestBytes;
+    if (Number(c.req.header('content-length') ?? 0) > limit) throw requestTooLarge(name, id, limit);
     const body = ['GET', 'HEAD'].includes(c.req.method)
       ? undefined
-      : new Uint8Array(await c.req.arrayBuffer());
-    if (body && body.byteLength > MAX_PUBLIC_BODY_BYTES) {
-      throw new HttpError(
-        413,
-        'body_too_large',
-        `Request bodies are limited to ${MAX_PUBLIC_BODY_BYTES} bytes.`,
-      );
-    }
+      : await readAtMost(c.req.raw.body, limit, () => requestTooLarge(name, id, limit));
     const incoming = new URL(c.req.url);
-    const url = `${ctx.baseUrl()}${incoming.pathname}${incoming.search}`;
+    // The URL as the integration advertises it (its public endpoint), whichever origin it came in on.
+    const url = `${contentBase(ctx)}${incoming.pathname}${incoming.search}`;
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, key) => {
       if (key !== 'authorization' && key !== 'cookie') headers[key] = value;
@@ -71,34 +100,33 @@ export function publicRoutes(ctx: HostContext, executors: ExecutorSelector) {
       executors,
       integration,
       record,
-      { type: 'fetch', eventId: newEventId(), request: { method: c.req.method, url, headers } },
+      { type: HOST_EVENT.fetch, eventId: newEventId(), request: { method: c.req.method, url, headers } },
       body,
     );
     if (!outcome.ok) throw executorFailure(outcome.error);
-    return outcome.response;
+    return isolateIntegrationResponse(outcome.response, origin);
   };
   app.all('/v1/integrations/:name/installations/:id/public', handlePublic);
   app.all('/v1/integrations/:name/installations/:id/public/*', handlePublic);
+  return app;
+}
 
-  const RenderBody = z
-    .object({
-      componentId: z.string().min(1),
-      props: z.record(z.string(), z.unknown()).default({}),
-      state: z.record(z.string(), z.unknown()).optional(),
-      action: z
-        .object({ action: z.string().min(1) })
-        .catchall(z.unknown())
-        .optional(),
-      context: z.record(z.string(), z.unknown()).optional(),
-    })
-    .strict()
-    .openapi('RenderRequest');
+/**
+ * The API's routes that reach integrations: the public endpoints (also served there, sandboxed, for
+ * the dashboard's own same-origin calls and for URLs handed out before the content origin existed)
+ * and component rendering.
+ */
+export function publicRoutes(ctx: HostContext, executors: ExecutorSelector) {
+  const app = createRouter();
+  const renders = new RenderCache();
+  app.route('/', publicEndpointRoutes(ctx, executors, 'api'));
 
   app.openapi(
     createRoute({
+      middleware: [operatorOnly],
       method: 'post',
       path: '/v1/installations/{id}/render',
-      summary: 'Render a component of an installation, optionally dispatching an action first (ui_render)',
+      summary: `Render a component of an installation, optionally dispatching an action first (${HOST_EVENT.uiRender})`,
       request: {
         params: z.object({ id: z.string() }),
         body: { required: true, content: { 'application/json': { schema: RenderBody } } },
@@ -106,35 +134,32 @@ export function publicRoutes(ctx: HostContext, executors: ExecutorSelector) {
       responses: {
         200: {
           description: 'Rendered element and new state',
-          content: {
-            'application/json': {
-              schema: z.object({ element: z.unknown(), state: z.record(z.string(), z.unknown()) }),
-            },
-          },
+          content: { 'application/json': { schema: Rendered } },
         },
-        404: {
-          description: 'Unknown installation or component',
-          content: { 'application/json': { schema: ErrorBody } },
-        },
-        502: {
-          description: 'The integration failed',
-          content: { 'application/json': { schema: ErrorBody } },
-        },
+        404: errorResponse('Unknown installation or component'),
+        502: errorResponse('The integration failed'),
       },
     }),
     async (c) => {
-      requireOperator(c.get('principal'));
       const { id } = c.req.valid('param');
       const { record, integration } = await loadTarget(ctx, id);
       const body = c.req.valid('json');
+      const cacheKey = RenderCache.keyOf(record.id, integration.bundleHash, body);
+      const cached = renders.get(cacheKey);
+      if (cached !== undefined) {
+        return isolateIntegrationResponse(c.json(cached, 200, { 'x-render-cache': 'hit' }), 'api') as never;
+      }
       const outcome = await invoke(ctx, executors, integration, record, {
-        type: 'ui_render',
+        type: HOST_EVENT.uiRender,
         eventId: newEventId(),
         ...body,
       });
       if (!outcome.ok) throw executorFailure(outcome.error);
-      // The runtime answers JSON for ui_render (element + state, or an error body): pass it through.
-      return outcome.response as unknown as never;
+      // A 200 answer is validated ContentKit (docs/contentkit.md); error bodies pass through. Either
+      // way it is isolated like any integration answer on this origin.
+      const answer = await checkRenderAnswer(outcome.response);
+      renders.set(cacheKey, answer.body, answer.maxAge);
+      return isolateIntegrationResponse(c.json(answer.body, answer.status as 200), 'api') as never;
     },
   );
 

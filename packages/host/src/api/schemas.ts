@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { Installation as ApiInstallation } from '@platform/api-client';
+import type { Installation as ApiInstallation, ContentKitElement } from '@platform/api-client';
+import { type IncomingEvent as CatalogueIncomingEvent, IncomingEventSchema } from '@platform/events';
 
 /**
  * The host API's JSON shapes: one zod schema each, the single source of truth for
@@ -110,93 +111,14 @@ export const PublishBody = z
   .strict()
   .openapi('PublishRequest');
 
-export const Visitor = z.object({
-  anonymousId: z.string(),
-  userAgent: z.string(),
-  ip: z.string(),
-  cookies: z.record(z.string(), z.string()),
-});
-
-const base = {
-  eventId: z.string().min(1).max(200).optional(),
-  /** Accepted so a SPEC 2.10 payload can be posted as is; each delivery carries its own installation's id. */
-  installationId: z.string().optional(),
-};
-
-/** Who viewed which page, from where (SPEC 2.10: `site_view` and `page_feedback`). */
-const pageVisit = { visitor: Visitor, url: z.string().url(), referrer: z.string() };
-/** Fields of both git-sync events. */
-const gitSync = {
-  spaceId: z.string().min(1),
-  commitId: z.string().optional(),
-  branch: z.string().optional(),
-};
-
-/** Events the documentation platform posts to `POST /v1/events`. */
-export const IncomingEvent = z
-  .discriminatedUnion('type', [
-    z
-      .object({
-        ...base,
-        type: z.literal('space_content_updated'),
-        spaceId: z.string().min(1),
-        revisionId: z.string().min(1),
-      })
-      .strict(),
-    z
-      .object({
-        ...base,
-        type: z.literal('site_view'),
-        siteId: z.string().min(1),
-        ...pageVisit,
-      })
-      .strict(),
-    z
-      .object({
-        ...base,
-        type: z.literal('page_feedback'),
-        siteId: z.string().min(1),
-        spaceId: z.string().min(1),
-        pageId: z.string().min(1),
-        feedback: z.object({ rating: z.string(), comment: z.string() }),
-        ...pageVisit,
-      })
-      .strict(),
-    z
-      .object({
-        ...base,
-        type: z.literal('space_view'),
-        spaceId: z.string().min(1),
-        pageId: z.string().optional(),
-        visitor: Visitor.optional(),
-      })
-      .strict(),
-    z
-      .object({
-        ...base,
-        type: z.literal('space_visibility_updated'),
-        spaceId: z.string().min(1),
-        visibility: z.string(),
-      })
-      .strict(),
-    z
-      .object({
-        ...base,
-        type: z.literal('space_gitsync_started'),
-        ...gitSync,
-      })
-      .strict(),
-    z
-      .object({
-        ...base,
-        type: z.literal('space_gitsync_completed'),
-        ...gitSync,
-        state: z.enum(['success', 'failure']),
-      })
-      .strict(),
-  ])
-  .openapi('Event');
-export type IncomingEvent = z.infer<typeof IncomingEvent>;
+/**
+ * Events the documentation platform posts to `POST /v1/events`: the event catalogue's schema
+ * (`@platform/events`, docs/events.md), named `Event` in the OpenAPI document. A clone: zod gives a
+ * schema the `.openapi` method when it is built, and the catalogue's may be built before
+ * `@hono/zod-openapi` is loaded.
+ */
+export const IncomingEvent = IncomingEventSchema.clone().openapi('Event');
+export type IncomingEvent = CatalogueIncomingEvent;
 
 export const Attempt = z
   .object({
@@ -274,3 +196,120 @@ export const HostStatus = z
       .openapi({ description: 'webhook endpoints held to their fair share now' }),
   })
   .openapi('HostStatus');
+
+// ---------------------------------------------------------------------------------------------
+// Request and response bodies of the other operator routes, named so that the routes and the
+// typed client (`../api-contract.ts`, `@platform/host/api`) use the same schema objects.
+
+/** `POST /v1/integrations`: a publish request, with an optional explicit version. */
+export const PublishIntegrationBody = PublishBody.extend({ version: z.string().optional() });
+
+/** `GET /v1/integrations`. */
+export const IntegrationList = z.object({ integrations: z.array(Integration) });
+
+/** `GET /v1/installations` query. */
+export const InstallationQuery = z.object({
+  integration: z.string().optional(),
+  space: z.string().optional(),
+  site: z.string().optional(),
+});
+
+/** `GET /v1/installations`. */
+export const InstallationList = z.object({ installations: z.array(Installation) });
+
+export const LogLine = z.object({ level: z.string(), message: z.string(), time: z.number() });
+
+/** One invocation of an installation's integration with its log lines. */
+export const Invocation = z
+  .object({
+    id: z.string(),
+    eventType: z.string(),
+    eventId: z.string().nullable(),
+    status: z.union([z.number(), z.literal('error')]),
+    durationMs: z.number(),
+    lines: z.array(LogLine),
+    createdAt: z.string(),
+  })
+  .openapi('Invocation');
+
+/** `GET /v1/installations/{id}/logs` query. */
+export const InvocationQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  since: z.coerce.number().int().optional(),
+});
+
+/** `GET /v1/installations/{id}/logs`. */
+export const InvocationList = z.object({ invocations: z.array(Invocation) });
+
+/** `GET /v1/installations/{id}/webhook-secret`. */
+export const WebhookSecret = z.object({ secret: z.string(), previous: z.array(z.string()).optional() });
+
+/** `POST /v1/installations/{id}/webhook-secret/rotate`. */
+export const RotatedWebhookSecret = z.object({ secret: z.string(), previousExpiresAt: z.string() });
+
+/** A time filter: ISO 8601 or Unix milliseconds. */
+const TimeFilter = z
+  .string()
+  .optional()
+  .openapi({ description: 'ISO 8601 time or Unix milliseconds', example: '2026-11-22T10:00:00Z' });
+
+/** `GET /v1/installations/{id}/deliveries` query. */
+export const DeliveryQuery = z.object({
+  state: z.enum(['queued', 'running', 'succeeded', 'failed', 'exhausted', 'cancelled']).optional(),
+  since: TimeFilter,
+  until: TimeFilter,
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().optional(),
+});
+
+/** `GET /v1/installations/{id}/deliveries`: a page of deliveries and the endpoint's state. */
+export const DeliveryList = z.object({
+  deliveries: z.array(Delivery),
+  nextCursor: z.string().nullable(),
+  endpoint: WebhookEndpoint,
+});
+
+/** `POST /v1/installations/{id}/deliveries/redeliver`. */
+export const RedeliverRangeBody = z
+  .object({
+    since: TimeFilter,
+    until: TimeFilter,
+    states: z
+      .array(z.enum(['failed', 'exhausted', 'succeeded']))
+      .min(1)
+      .optional(),
+  })
+  .strict();
+
+/** What `POST /v1/installations/{id}/deliveries/redeliver` queued. */
+export const Redelivered = z.object({ redelivered: z.number().int() });
+
+/** `POST /v1/installations/{id}/render`. */
+export const RenderBody = z
+  .object({
+    componentId: z.string().min(1),
+    props: z.record(z.string(), z.unknown()).default({}),
+    state: z.record(z.string(), z.unknown()).optional(),
+    action: z
+      .object({ action: z.string().min(1) })
+      .catchall(z.unknown())
+      .optional(),
+    context: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .openapi('RenderRequest');
+
+/** What `POST /v1/installations/{id}/render` answers: the component's element and its new state. */
+export const Rendered = z.object({
+  element: z
+    .custom<ContentKitElement>()
+    .openapi({ type: 'object', description: 'the rendered ContentKit element' }),
+  state: z.record(z.string(), z.unknown()),
+  /** The props, when an action changed them. */
+  props: z.record(z.string(), z.unknown()).optional(),
+  /** Seconds the host may reuse this answer (`element.setCache`). */
+  cache: z.object({ maxAge: z.number().int().min(0) }).optional(),
+});
+
+/** `POST /v1/events`: the accepted event's id; `duplicate` for an event id seen before. */
+export const EventAccepted = z.object({ eventId: z.string(), duplicate: z.boolean().optional() });

@@ -5,8 +5,15 @@
  * - `load_failed`: the bundle could not be loaded (syntax error, no default export with `fetch`, ...).
  * - `unreachable`: the runtime or remote endpoint could not be reached (or the executor is closed).
  * - `crashed`: the integration code threw instead of returning a response.
+ * - `response_too_large`: the integration's response body went over the response size limit.
  */
-export type ExecutorErrorCode = 'timeout' | 'restarted' | 'load_failed' | 'unreachable' | 'crashed';
+export type ExecutorErrorCode =
+  | 'timeout'
+  | 'restarted'
+  | 'load_failed'
+  | 'unreachable'
+  | 'crashed'
+  | 'response_too_large';
 
 const STATUS: Record<ExecutorErrorCode, number> = {
   timeout: 504,
@@ -14,6 +21,7 @@ const STATUS: Record<ExecutorErrorCode, number> = {
   load_failed: 502,
   unreachable: 502,
   crashed: 502,
+  response_too_large: 502,
 };
 
 /** Longest `detail` kept (characters). */

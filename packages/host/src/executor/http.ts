@@ -1,32 +1,17 @@
-/** Headers that describe one hop of a connection, never forwarded. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'host',
-  'content-length',
-]);
+import { forwardableRequestHeaders, hopByHopNames } from '../net/hop-by-hop.js';
 
 /** Statuses whose responses cannot carry a body. */
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 /**
- * Copies `headers` without hop-by-hop fields (and any extra names given, lowercase).
+ * Copies `headers` without hop-by-hop and framing fields (`net/hop-by-hop.ts`) and any extra names
+ * given (lowercase).
  *
  * @example
  * forwardableHeaders(request.headers); // { 'content-type': 'multipart/form-data; boundary=x', ... }
  */
 export function forwardableHeaders(headers: Headers, drop: readonly string[] = []): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of headers) {
-    if (HOP_BY_HOP.has(name) || drop.includes(name)) continue;
-    out[name] = value;
-  }
-  return out;
+  return Object.fromEntries(forwardableRequestHeaders(headers, drop));
 }
 
 /**
@@ -62,11 +47,13 @@ export function toResponse(
   const entries: Iterable<[string, string | string[] | undefined]> =
     headers instanceof Headers ? headers : Object.entries(headers);
   for (const [name, value] of entries) {
-    const lower = name.toLowerCase();
-    if (lower === 'transfer-encoding' || lower === 'connection' || lower === 'keep-alive') continue;
-    if (dropEncoding && (lower === 'content-encoding' || lower === 'content-length')) continue;
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) out.append(name, one);
+  }
+  for (const name of hopByHopNames(out)) out.delete(name);
+  if (dropEncoding) {
+    out.delete('content-encoding');
+    out.delete('content-length');
   }
   const nullBody = NULL_BODY_STATUS.has(status);
   return new Response(nullBody ? null : body, { status, headers: out });

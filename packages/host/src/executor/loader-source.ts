@@ -76,9 +76,12 @@ function failure(code, message, status) {
 
 // globalOutbound of every integration: forwards to the host's gate (a Node function) and turns a
 // refusal into a thrown TypeError, as a network error would be.
+// Each deployment gets its own gate (props.key), which tells the host whose request it is.
 export class Gate extends WorkerEntrypoint {
   async fetch(request) {
-    const response = await this.env.OUTBOUND.fetch(request);
+    const tagged = new Request(request);
+    tagged.headers.set('${DEPLOYMENT_HEADER}', this.ctx.props.key);
+    const response = await this.env.OUTBOUND.fetch(tagged);
     if (response.headers.has('${OUTBOUND_REFUSED_HEADER}')) {
       throw new TypeError(await response.text());
     }
@@ -87,7 +90,7 @@ export class Gate extends WorkerEntrypoint {
 }
 
 export default {
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     const key = request.headers.get('${DEPLOYMENT_HEADER}');
     if (key === null) {
       const url = new URL(request.url);
@@ -108,7 +111,7 @@ export default {
         mainModule: '${WRAPPER_MODULE}',
         modules: { '${WRAPPER_MODULE}': WRAPPER, '${INTEGRATION_MODULE}': script },
         env: vars,
-        globalOutbound: env.OUTBOUND ? env.GATE : null,
+        globalOutbound: env.OUTBOUND ? ctx.exports.Gate({ props: { key } }) : null,
       };
     });
     if (!loaded.has(key)) {

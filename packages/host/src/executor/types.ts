@@ -36,6 +36,8 @@ export interface InvokeOptions {
   readonly timeoutMs?: number;
   /** Aborting it rejects the call with the signal's reason (no ExecutorError). */
   readonly signal?: AbortSignal;
+  /** Most bytes of the response body; more rejects with `response_too_large`. Default: the executor's. */
+  readonly maxResponseBytes?: number;
 }
 
 /**
@@ -93,6 +95,9 @@ export const silentLogger: ExecutorLogger = {
   warn: () => {},
   error: () => {},
 };
+
+/** Default upper bound of an invocation's response body, in bytes (10 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /** Default upper bound of one invocation, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -3,7 +3,9 @@ import { assertDeployment, DeploymentRegistry } from './deployment-registry.js';
 import { ExecutorError, timeoutError, truncate } from './errors.js';
 import { forwardableHeaders, type RawHeaders, readRequestBody, toResponse } from './http.js';
 import { DEPLOYMENT_HEADER, ERROR_HEADER } from './loader-source.js';
+import { SubrequestBudget } from './subrequests.js';
 import {
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
   type Deployment,
   type Executor,
@@ -12,7 +14,12 @@ import {
   type InvokeResult,
   silentLogger,
 } from './types.js';
-import { type OutboundFetch, type RawAnswer, WorkerdInstance } from './workerd-instance.js';
+import {
+  BodyTooLargeError,
+  type OutboundFetch,
+  type RawAnswer,
+  WorkerdInstance,
+} from './workerd-instance.js';
 
 /** Compatibility date given to integration code unless configured. */
 export const DEFAULT_COMPATIBILITY_DATE = '2025-09-01';
@@ -35,6 +42,13 @@ export interface WorkerdExecutorOptions {
   readonly compatibilityDate?: string;
   /** Compatibility flags of integration code. Default none. */
   readonly compatibilityFlags?: readonly string[];
+  /** Default most bytes of a response body (`InvokeOptions.maxResponseBytes`). Default 10 MiB. */
+  readonly maxResponseBytes?: number;
+  /**
+   * Most outbound requests one invocation may make (its `fetch` throws past it). Default: no limit.
+   * Calls of one deployment in flight at once share `max x calls` between them.
+   */
+  readonly maxSubrequests?: number;
 }
 
 /**
@@ -56,6 +70,7 @@ export class WorkerdExecutor implements Executor {
   readonly #defaultTimeoutMs: number;
   readonly #pingTimeoutMs: number;
   readonly #registry = new DeploymentRegistry();
+  readonly #subrequests: SubrequestBudget | undefined;
   readonly #background = new Set<Promise<void>>();
   #checking = false;
   #current: Promise<WorkerdInstance> | undefined;
@@ -71,6 +86,8 @@ export class WorkerdExecutor implements Executor {
     this.#logger = options.logger ?? silentLogger;
     this.#defaultTimeoutMs = resolveTimeout(options.defaultTimeoutMs, DEFAULT_TIMEOUT_MS);
     this.#pingTimeoutMs = resolveTimeout(options.pingTimeoutMs, 1_000);
+    this.#subrequests =
+      options.maxSubrequests === undefined ? undefined : new SubrequestBudget(options.maxSubrequests);
     const date = options.compatibilityDate ?? DEFAULT_COMPATIBILITY_DATE;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || date < '2024-04-03') {
       throw new RangeError(
@@ -94,10 +111,14 @@ export class WorkerdExecutor implements Executor {
     const timeoutMs = resolveTimeout(options.timeoutMs, this.#defaultTimeoutMs);
     const started = performance.now();
     const key = this.#registry.acquire(deployment);
+    const maxBytes = options.maxResponseBytes ?? this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.#subrequests?.begin(key, deployment.id);
     try {
       const body = await readRequestBody(request);
+      const attempt = () =>
+        this.#attempt(deployment, key, request, body, timeoutMs, options.signal, started, maxBytes);
       try {
-        return await this.#attempt(deployment, key, request, body, timeoutMs, options.signal, started);
+        return await attempt();
       } catch (error) {
         // A call that failed only because ANOTHER integration hung workerd (it timed out queued
         // behind a busy loop, or was in flight during the restart) gets one fresh try on the new
@@ -107,9 +128,10 @@ export class WorkerdExecutor implements Executor {
           { source: 'workerd-executor', deploymentId: deployment.id },
           'retrying a call cut short by another integration hanging workerd',
         );
-        return await this.#attempt(deployment, key, request, body, timeoutMs, options.signal, started);
+        return await attempt();
       }
     } finally {
+      this.#subrequests?.end(key);
       this.#registry.release(key);
     }
   }
@@ -123,6 +145,7 @@ export class WorkerdExecutor implements Executor {
     timeoutMs: number,
     signal: AbortSignal | undefined,
     started: number,
+    maxBodyBytes: number,
   ): Promise<InvokeResult> {
     const deadline = startDeadline(timeoutMs, signal);
     let instance: WorkerdInstance | undefined;
@@ -136,6 +159,7 @@ export class WorkerdExecutor implements Executor {
         headers: forwardableHeaders(request.headers, [DEPLOYMENT_HEADER]),
         body,
         signal: deadline.signal,
+        maxBodyBytes,
       });
       const failure = loaderFailure(answer, deployment.id);
       if (failure !== undefined) throw failure;
@@ -200,6 +224,7 @@ export class WorkerdExecutor implements Executor {
       logger: this.#logger,
       source: (key) => this.#registry.get(key),
       outbound: this.options.outbound,
+      ...(this.#subrequests ? { subrequest: this.#subrequests.take } : {}),
     });
     this.#live = instance;
     return instance;
@@ -212,6 +237,13 @@ export class WorkerdExecutor implements Executor {
     instance: WorkerdInstance | undefined,
   ): unknown {
     if (error instanceof ExecutorError) return error;
+    if (error instanceof BodyTooLargeError) {
+      return new ExecutorError(
+        'response_too_large',
+        `integration ${deploymentId} answered with a body over the limit of ${error.limit} bytes (PLATFORM_INVOCATION_MAX_RESPONSE_BYTES)`,
+        deploymentId,
+      );
+    }
     if (instance?.retired === 'restarted') {
       return new ExecutorError(
         'restarted',

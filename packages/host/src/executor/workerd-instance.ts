@@ -22,6 +22,18 @@ export interface WorkerdInstanceConfig {
   readonly logger: ExecutorLogger;
   readonly source: (key: string) => DeploymentSource | undefined;
   readonly outbound: OutboundFetch | undefined;
+  /**
+   * Counts one outbound request of deployment `key`: null when it may go, else why not (the
+   * integration's `fetch` then throws that message). Absent: no count.
+   */
+  readonly subrequest?: (key: string) => string | null;
+}
+
+/** A response body that went over the byte limit of {@link WorkerdInstance.send}. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`response body over ${limit} bytes`);
+  }
 }
 
 /** A raw answer of the loader worker. */
@@ -67,6 +79,8 @@ export class WorkerdInstance {
         compatibilityFlags: [...config.compatibilityFlags],
       }),
       compatibilityDate: LOADER_COMPATIBILITY_DATE,
+      // ctx.exports: each deployment's outbound gate carries its key (to count its subrequests)
+      compatibilityFlags: ['enable_ctx_exports'],
       host: '127.0.0.1',
       port: 0,
       cf: false, // never download Request.cf data
@@ -79,8 +93,7 @@ export class WorkerdInstance {
         ...(config.outbound === undefined
           ? {}
           : {
-              OUTBOUND: gateFunction(config.outbound, config.logger),
-              GATE: { name: LOADER_NAME, entrypoint: 'Gate' },
+              OUTBOUND: gateFunction(config.outbound, config.logger, config.subrequest),
             }),
       },
     });
@@ -99,7 +112,10 @@ export class WorkerdInstance {
     return this.#retired;
   }
 
-  /** Posts one request for the deployment `key`; the body is read fully before resolving. */
+  /**
+   * Posts one request for the deployment `key`; the body is read fully before resolving, and no more
+   * than `maxBodyBytes` of it (rejects with {@link BodyTooLargeError}, the rest left unread).
+   */
   async send(call: {
     key: string;
     method: string;
@@ -107,6 +123,7 @@ export class WorkerdInstance {
     headers: Record<string, string>;
     body: Uint8Array | undefined;
     signal: AbortSignal;
+    maxBodyBytes: number;
   }): Promise<RawAnswer> {
     const signal = AbortSignal.any([call.signal, this.#lifetime.signal]);
     const response = await this.pool.request({
@@ -116,7 +133,27 @@ export class WorkerdInstance {
       body: call.body,
       signal,
     });
-    const body = new Uint8Array(await response.body.arrayBuffer());
+    const declared = Number(response.headers['content-length'] ?? Number.NaN);
+    if (declared > call.maxBodyBytes) {
+      response.body.destroy();
+      throw new BodyTooLargeError(call.maxBodyBytes);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > call.maxBodyBytes) {
+        response.body.destroy();
+        throw new BodyTooLargeError(call.maxBodyBytes);
+      }
+      chunks.push(chunk);
+    }
+    const joined = Buffer.concat(chunks, size);
+    const body = new Uint8Array(
+      joined.buffer,
+      joined.byteOffset,
+      joined.byteLength,
+    ) as Uint8Array<ArrayBuffer>;
     return { status: response.statusCode, headers: response.headers, body };
   }
 
@@ -156,9 +193,16 @@ function serveSource(request: MfRequest, source: (key: string) => DeploymentSour
 function gateFunction(
   outbound: OutboundFetch,
   logger: ExecutorLogger,
+  subrequest: ((key: string) => string | null) | undefined,
 ): (request: MfRequest) => Promise<MfResponse> {
   return async (incoming) => {
     const url = incoming.url;
+    const key = incoming.headers.get(DEPLOYMENT_HEADER);
+    const over = key === null || subrequest === undefined ? null : subrequest(key);
+    if (over !== null) {
+      logger.warn({ source: 'outbound-gate', deploymentKey: key, origin: safeOrigin(url) }, over);
+      return new MfResponse(over, { status: 429, headers: { [OUTBOUND_REFUSED_HEADER]: '1' } });
+    }
     const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
     const headers = new Headers();
     for (const [name, value] of incoming.headers) headers.append(name, value);
@@ -166,7 +210,7 @@ function gateFunction(
     try {
       const request = new Request(url, {
         method: incoming.method,
-        headers: forwardableHeaders(headers),
+        headers: forwardableHeaders(headers, [DEPLOYMENT_HEADER]),
         body: hasBody ? new Uint8Array(await incoming.arrayBuffer()) : undefined,
         redirect: 'manual', // workerd follows redirects itself, each hop through this gate again
       });

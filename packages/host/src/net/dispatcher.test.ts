@@ -93,6 +93,31 @@ describe('createGuardedDispatcher', () => {
     await dispatcher.close();
   });
 
+  it.each([
+    ['localhost.', '127.0.0.1', 'loopback'],
+    ['VM.', '10.0.0.5', 'private (RFC 1918)'],
+    ['Router.LAN.', '169.254.1.1', 'link-local'],
+    ['metadata.google.internal.', '169.254.169.254', 'link-local'],
+    ['metadata.', 'fe80::1', 'link-local'],
+    ['mapped.example.', '::ffff:127.0.0.1', 'loopback (IPv4 embedded in IPv6, mapped)'],
+  ])('refuses %s when the resolver answers %s (%s), at connection time', async (name, address, reason) => {
+    const asked: string[] = [];
+    const dispatcher = createGuardedDispatcher(parseAllowPrivateTargets(undefined), {
+      lookup: ((hostname: string, _options: unknown, callback: (...args: unknown[]) => void) => {
+        asked.push(hostname);
+        // whatever was asked, the "resolver" points it at this test's loopback server
+        callback(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+      }) as never,
+    });
+    const before = hits.length;
+    const error = await rejection(request(`http://${name}:${port}/`, { dispatcher }));
+    expect(error).toBeInstanceOf(TargetBlockedError);
+    expect((error as Error).message).toContain(`${address} (${reason})`);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(hits.length).toBe(before);
+    await dispatcher.close();
+  });
+
   it('allows a target inside the CIDR allow-list and pools connections', async () => {
     const dispatcher = createGuardedDispatcher(parseAllowPrivateTargets('127.0.0.0/8'));
     const first = await request(`http://127.0.0.1:${port}/a`, { dispatcher });

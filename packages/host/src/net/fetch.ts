@@ -1,6 +1,7 @@
 import { type Dispatcher, fetch as undiciFetch } from 'undici';
 import { createGuardedDispatcher, type GuardedDispatcherOptions } from './dispatcher.js';
 import { TargetBlockedError } from './errors.js';
+import { forwardableRequestHeaders } from './hop-by-hop.js';
 import type { AddressPolicy } from './policy.js';
 
 /** Options of {@link createGuardedFetch}. */
@@ -8,17 +9,6 @@ export interface GuardedFetchOptions extends GuardedDispatcherOptions {
   /** Reuse this dispatcher (it must already apply the policy) instead of creating one. */
   dispatcher?: Dispatcher;
 }
-
-/** Headers that describe one hop of the connection and are never forwarded. */
-const HOP_BY_HOP = [
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'host',
-];
 
 /** Walks an error's `cause` chain for a {@link TargetBlockedError}. */
 export function findTargetBlocked(error: unknown): TargetBlockedError | undefined {
@@ -46,9 +36,7 @@ export function createGuardedFetch(
 ): (request: Request) => Promise<Response> {
   const dispatcher = options.dispatcher ?? createGuardedDispatcher(policy, options);
   return async (request) => {
-    const headers = new Headers(request.headers);
-    for (const name of HOP_BY_HOP) headers.delete(name);
-    headers.delete('content-length');
+    const headers = forwardableRequestHeaders(request.headers);
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
     const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
     let response: Awaited<ReturnType<typeof undiciFetch>>;

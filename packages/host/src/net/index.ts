@@ -10,5 +10,11 @@ export { isPrivateAddress, type ParsedAddress, parseAddress, privateAddressReaso
 export { createGuardedDispatcher, type GuardedDispatcherOptions, guardedLookup } from './dispatcher.js';
 export { InvalidAddressPolicyError, TargetBlockedError } from './errors.js';
 export { createGuardedFetch, findTargetBlocked, type GuardedFetchOptions } from './fetch.js';
+export {
+  FRAMING_HEADERS,
+  forwardableRequestHeaders,
+  HOP_BY_HOP_HEADERS,
+  hopByHopNames,
+} from './hop-by-hop.js';
 export { type AddressPolicy, blockPrivateTargets, parseAllowPrivateTargets } from './policy.js';
-export { validateWebhookUrl, type WebhookUrlCheck } from './url.js';
+export { normalizeHostname, validateWebhookUrl, type WebhookUrlCheck } from './url.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidAddressPolicyError } from './errors.js';
 import { parseAllowPrivateTargets } from './policy.js';
-import { validateWebhookUrl } from './url.js';
+import { normalizeHostname, validateWebhookUrl } from './url.js';
 
 describe('parseAllowPrivateTargets', () => {
   it.each([undefined, '', '  ', '0', 'false', 'FALSE'])('%j blocks every private target', (value) => {
@@ -87,10 +87,31 @@ describe('validateWebhookUrl', () => {
     ['https://169.254.169.254/latest', 'link-local'],
     ['https://localhost:8443/in', 'localhost (loopback)'],
     ['https://api.localhost/in', 'loopback'],
+    ['https://localhost./in', 'localhost (loopback)'],
+    ['https://LOCALHOST../in', 'localhost (loopback)'],
+    ['https://Api.LocalHost./in', 'loopback'],
+    ['https://127.0.0.1./in', '127.0.0.1 (loopback)'],
+    ['https://2130706433/in', '127.0.0.1 (loopback)'],
+    ['https://0177.0.0.1/in', '127.0.0.1 (loopback)'],
+    ['https://metadata.google.internal./computeMetadata', 'metadata.google.internal, a name only a local'],
+    ['https://printer.LOCAL/in', 'printer.local, a name only a local network'],
   ])('refuses %s when private targets are blocked', (url, message) => {
     const check = validateWebhookUrl(url, blocked);
     expect(check.ok).toBe(false);
     expect(!check.ok && check.message).toContain(message);
+  });
+
+  it('normalises host names (brackets, case, trailing dots) before checking them', () => {
+    expect(normalizeHostname('LOCALHOST.')).toBe('localhost');
+    expect(normalizeHostname('VM..')).toBe('vm');
+    expect(normalizeHostname('[::1]')).toBe('::1');
+    expect(normalizeHostname('Hooks.Example.com.')).toBe('hooks.example.com');
+    expect(validateWebhookUrl('https://Hooks.Example.COM./in', blocked).ok).toBe(true);
+  });
+
+  it('leaves one-label names, and local names when some private targets are allowed, to the connection-time check', () => {
+    expect(validateWebhookUrl('https://VM./in', blocked).ok).toBe(true);
+    expect(validateWebhookUrl('http://vm.internal./in', loopbackOnly).ok).toBe(true);
   });
 
   it('allows http: and allow-listed private IPs when the operator allows private targets', () => {
