@@ -1,45 +1,71 @@
+import { format } from 'node:util';
+import { type Logger, pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { startHost } from './host.js';
 
-/** `npm start`: runs the host until SIGINT/SIGTERM, then stops gracefully. */
-async function main(): Promise<void> {
+/**
+ * Sends `console.*` of this process (built-in integrations run in it, and print their log lines) to
+ * `logger` at debug, so the host's output stays one JSON object a line. The integrations' lines are
+ * logged again, with their installation, by the invoker (src/services/invoker.ts).
+ */
+function routeConsoleTo(logger: Logger): void {
+  const write = (...args: unknown[]) => logger.debug({ source: 'console' }, format(...args));
+  for (const method of ['log', 'info', 'debug', 'warn', 'error', 'trace'] as const) console[method] = write;
+}
+
+/**
+ * `npm start` / `platform-host`: runs the host until SIGINT/SIGTERM, then stops gracefully (in-flight
+ * deliveries and invocations finish). Everything it prints is a pino JSON line (packages/host/README.md "Logs").
+ */
+async function main(logger: Logger): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`platform host: ${error.message}\n`);
+      logger.fatal({ code: error.code }, `platform host: ${error.message}`);
       process.exit(2);
     }
     throw error;
   }
-  const host = await startHost(config);
-  const lines = [
-    '',
-    `  Platform host ${host.url}`,
-    // A one-click sign-in link for the local default (token kept in the data folder); an operator who
-    // set PLATFORM_ADMIN_TOKEN signs in with it instead, so it is never printed.
-    config.adminToken
-      ? `  Dashboard    ${host.url}/`
-      : `  Dashboard    ${host.url}/#token=${encodeURIComponent(host.adminToken)}`,
-    `  API docs     ${host.url}/openapi.json`,
-    `  Metrics      ${host.url}/metrics  (bearer: ${config.metricsToken ? 'PLATFORM_METRICS_TOKEN' : 'the admin token'})`,
-    `  Data         ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `${config.dataDir}/platform.db`}`,
-    host.generatedAdminToken
-      ? `  Admin token  ${host.adminToken}  (generated; kept in ${config.dataDir}/admin-token)`
-      : `  Admin token  ${config.adminToken ? 'from PLATFORM_ADMIN_TOKEN' : `in ${config.dataDir}/admin-token`}`,
-    '',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  logger.level = config.logLevel;
+  routeConsoleTo(logger);
+  const host = await startHost(config, logger);
+  // A one-click sign-in link for the local default (token kept in the data folder); an operator who
+  // set PLATFORM_ADMIN_TOKEN signs in with it instead, so it is never printed.
+  const dashboard = config.adminToken
+    ? `${host.url}/`
+    : `${host.url}/#token=${encodeURIComponent(host.adminToken)}`;
+  const data = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `${config.dataDir}/platform.db`;
+  logger.info(
+    {
+      url: host.url,
+      dashboard,
+      apiReference: `${host.url}/api`,
+      content: host.contentUrl,
+      openapi: `${host.url}/openapi.json`,
+      metrics: `${host.url}/metrics`,
+      data,
+    },
+    `Platform host ${host.url} — dashboard ${dashboard} · API reference ${host.url}/api · integration content ${host.contentUrl} · data ${data}`,
+  );
+  if (host.generatedAdminToken)
+    logger.info(
+      { adminToken: host.adminToken, file: `${config.dataDir}/admin-token` },
+      `Admin token ${host.adminToken} (generated; kept in ${config.dataDir}/admin-token)`,
+    );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
-    process.stdout.write(`\n${signal}: stopping (in-flight work finishes; press Ctrl+C again to force)\n`);
+    logger.info({ signal }, `${signal}: stopping (in-flight work finishes; send it again to force)`);
     host.stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info({ signal }, 'stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
-        process.stderr.write(`error while stopping: ${String(error)}\n`);
+        logger.error({ err: error }, 'error while stopping');
         process.exit(1);
       },
     );
@@ -48,9 +74,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `platform host failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+const logger = pino();
+main(logger).catch((error: unknown) => {
+  // Said whatever LOG_LEVEL is (even `silent`): one JSON line on stderr, written before the exit.
+  pino({ level: 'fatal' }, pino.destination({ fd: 2, sync: true })).fatal(
+    { err: error },
+    `platform host failed to start: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exit(1);
 });

@@ -1,14 +1,15 @@
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleIntegration as bundle } from '@platform/cli/bundle';
+import { bundleIntegration as bundle } from '@platform/bundler';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.js';
 import { type Host, startHost } from '../src/host.js';
+import { type Backend, createTestDatabase } from './backends.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ADMIN_TOKEN = 'pat_test_operator_token_0123456789';
@@ -34,10 +35,19 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-export async function startTestHost(env: Record<string, string> = {}): Promise<TestHost> {
+/**
+ * Starts a host in this process. On `postgres` (unless `env` names a `DATABASE_URL`) it gets a fresh
+ * database of its own, dropped by `close()`.
+ */
+export async function startTestHost(
+  env: Record<string, string> = {},
+  backend: Backend = 'sqlite',
+): Promise<TestHost> {
   buildWorkspace();
   const dataDir = await mkdtemp(join(tmpdir(), 'platform-host-'));
+  const database = backend === 'postgres' && !env.DATABASE_URL ? await createTestDatabase() : null;
   const config = loadConfig({
+    ...(database ? { DATABASE_URL: database.url } : {}),
     PORT: '0',
     PLATFORM_DATA_DIR: dataDir,
     PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -70,6 +80,7 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
     async close() {
       await host.stop();
       await rm(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }
@@ -163,4 +174,43 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * `npm start`'s entry (`packages/host/dist/main.js`) as a real process on 127.0.0.1:`port`, with the test
+ * operator token, private targets allowed and 2 s attempts unless `env` says otherwise; resolves once it
+ * answers `/healthz`.
+ */
+export async function spawnHostProcess(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  buildWorkspace();
+  const child = spawn(process.execPath, [join(repoRoot, 'packages/host/dist/main.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
+      PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+      PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`host exited with ${child.exitCode}: ${output}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`host did not become healthy: ${output}`);
 }

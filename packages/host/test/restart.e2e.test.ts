@@ -1,44 +1,29 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, buildWorkspace, type Receiver, repoRoot, startReceiver } from './helpers.js';
+import { BACKENDS, createTestDatabase, type TestDatabase } from './backends.js';
+import { ADMIN_TOKEN, buildWorkspace, type Receiver, spawnHostProcess, startReceiver } from './helpers.js';
 import { freeLoopbackPort } from './ports.js';
 
-/** `npm start`'s entry as a real process, on a given data folder. */
-async function spawnHost(dataDir: string, port: number, thread: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(repoRoot, 'packages/host/dist/main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PLATFORM_DATA_DIR: dataDir,
-      PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
-      PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
-      PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
-      PLATFORM_DELIVERY_THREAD: thread,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** `npm start`'s entry as a real process, on a given data folder (SQLite) or database (PostgreSQL). */
+function spawnHost(dataDir: string, port: number, thread: string, databaseUrl: string | undefined) {
+  return spawnHostProcess(port, {
+    PLATFORM_DATA_DIR: dataDir,
+    PLATFORM_DELIVERY_THREAD: thread,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`host exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('host did not become healthy');
 }
 
-describe.each([
-  ['delivery thread', '1'],
-  ['main-thread delivery', '0'],
-])('crash safety (kill -9), %s', (_mode, thread) => {
+describe.each(
+  BACKENDS.flatMap((backend) => [
+    [backend, 'delivery thread', '1'],
+    [backend, 'main-thread delivery', '0'],
+  ]),
+)('crash safety (kill -9), %s, %s', (backend, _mode, thread) => {
   let dataDir: string;
+  let database: TestDatabase | undefined;
   let receiver: Receiver;
   const children: ChildProcess[] = [];
   /** Answers held this long: while the first host lives, the last accepted events cannot be answered before it dies. */
@@ -48,6 +33,7 @@ describe.each([
   beforeAll(async () => {
     buildWorkspace();
     dataDir = await mkdtemp(join(tmpdir(), 'platform-crash-'));
+    if (backend === 'postgres') database = await createTestDatabase();
     // A slow receiver, so that deliveries are in flight (sent, not answered) when the host dies.
     receiver = await startReceiver((req, res) =>
       setTimeout(() => {
@@ -60,11 +46,12 @@ describe.each([
     for (const c of children) c.kill('SIGKILL');
     await receiver.close();
     await rm(dataDir, { recursive: true, force: true });
+    await database?.drop();
   });
 
   it('delivers every accepted event at least once after the host is killed mid-stream', async () => {
     const port = await freeLoopbackPort();
-    const first = await spawnHost(dataDir, port, thread);
+    const first = await spawnHost(dataDir, port, thread, database?.url);
     children.push(first);
     const base = `http://127.0.0.1:${port}`;
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
@@ -98,7 +85,7 @@ describe.each([
     expect(answeredBeforeCrash).toBeLessThan(accepted.length);
     holdMs = 150;
 
-    const second = await spawnHost(dataDir, port, thread);
+    const second = await spawnHost(dataDir, port, thread, database?.url);
     children.push(second);
     // Every delivery ends succeeded (those in flight at the crash are taken again when their lease
     // expires), with the same event ids as before the crash, and every event reached the receiver.

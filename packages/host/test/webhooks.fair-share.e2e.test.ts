@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { BACKENDS } from './backends.js';
 import { type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
 
 interface Delivery {
@@ -12,7 +13,12 @@ interface Delivery {
  * events would take every slot. With the fair share, an attempt running past 500 ms gives its slot back and
  * makes its installation slow; a slow installation has at most its share in flight (4 of 8 slots here).
  */
-describe.each(['1', '0'])('fair share of delivery slots (PLATFORM_DELIVERY_THREAD=%s)', (thread) => {
+describe.each(
+  BACKENDS.flatMap((backend) => [
+    [backend, '1'],
+    [backend, '0'],
+  ]),
+)('fair share of delivery slots (%s, PLATFORM_DELIVERY_THREAD=%s)', (backend, thread) => {
   let t: TestHost | undefined;
   const receivers: Receiver[] = [];
   afterEach(async () => {
@@ -21,12 +27,15 @@ describe.each(['1', '0'])('fair share of delivery slots (PLATFORM_DELIVERY_THREA
   });
 
   it('a dead endpoint gives its slots back and is capped; another subscriber is served; nothing is lost', async () => {
-    t = await startTestHost({
-      PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
-      PLATFORM_DELIVERY_THREAD: thread,
-      PLATFORM_DELIVERY_CONCURRENCY: '8',
-      PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
-    });
+    t = await startTestHost(
+      {
+        PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+        PLATFORM_DELIVERY_THREAD: thread,
+        PLATFORM_DELIVERY_CONCURRENCY: '8',
+        PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
+      },
+      backend,
+    );
     const host = t;
     let dead = true;
     const flaky = await startReceiver((_request, res) => {
@@ -58,23 +67,31 @@ describe.each(['1', '0'])('fair share of delivery slots (PLATFORM_DELIVERY_THREA
     expect(flaky.received).toHaveLength(8);
     // The engine told the main thread (by message from the delivery thread), which now leaves its new
     // deliveries in the queue, and the delivery log says so.
-    expect(host.host.context.isSlowInstallation?.(deadInstallation)).toBe(true);
+    expect(host.host.context.delivery.isSlow(deadInstallation)).toBe(true);
     const endpointOf = async (id: string) =>
       (await host.api<{ endpoint: unknown }>('GET', `/v1/installations/${id}/deliveries?limit=1`)).body
         .endpoint;
     expect(await endpointOf(deadInstallation)).toEqual({ slow: true, maxInFlight: 4 });
     expect(await endpointOf(healthyInstallation)).toEqual({ slow: false, maxInFlight: null });
-    expect((await post('space-dead', 'dead-late')).status).toBe(202);
-    // ... holds it (out of the index the other installations' claims scan), and shows it as queued
+    const late = await post('space-dead', 'dead-late');
+    expect(late.status).toBe(202);
+    const lateEventId = (late.body as { eventId: string }).eventId;
+    // ... holds it (out of the index the other installations' claims scan), and shows it as queued. (Which
+    // of the earlier ones are held depends on how fast the 20 events were posted: those accepted after the
+    // installation became slow are held too, and on a loaded machine some hung attempts may have timed out
+    // and wait for their retry.)
     const waiting = (
       await host.host.context.storage.jobs.listDeliveries(deadInstallation, { state: 'queued', limit: 100 })
     ).items;
-    expect(waiting.map((job) => job.state).sort()).toEqual(['held', ...Array(12).fill('queued')]);
+    expect(waiting.length).toBeGreaterThanOrEqual(13);
+    expect(waiting.every((job) => job.state === 'queued' || job.state === 'held')).toBe(true);
+    expect(waiting.find((job) => job.eventId === lateEventId)?.state).toBe('held');
+    const held = waiting.filter((job) => job.state === 'held').length;
     const queuedView = await host.api<{ deliveries: Delivery[] }>(
       'GET',
       `/v1/installations/${deadInstallation}/deliveries?state=queued&limit=100`,
     );
-    expect(queuedView.body.deliveries.map((d) => d.state)).toEqual(Array(13).fill('queued'));
+    expect(queuedView.body.deliveries.map((d) => d.state)).toEqual(Array(waiting.length).fill('queued'));
     // the operator's overview names the slow endpoint (origin only) and counts what waits for it
     const status = await host.api<{
       deliveries: { queued: number; held: number; running: number };
@@ -90,7 +107,7 @@ describe.each(['1', '0'])('fair share of delivery slots (PLATFORM_DELIVERY_THREA
         origin: new URL(flaky.url).origin,
       },
     ]);
-    expect(status.body.deliveries).toMatchObject({ queued: 13, held: 1 });
+    expect(status.body.deliveries).toMatchObject({ queued: waiting.length, held });
 
     const posted = Date.now();
     expect((await post('space-healthy', 'live')).status).toBe(202);

@@ -18,12 +18,15 @@ export interface DeliveryMetrics {
   readonly registry: Registry;
   /** One attempt: how long it took, and what came of it (`decision`). */
   recordAttempt(attempt: { durationMs: number; error?: { code: string } }, decision: Decision): void;
+  /** A retry that left more than 100 ms after it fell due, and the cause the host saw (`diagnoseRetry`). */
+  retryLate(cause: string, lateMs: number): void;
 }
 
 /**
  * The delivery engine's metrics: `platform_webhook_attempts_total{outcome}` (succeeded, retry, failed,
  * exhausted), `platform_webhook_attempt_errors_total{code}` (attempts with no HTTP answer) and
- * `platform_webhook_attempt_duration_seconds`.
+ * `platform_webhook_attempt_duration_seconds`; late retries: `platform_webhook_retries_late_total{cause}` and
+ * `platform_webhook_retry_lateness_seconds`.
  *
  * @example
  * const metrics = createDeliveryMetrics();
@@ -59,8 +62,29 @@ export function createDeliveryMetrics(registry = new Registry()): DeliveryMetric
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const lateRetries = new Map<string, number>();
+  new Counter({
+    name: 'platform_webhook_retries_late_total',
+    help: 'Webhook retries that left more than 100 ms after they fell due, by the cause the host saw: event_loop_delay, waiting_for_slot, claim (the database), preparing',
+    labelNames: ['cause'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [cause, count] of lateRetries) this.inc({ cause }, count);
+    },
+  });
+  const lateness = new Histogram({
+    name: 'platform_webhook_retry_lateness_seconds',
+    help: 'How long after it fell due a late webhook retry (more than 100 ms) left',
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
   return {
     registry,
+    retryLate(cause, lateMs) {
+      lateRetries.set(cause, (lateRetries.get(cause) ?? 0) + 1);
+      lateness.observe(lateMs / 1000);
+    },
     recordAttempt(attempt, decision) {
       outcomes['state' in decision ? decision.state : 'retry']++;
       if (attempt.error) errorCodes.set(attempt.error.code, (errorCodes.get(attempt.error.code) ?? 0) + 1);
@@ -94,7 +118,7 @@ export interface HostMetricsSources {
  *
  * @example
  * const metrics = createHostMetrics({ queueStats: (now) => storage.jobs.queueStats(now), slowEndpoints: () => 0 });
- * metrics.eventAccepted('space_content_updated', false);
+ * metrics.eventAccepted(event.type, false);
  */
 export function createHostMetrics(sources: HostMetricsSources, registry = new Registry()): HostMetrics {
   const now = sources.now ?? Date.now;

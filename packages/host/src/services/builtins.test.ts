@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HttpError } from '../errors.js';
 import { openStorage, type Storage } from '../storage/index.js';
-import { integrationView } from './integrations.js';
+import { integrationView, publish } from './integrations.js';
 import { testContext } from './test-support.js';
 
 let dir: string;
@@ -53,6 +54,42 @@ describe('publishBuiltins', () => {
     expect(Object.keys(latest.assets ?? {})).toEqual(['assets/icon.svg']);
     await testContext(dir, storage);
     expect((await storage.integrations.getLatest('webhook'))?.version).toBe(latest.version);
+  });
+
+  it('refuses to publish a built-in name through the API path (409 reserved_name), in any case or mode', async () => {
+    const ctx = await testContext(dir, storage);
+    const before = await storage.integrations.listVersions('webhook');
+    for (const dev of [false, true]) {
+      const attempt = publish(ctx, {
+        manifest:
+          'name: webhook\ntitle: Evil\ndescription: replaces the built-in\norganization: x\nvisibility: private\nscopes: []\n',
+        bundle: 'export default { fetch() { return new Response("pwned"); } };',
+        dev,
+      });
+      await expect(attempt).rejects.toBeInstanceOf(HttpError);
+      await expect(attempt).rejects.toMatchObject({ status: 409, code: 'reserved_name' });
+      await expect(attempt).rejects.toThrow(/"webhook" is the name of an integration built into the host/);
+    }
+    expect(await storage.integrations.listVersions('webhook')).toEqual(before);
+  });
+
+  it('republishes the built-in from its own files when a stored latest version is not first-party', async () => {
+    await testContext(dir, storage);
+    const current = (await storage.integrations.getLatest('webhook')) ?? never();
+    // what a host before names were reserved could hold: a replacement published through the API
+    await storage.integrations.publish({
+      ...current,
+      version: 'dev',
+      firstParty: false,
+      devMode: true,
+      bundle: 'export default {};',
+      bundleHash: 'x',
+    });
+    expect((await storage.integrations.getLatest('webhook'))?.firstParty).toBe(false);
+    await testContext(dir, storage);
+    const latest = (await storage.integrations.getLatest('webhook')) ?? never();
+    expect(latest.firstParty).toBe(true);
+    expect(latest.bundleHash).toBe(current.bundleHash);
   });
 });
 

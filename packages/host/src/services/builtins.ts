@@ -7,7 +7,7 @@ import { HttpError } from '../errors.js';
 import type { FetchModule } from '../executor/index.js';
 import { assetHash, type IntegrationRecord } from '../storage/index.js';
 import type { HostContext } from './context.js';
-import { bundleHash, publish } from './integrations.js';
+import { bundleHash, publish, RESERVED_INTEGRATION_NAMES } from './integrations.js';
 import { deploymentOf } from './invoker.js';
 
 /** The integrations shipped with the host, by package. Published, first-party, at every start. */
@@ -45,6 +45,11 @@ export async function publishBuiltins(ctx: HostContext): Promise<Builtin[]> {
     const parsed = loadManifest(dir, { firstParty: true });
     if (!parsed.ok)
       throw new Error(`${pkg}: its platform-manifest.yaml is invalid: ${parsed.errors[0]?.message}`);
+    if (!RESERVED_INTEGRATION_NAMES.has(parsed.manifest.name)) {
+      throw new Error(
+        `${pkg}: built-in "${parsed.manifest.name}" is missing from RESERVED_INTEGRATION_NAMES (services/integrations.ts), so the API would let anyone replace it.`,
+      );
+    }
     const assets = readAssetFiles(dir, parsed.manifest);
     const assetHashes = Object.fromEntries(
       Object.entries(assets).map(([path, data]) => [path, assetHash(Buffer.from(data, 'base64'))]),
@@ -52,18 +57,26 @@ export async function publishBuiltins(ctx: HostContext): Promise<Builtin[]> {
     const hash = bundleHash(bundle);
     // This build is what a stored version holds when bundle, manifest and images are all the same.
     const isThisBuild = (r: IntegrationRecord | null): r is IntegrationRecord =>
-      r !== null &&
+      r?.firstParty === true &&
       r.bundleHash === hash &&
       JSON.stringify(r.manifest) === JSON.stringify(parsed.manifest) &&
       JSON.stringify(r.assets ?? {}) === JSON.stringify(assetHashes);
-    let record = await ctx.storage.integrations.getLatest(parsed.manifest.name);
+    const latest = await ctx.storage.integrations.getLatest(parsed.manifest.name);
+    let record = latest;
     if (!isThisBuild(record)) {
       const existing = await ctx.storage.integrations.getVersion(parsed.manifest.name, version);
       // A changed build of the same package version gets its own version (development of the host itself).
       const fingerprint = bundleHash(
         `${hash}\n${JSON.stringify(parsed.manifest)}\n${JSON.stringify(assetHashes)}`,
       );
-      const label = existing && !isThisBuild(existing) ? `${version}-${fingerprint.slice(0, 8)}` : version;
+      // A latest version that is not first-party (stored before built-in names were reserved) is
+      // superseded by this build under a label of its own, so that this build becomes latest again.
+      const label =
+        latest !== null && !latest.firstParty && existing
+          ? `${version}-${fingerprint.slice(0, 8)}-${Date.now().toString(36)}`
+          : existing && !isThisBuild(existing)
+            ? `${version}-${fingerprint.slice(0, 8)}`
+            : version;
       try {
         record = await publish(ctx, { manifest, bundle, firstParty: true, version: label, assets });
         ctx.logger.info(

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { installationTokens } from '../auth.js';
 import type { HostConfig } from '../config.js';
+import type { DeliveryPort } from '../delivery/host/port.js';
 import type { HostMetrics } from '../metrics/index.js';
 import type { AddressPolicy } from '../net/index.js';
 import type { Storage } from '../storage/index.js';
-import type { DeliveryHandOff } from './delivery-thread.js';
 
 /** What every host service needs; built once in `createHost`. */
 export interface HostContext {
@@ -15,25 +15,31 @@ export interface HostContext {
   readonly tokens: ReturnType<typeof installationTokens>;
   /** Counters of the main thread (`GET /metrics`). */
   readonly metrics: HostMetrics;
-  /** Base URL the host is reachable at (API endpoint and public endpoints). */
+  /** Base URL the host's API is reachable at (the API endpoint given to integrations). */
   baseUrl(): string;
+  /**
+   * Base URL of the origin that serves integration content (public endpoints), which differs from the
+   * API's so that nothing an integration answers runs with the dashboard's origin (docs/security.md
+   * "Integration content"). Default: `baseUrl()`.
+   */
+  contentBaseUrl?(): string;
   /** Wakes the workers after jobs were committed. */
   readonly notify: { deliveries(): void; invocations(): void };
-  /** Hands first attempts straight to the delivery engine, when it runs in its thread (see `DeliveryHandOff`). */
-  readonly handOff?: DeliveryHandOff;
   /**
-   * Whether the delivery engine's fair share holds the installation's endpoint for slow now (an attempt
-   * ran past 500 ms within the last minute): at most its share of deliveries in flight.
+   * Delivery as the services see it: the hand-over of first attempts and the slow installations
+   * (`noDelivery` when nothing delivers; see delivery/host/port.ts).
    */
-  readonly isSlowInstallation?: (installationId: string) => boolean;
-  /** Every installation the delivery engine's fair share holds for slow now. */
-  readonly slowInstallations?: () => string[];
+  readonly delivery: DeliveryPort;
 }
 
-/** Name of the built-in webhook integration, whose deliveries the host's engine performs. */
-export const WEBHOOK_INTEGRATION = 'webhook';
+export { WEBHOOK_INTEGRATION } from './names.js';
+
+/** Base URL of integration content (public endpoints): the content origin's, else the API's. */
+export function contentBase(ctx: Pick<HostContext, 'baseUrl' | 'contentBaseUrl'>): string {
+  return ctx.contentBaseUrl?.() ?? ctx.baseUrl();
+}
 
 /** Public endpoint of an installation; every path below it reaches the integration's `fetch`. */
 export function publicEndpoint(ctx: HostContext, integrationName: string, installationId: string): string {
-  return `${ctx.baseUrl()}/v1/integrations/${encodeURIComponent(integrationName)}/installations/${installationId}/public`;
+  return `${contentBase(ctx)}/v1/integrations/${encodeURIComponent(integrationName)}/installations/${installationId}/public`;
 }

@@ -1,7 +1,8 @@
+import { HOST_EVENT } from '@platform/events';
 import { EVENT_SCOPES, type Manifest } from '@platform/manifest';
 import type { EnqueueInput, InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { newSortableId } from '../storage/index.js';
-import { WEBHOOK_INTEGRATION } from './context.js';
+import { WEBHOOK_INTEGRATION } from './names.js';
 
 /** Payload of an `invoke` job: the event to post to the integration. */
 export interface InvokeJobPayload {
@@ -19,15 +20,15 @@ export function newEventId(): string {
   return newSortableId('evt');
 }
 
-/** `installation_setup` / `space_installation_setup` jobs for an installation. */
+/** The set-up jobs (installation, and space for a space) of an installation. */
 export function installationSetupJobs(
   installation: InstallationRecord,
-  types: ReadonlyArray<'installation_setup' | 'space_installation_setup'>,
+  types: ReadonlyArray<typeof HOST_EVENT.installationSetup | typeof HOST_EVENT.spaceInstallationSetup>,
 ): EnqueueInput[] {
   return types.map((type) => {
     const eventId = newEventId();
     const event =
-      type === 'installation_setup'
+      type === HOST_EVENT.installationSetup
         ? {
             type,
             eventId,
@@ -47,7 +48,7 @@ export function installationSetupJobs(
   });
 }
 
-/** Does the integration's manifest grant the scope an event type needs (PRODUCT.md "Scopes needed by events")? */
+/** Does the integration's manifest grant the scope an event type needs (docs/contracts.md "Scopes")? */
 export function hasScopeFor(integration: Pick<IntegrationRecord, 'manifest'>, type: string): boolean {
   const needed = (EVENT_SCOPES as Record<string, string | null | undefined>)[type];
   if (needed === undefined) return false;

@@ -1,6 +1,6 @@
 import { sign } from '@platform/webhooks';
 
-/** What goes into one envelope post (SPEC 2.5 / 4.1). */
+/** What goes into one envelope post (docs/contracts.md "Envelope"). */
 export interface EnvelopeInput {
   /** The integration's URL base; the envelope is posted to `${base}/${version}`. */
   base: string;

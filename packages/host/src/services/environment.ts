@@ -3,7 +3,7 @@ import type { InstallationRecord, IntegrationRecord } from '../storage/index.js'
 import { type HostContext, publicEndpoint } from './context.js';
 
 /**
- * The normalized `environment` of SPEC 2.4 posted with every envelope: API endpoint, a token
+ * The normalized `environment` (docs/contracts.md "IntegrationEnvironment") posted with every envelope: API endpoint, a token
  * scoped to this installation, the integration (with the installation's public endpoint),
  * secrets, and the organization plus space/site installation shapes.
  *

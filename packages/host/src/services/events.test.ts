@@ -2,10 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reserveHandOff } from '../delivery/host/hand-off.js';
+import type { DeliveryPort } from '../delivery/host/port.js';
+import { DeliverySlots } from '../delivery/host/slots.js';
 import { type JobRecord, openStorage, type Storage } from '../storage/index.js';
 import type { HostContext } from './context.js';
-import { DeliverySlots } from './delivery-slots.js';
-import { type DeliveryHandOff, reserveHandOff } from './delivery-thread.js';
 import { acceptEvent } from './events.js';
 import { installSpaceWebhook, testContext } from './test-support.js';
 
@@ -87,16 +88,20 @@ describe('hand-over of first attempts to the delivery thread', () => {
   function handOffOn(slots: DeliverySlots) {
     const sent: JobRecord[][] = [];
     const slow = new Set<string>();
-    const handOff: DeliveryHandOff = {
-      reserve: (ids) =>
-        reserveHandOff(
-          slots,
-          ids,
-          (id) => slow.has(id),
-          (jobs) => sent.push(jobs),
-        ),
+    const delivery: DeliveryPort = {
+      handOff: {
+        reserve: (ids) =>
+          reserveHandOff(
+            slots,
+            ids,
+            (id) => slow.has(id),
+            (jobs) => sent.push(jobs),
+          ),
+      },
+      isSlow: (id) => slow.has(id),
+      slowInstallations: () => [...slow],
     };
-    return { handOff, sent, slow, isSlowInstallation: (id: string) => slow.has(id) };
+    return { delivery, sent, slow };
   }
 
   async function addInstallations(count: number) {
@@ -109,9 +114,9 @@ describe('hand-over of first attempts to the delivery thread', () => {
     const slots = DeliverySlots.create();
     slots.give(2);
     slots.want(false);
-    const { handOff, sent } = handOffOn(slots);
+    const { delivery, sent } = handOffOn(slots);
     const before = Date.now();
-    const { eventId } = await acceptEvent({ ...ctx, handOff }, event(1));
+    const { eventId } = await acceptEvent({ ...ctx, delivery }, event(1));
     expect(sent).toHaveLength(1);
     const handed = sent[0] ?? [];
     expect(handed).toHaveLength(2);
@@ -133,8 +138,8 @@ describe('hand-over of first attempts to the delivery thread', () => {
   it('leases nothing while the delivery thread wants its slots for queued work', async () => {
     const slots = DeliverySlots.create();
     slots.give(4); // still wanted: create() starts wanted
-    const { handOff, sent } = handOffOn(slots);
-    const { eventId } = await acceptEvent({ ...ctx, handOff }, event(1));
+    const { delivery, sent } = handOffOn(slots);
+    const { eventId } = await acceptEvent({ ...ctx, delivery }, event(1));
     expect(sent).toEqual([]);
     const installation = (await storage.installations.list())[0];
     const page = await storage.jobs.listDeliveries(installation?.id ?? '');
@@ -147,7 +152,7 @@ describe('hand-over of first attempts to the delivery thread', () => {
     const slots = DeliverySlots.create();
     slots.give(2);
     slots.want(false);
-    const { handOff, sent } = handOffOn(slots);
+    const { delivery, sent } = handOffOn(slots);
     const failing: Storage = {
       ...storage,
       transaction: (fn) =>
@@ -157,7 +162,7 @@ describe('hand-over of first attempts to the delivery thread', () => {
         }),
     };
     await expect(
-      acceptEvent({ ...ctx, storage: failing, handOff }, { ...event(1), eventId: 'evt_rolled_back' }),
+      acceptEvent({ ...ctx, storage: failing, delivery }, { ...event(1), eventId: 'evt_rolled_back' }),
     ).rejects.toThrow('disk full');
     expect(sent).toEqual([]);
     expect(slots.free).toBe(2);
@@ -170,11 +175,11 @@ describe('hand-over of first attempts to the delivery thread', () => {
     const slots = DeliverySlots.create();
     slots.give(10);
     slots.want(false);
-    const { handOff, sent, slow: slowSet, isSlowInstallation } = handOffOn(slots);
+    const { delivery, sent, slow: slowSet } = handOffOn(slots);
     const installations = await storage.installations.list();
     const slow = installations[0]?.id ?? '';
     slowSet.add(slow); // as the delivery thread reports it
-    const { eventId } = await acceptEvent({ ...ctx, handOff, isSlowInstallation }, event(1));
+    const { eventId } = await acceptEvent({ ...ctx, delivery }, event(1));
     const handed = sent.flat();
     expect(handed.map((job) => job.installationId).sort()).toEqual(
       installations

@@ -1,4 +1,6 @@
-import type { IncomingEvent } from '../api/schemas.js';
+import type { IncomingEvent } from '@platform/events';
+import type { HandOffTicket } from '../delivery/host/hand-off.js';
+import { leaseMs } from '../delivery/host/queue-engine.js';
 import {
   type EnqueueInput,
   type InstallationRecord,
@@ -9,8 +11,6 @@ import {
   type StorageTx,
 } from '../storage/index.js';
 import type { HostContext } from './context.js';
-import { leaseMs } from './delivery.js';
-import type { HandOffTicket } from './delivery-thread.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
 import { GroupCommit } from './group-commit.js';
 
@@ -71,17 +71,23 @@ async function storeEvents(
   const metas = new Map<string, IntegrationMeta | null>();
   const allJobs = [];
   const outcomes: Outcome[] = [];
-  for (const event of events) {
-    const spaceId = typeof event.spaceId === 'string' ? event.spaceId : undefined;
-    const siteId = typeof event.siteId === 'string' ? event.siteId : undefined;
-    const { inserted } = await tx.events.insertIfAbsent({
+  const place = (event: StoredEvent) => ({
+    spaceId: typeof event.spaceId === 'string' ? event.spaceId : undefined,
+    siteId: typeof event.siteId === 'string' ? event.siteId : undefined,
+  });
+  // One multi-row INSERT for the group (a repeated eventId is stored once, by its first event).
+  const inserted = await tx.events.insertManyIfAbsent(
+    events.map((event) => ({
       eventId: event.eventId,
       type: event.type,
       payload: event,
-      spaceId: spaceId ?? null,
-      siteId: siteId ?? null,
-    });
-    if (!inserted) {
+      spaceId: place(event).spaceId ?? null,
+      siteId: place(event).siteId ?? null,
+    })),
+  );
+  for (const [index, event] of events.entries()) {
+    const { spaceId, siteId } = place(event);
+    if (!inserted[index]) {
       outcomes.push({ duplicate: true, jobs: 0 });
       continue;
     }
@@ -115,7 +121,7 @@ async function storeEvents(
 }
 
 /**
- * The hand-over of one group's first attempts to the delivery thread ({@link HostContext.handOff}):
+ * The hand-over of one group's first attempts to the delivery thread ({@link HostContext.delivery}'s `handOff`):
  * `lease` (inside the transaction, may run again if it does) reserves free slots of the engine and marks
  * as many new deliveries leased; after the commit `deliver` sends them and says what else is queued;
  * `release` gives the slots back when the transaction failed.
@@ -130,10 +136,10 @@ function handOver(ctx: HostContext) {
       // A slow endpoint's new deliveries are held: its backlog then costs other installations' claims
       // nothing (the delivery engine takes them per installation as its share has room).
       for (const job of firstAttempts) {
-        if (ctx.isSlowInstallation?.(job.installationId)) job.hold = true;
+        if (ctx.delivery.isSlow(job.installationId)) job.hold = true;
       }
-      if (firstAttempts.length === 0 || !ctx.handOff) return;
-      ticket = ctx.handOff.reserve(firstAttempts.map((job) => job.installationId));
+      if (firstAttempts.length === 0) return;
+      ticket = ctx.delivery.handOff.reserve(firstAttempts.map((job) => job.installationId));
       if (!ticket) return;
       const lease = { until: Date.now() + leaseMs(ctx.config.deliveryTimeoutMs), token: newLeaseToken() };
       for (const i of ticket.admitted) (firstAttempts[i] as EnqueueInput).lease = lease;
@@ -143,7 +149,7 @@ function handOver(ctx: HostContext) {
       ticket = null;
       // A slow installation's deliveries (held, or queued) need no wake-up: the delivery thread looks for
       // them when one of its attempts ends (and at its next timer).
-      const slow = (job: JobRecord) => ctx.isSlowInstallation?.(job.installationId) ?? false;
+      const slow = (job: JobRecord) => ctx.delivery.isSlow(job.installationId);
       return {
         deliver: jobs.some((job) => job.kind === 'deliver' && job.state === 'queued' && !slow(job)),
         invoke: jobs.some((job) => job.kind === 'invoke'),
@@ -164,10 +170,10 @@ function handOver(ctx: HostContext) {
  * Idempotent on a caller-given `eventId`: a repeat changes nothing and reports `duplicate`.
  *
  * @example
- * const { eventId } = await acceptEvent(ctx, { type: 'space_content_updated', spaceId: 's1', revisionId: 'r1' });
+ * const { eventId } = await acceptEvent(ctx, sampleEvent(type)); // any IncomingEvent
  */
 export function acceptEvent(ctx: HostContext, input: IncomingEvent): Promise<AcceptedEvent> {
-  // A caller's `installationId` (present in SPEC 2.10 payloads) means nothing here: each
+  // A caller's `installationId` (present in webhook payloads, docs/events.md) means nothing here: each
   // delivery carries the id of the installation it goes to.
   const { installationId: _ignored, ...rest } = input;
   const event: StoredEvent = { ...rest, eventId: input.eventId ?? newEventId() };

@@ -1,4 +1,5 @@
 import type { Installation } from '@platform/api-client';
+import { HOST_EVENT, WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
 import type { Manifest } from '@platform/manifest';
 import { configurationDefaults, validateConfiguration } from '@platform/manifest';
 import { generateSecret } from '@platform/webhooks';
@@ -38,7 +39,7 @@ export function configurationErrors(
   return errors;
 }
 
-/** PRODUCT.md "Webhook integration": an allowed URL and at least one event fitting the place. */
+/** docs/contracts.md "Webhook integration": an allowed URL and at least one event fitting the place. */
 function webhookRules(
   ctx: HostContext,
   target: InstallationRecord['target'],
@@ -49,7 +50,7 @@ function webhookRules(
     const check = validateWebhookUrl(configuration.url, ctx.policy);
     if (!check.ok) errors.push({ key: 'url', message: check.message });
   }
-  const events = target === 'site' ? ['site_view', 'page_feedback'] : ['space_content_updated'];
+  const events = WEBHOOK_EVENT_TYPES_BY_PLACE[target === 'site' ? 'site' : 'space'];
   if (!events.some((name) => configuration[name] === true)) {
     errors.push({ key: events[0]!, message: `select at least one event (${events.join(', ')})` });
   }
@@ -130,8 +131,8 @@ async function requireIntegration(ctx: HostContext, name: string): Promise<Integ
 }
 
 /**
- * Installs an integration into a space, a site or an organization. Fires `installation_setup`
- * (and `space_installation_setup` for a space) through the durable queue, in the same transaction.
+ * Installs an integration into a space, a site or an organization. Fires the installation set-up
+ * event (and the space one for a space) through the durable queue, in the same transaction.
  */
 export async function install(ctx: HostContext, input: InstallInput): Promise<InstallationView> {
   const places = (['space', 'site', 'organization'] as const).filter((p) => input[p] !== undefined);
@@ -171,8 +172,8 @@ export async function install(ctx: HostContext, input: InstallInput): Promise<In
     if (integration.name === WEBHOOK_INTEGRATION) await tx.webhookSecrets.set(created.id, generateSecret());
     await tx.jobs.enqueue(
       installationSetupJobs(withToken, [
-        'installation_setup',
-        ...(target === 'space' ? ['space_installation_setup' as const] : []),
+        HOST_EVENT.installationSetup,
+        ...(target === 'space' ? [HOST_EVENT.spaceInstallationSetup] : []),
       ]),
     );
     return withToken;
@@ -206,7 +207,7 @@ export function mergePatch(
 
 /**
  * Edits an installation's configuration (merge patch), re-validates it and moves the status to
- * `active` or `pending` (a paused installation stays paused); fires `installation_setup`.
+ * `active` or `pending` (a paused installation stays paused); fires the set-up event.
  */
 export async function configure(
   ctx: HostContext,
@@ -229,7 +230,8 @@ export async function configure(
       status,
       ...(patch.externalIds ? { externalIds: patch.externalIds } : {}),
     });
-    if (patch.configuration) await tx.jobs.enqueue(installationSetupJobs(next, ['installation_setup']));
+    if (patch.configuration)
+      await tx.jobs.enqueue(installationSetupJobs(next, [HOST_EVENT.installationSetup]));
     return next;
   });
   ctx.notify.invocations();

@@ -4,7 +4,7 @@ import { randomToken } from '../auth.js';
 import { badRequest, HttpError } from '../errors.js';
 import { type IntegrationRecord, isStorageError } from '../storage/index.js';
 import { checkAssets } from './assets.js';
-import type { HostContext } from './context.js';
+import { type HostContext, WEBHOOK_INTEGRATION } from './context.js';
 
 /** What `publish` takes: the manifest text and the built bundle. */
 export interface PublishInput {
@@ -20,6 +20,23 @@ export interface PublishInput {
   assets?: Record<string, string>;
   /** Granted only by the host itself to the integrations bundled with it, never through the API. */
   firstParty?: boolean;
+}
+
+/**
+ * Names of the integrations shipped with the host (`BUILTIN_PACKAGES` in builtins.ts): nobody can publish
+ * or replace them through the API; the host republishes them from its own files at every start. See
+ * docs/security.md "Built-in integrations".
+ */
+export const RESERVED_INTEGRATION_NAMES: ReadonlySet<string> = new Set([WEBHOOK_INTEGRATION]);
+
+/** The 409 of a publish that would take a built-in integration's name. */
+export function reservedName(name: string): HttpError {
+  return new HttpError(
+    409,
+    'reserved_name',
+    `"${name}" is the name of an integration built into the host; it cannot be published or replaced through the API. Choose another name.`,
+    { name },
+  );
 }
 
 /** The content hash that identifies a bundle (and so a deployment) across publishes. */
@@ -87,6 +104,9 @@ export async function publish(ctx: HostContext, input: PublishInput): Promise<In
     );
   }
   const manifest = parsed.manifest;
+  if (input.firstParty !== true && RESERVED_INTEGRATION_NAMES.has(manifest.name.toLowerCase())) {
+    throw reservedName(manifest.name);
+  }
   let secrets: Record<string, string>;
   try {
     secrets = resolveSecrets(manifest, input.env ?? {});

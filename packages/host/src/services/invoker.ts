@@ -3,6 +3,7 @@ import type { InstallationRecord, IntegrationRecord, LogLine } from '../storage/
 import type { HostContext } from './context.js';
 import { buildEnvelope } from './envelope.js';
 import { buildEnvironment } from './environment.js';
+import { mapStackLines, shortenRepeatedTraces } from './source-map.js';
 
 /** Header the runtime returns its buffered log lines in (docs/contracts.md). */
 export const LOGS_HEADER = 'x-platform-logs';
@@ -25,16 +26,24 @@ export function deploymentOf(integration: IntegrationRecord): Deployment {
   };
 }
 
-/** Parses the `X-Platform-Logs` header; malformed content becomes one warning line, never an exception. */
-export function parseLogs(header: string | null): LogLine[] {
+/**
+ * Parses the `X-Platform-Logs` header; malformed content becomes one warning line, never an exception.
+ * Keeps at most `maxBytes` of message text (UTF-8); the lines after are dropped and counted in a last
+ * warning line, so one invocation's logs stay bounded (`PLATFORM_INVOCATION_MAX_LOG_BYTES`).
+ *
+ * @example
+ * const lines = parseLogs(response.headers.get(LOGS_HEADER), 16_384);
+ */
+export function parseLogs(header: string | null, maxBytes = Number.POSITIVE_INFINITY): LogLine[] {
   if (!header) return [];
+  let lines: LogLine[];
   try {
     const text = new TextDecoder().decode(
       Uint8Array.from(atob(header.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)),
     );
     const parsed: unknown = JSON.parse(text);
     if (!Array.isArray(parsed)) throw new Error('not an array');
-    return parsed.slice(0, 100).map((line: unknown) => {
+    lines = parsed.slice(0, 100).map((line: unknown) => {
       const l = (line ?? {}) as Record<string, unknown>;
       const level = ['debug', 'info', 'warn', 'error'].includes(String(l.level))
         ? (l.level as LogLine['level'])
@@ -44,12 +53,73 @@ export function parseLogs(header: string | null): LogLine[] {
   } catch {
     return [{ level: 'warn', message: 'the integration returned unreadable logs', time: Date.now() }];
   }
+  let used = 0;
+  const kept: LogLine[] = [];
+  for (const line of lines) {
+    const size = Buffer.byteLength(line.message);
+    if (used + size > maxBytes) {
+      const dropped = lines.length - kept.length;
+      kept.push({
+        level: 'warn',
+        message: `${dropped} log line${dropped === 1 ? '' : 's'} dropped: over the limit of ${maxBytes} bytes of logs per invocation (PLATFORM_INVOCATION_MAX_LOG_BYTES)`,
+        time: Date.now(),
+      });
+      break;
+    }
+    used += size;
+    kept.push(line);
+  }
+  return kept;
+}
+
+/** The error of a limit an invocation hit, naming the installation besides the integration. */
+function withInstallation(error: ExecutorError, installationId: string): ExecutorError {
+  if (error.code !== 'response_too_large') return error;
+  return new ExecutorError(
+    error.code,
+    `${error.message}; installation ${installationId}`,
+    error.deploymentId,
+    error.detail,
+  );
 }
 
 /** The log line of a failed invocation: code, message and, for the author, the error's detail. */
 function describeFailure(error: ExecutorError): string {
   const detail = error.detail ? ` (${error.detail})` : '';
   return `${error.code}: ${error.message}${detail}`;
+}
+
+/** A queued invocation's attempt number, and the line saying what happens next (retry, give up). */
+export interface InvocationRetry {
+  attempt: number;
+  /** Decides after the outcome; returns a line such as "retrying in 2 s", or undefined (success). */
+  decide(outcome: InvocationOutcome): string | undefined;
+}
+
+/**
+ * Writes the integration's log lines to the host log, each naming its installation, integration and event,
+ * at the integration's level, but `error` as `warn`: the integration's trouble, not the host's (and
+ * `platform dev`, whose host logs errors only, shows these lines its own way).
+ */
+function logLines(
+  ctx: HostContext,
+  integration: IntegrationRecord,
+  installation: InstallationRecord,
+  event: { type: string; eventId?: string },
+  lines: readonly LogLine[],
+): void {
+  for (const line of lines) {
+    ctx.logger[line.level === 'error' ? 'warn' : line.level](
+      {
+        source: 'integration',
+        installation: installation.id,
+        integration: integration.name,
+        event: event.type,
+        ...(typeof event.eventId === 'string' ? { eventId: event.eventId } : {}),
+      },
+      `installation ${installation.id} (${integration.name}): ${line.message}`,
+    );
+  }
 }
 
 /**
@@ -66,6 +136,7 @@ export async function invoke(
   installation: InstallationRecord,
   event: { type: string; eventId?: string } & Record<string, unknown>,
   fetchBody?: Uint8Array,
+  retry?: InvocationRetry,
 ): Promise<InvocationOutcome> {
   const request = await buildEnvelope({
     base: 'http://integration',
@@ -81,8 +152,11 @@ export async function invoke(
   try {
     const { response, durationMs } = await executors
       .executorFor(integration)
-      .invoke(deploymentOf(integration), request, { timeoutMs: ctx.config.invocationTimeoutMs });
-    lines = parseLogs(response.headers.get(LOGS_HEADER));
+      .invoke(deploymentOf(integration), request, {
+        timeoutMs: ctx.config.invocationTimeoutMs,
+        maxResponseBytes: ctx.config.invocationLimits.responseBytes,
+      });
+    lines = parseLogs(response.headers.get(LOGS_HEADER), ctx.config.invocationLimits.logBytes);
     const headers = new Headers(response.headers);
     headers.delete(LOGS_HEADER);
     const clean = new Response(response.body, {
@@ -94,13 +168,20 @@ export async function invoke(
   } catch (error) {
     const wrapped =
       error instanceof ExecutorError
-        ? error
+        ? withInstallation(error, installation.id)
         : new ExecutorError('crashed', 'The integration could not be invoked.');
     if (!(error instanceof ExecutorError))
-      ctx.logger.error({ err: error, integration: integration.name }, 'invoke failed');
+      ctx.logger.error(
+        { err: error, integration: integration.name, installation: installation.id },
+        `invoke failed (installation ${installation.id})`,
+      );
     outcome = { ok: false, error: wrapped, durationMs: performance.now() - started };
   }
   ctx.metrics.invocation(outcome.ok ? 'ok' : outcome.error.code, outcome.durationMs);
+  lines = mapStackLines(lines, integration.bundle, integration.bundleHash);
+  if (retry && retry.attempt > 1) lines = shortenRepeatedTraces(lines);
+  logLines(ctx, integration, installation, event, lines);
+  const decision = retry?.decide(outcome);
   await ctx.storage.invocationLogs
     .insert({
       installationId: installation.id,
@@ -109,9 +190,13 @@ export async function invoke(
       eventId: typeof event.eventId === 'string' ? event.eventId : null,
       status: outcome.ok ? outcome.response.status : 'error',
       durationMs: Math.round(outcome.durationMs),
-      lines: outcome.ok
-        ? lines
-        : [...lines, { level: 'error', message: describeFailure(outcome.error), time: Date.now() }],
+      lines: [
+        ...lines,
+        ...(outcome.ok
+          ? []
+          : [{ level: 'error' as const, message: describeFailure(outcome.error), time: Date.now() }]),
+        ...(decision ? [{ level: 'warn' as const, message: decision, time: Date.now() }] : []),
+      ],
     })
     .catch((err: unknown) => ctx.logger.error({ err }, 'could not record invocation log'));
   return outcome;

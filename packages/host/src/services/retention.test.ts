@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { invocationLogInput } from '../storage/contract/harness.js';
+import { invocationLogInput } from '../storage/contract/fixtures.js';
 import { openStorage, type Storage } from '../storage/index.js';
 import { pruneOnce, startRetention } from './retention.js';
 import { captureLogs } from './test-support.js';

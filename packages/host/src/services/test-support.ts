@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { installationTokens } from '../auth.js';
 import { loadConfig } from '../config.js';
+import { noDelivery } from '../delivery/host/port.js';
 import { createHostMetrics } from '../metrics/index.js';
 import { parseAllowPrivateTargets } from '../net/index.js';
 import type { InstallationRecord, Storage } from '../storage/index.js';
@@ -18,7 +19,7 @@ import type { HostContext } from './context.js';
 export async function testContext(
   dataDir: string,
   storage: Storage,
-  overrides: Partial<Pick<HostContext, 'notify' | 'handOff'>> = {},
+  overrides: Partial<Pick<HostContext, 'notify' | 'delivery'>> = {},
 ): Promise<HostContext> {
   const ctx: HostContext = {
     config: loadConfig({ PLATFORM_DATA_DIR: dataDir }),
@@ -29,6 +30,7 @@ export async function testContext(
     metrics: createHostMetrics({ queueStats: (now) => storage.jobs.queueStats(now), slowEndpoints: () => 0 }),
     baseUrl: () => 'http://127.0.0.1:1',
     notify: { deliveries: () => undefined, invocations: () => undefined },
+    delivery: noDelivery,
     ...overrides,
   };
   await publishBuiltins(ctx);
