@@ -1,66 +1,20 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build, type Message } from 'esbuild';
+// The CLI's face of @platform/bundler (the project's one integration bundler, shared with the
+// repository's build): the same function, failures as the CLI's BundleError (exit code 1).
+import {
+  type BundleOptions,
+  type BundleResult,
+  BundleError as BundlerError,
+  bundleIntegration as bundleWithEsbuild,
+  defaultEntry,
+} from '@platform/bundler';
 import { BundleError } from './errors.js';
 
-/** Options of {@link bundleIntegration}. */
-export interface BundleOptions {
-  /** Entry file, relative to `dir` (the manifest `script`). Default: `src/index.ts` or `src/index.tsx`. */
-  entry?: string;
-  /** `publish`: minified, no source map. `dev`: readable, with an external source map. Default `publish`. */
-  mode?: 'publish' | 'dev';
-}
-
-/** What {@link bundleIntegration} produced. */
-export interface BundleResult {
-  /** The self-contained ESM module the host stores and runs in workerd. */
-  code: string;
-  /** Source map (dev mode only). */
-  map?: string;
-  /** Size of `code` in bytes (UTF-8). */
-  bytes: number;
-  /** Names the bundle exports (a valid integration exports only `default`). */
-  exports: string[];
-  /** Entry file, relative to the integration folder. */
-  entry: string;
-  warnings: string[];
-}
+export { type BundleOptions, type BundleResult, defaultEntry };
 
 /**
- * Folders that hold `@platform/runtime` next to this CLI: used as a fallback so an integration
- * folder bundles even before its own `npm install` (its own node_modules still wins).
- */
-function sdkNodePaths(): string[] {
-  const paths: string[] = [];
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'node_modules');
-    if (existsSync(join(candidate, '@platform', 'runtime'))) paths.push(candidate);
-    const parent = dirname(dir);
-    if (parent === dir) return paths;
-    dir = parent;
-  }
-}
-
-/** The default entry of an integration folder when the manifest names no `script`. */
-export function defaultEntry(dir: string): string {
-  return (
-    ['src/index.ts', 'src/index.tsx', 'src/index.js'].find((f) => existsSync(join(dir, f))) ?? 'src/index.ts'
-  );
-}
-
-function describe(message: Message, dir: string): string {
-  const where = message.location
-    ? `${relative(dir, join(dir, message.location.file)) || message.location.file}:${message.location.line}:${message.location.column + 1}: `
-    : '';
-  return `${where}${message.text}`;
-}
-
-/**
- * Bundles an integration into one ESM module for workerd: neutral platform, workspace packages
- * from source (`source` condition), JSX for ContentKit. The one bundling function of the project:
- * `platform build`, `check`, `dev`, `publish` and tests use it.
+ * Bundles an integration into one ESM module for workerd (`@platform/bundler`); a failure is a
+ * {@link BundleError} whose message says where and what. `platform build`, `check`, `dev` and
+ * `publish` use it.
  *
  * @example
  * ```ts
@@ -68,53 +22,10 @@ function describe(message: Message, dir: string): string {
  * ```
  */
 export async function bundleIntegration(dir: string, options: BundleOptions = {}): Promise<BundleResult> {
-  const entry = options.entry ?? defaultEntry(dir);
-  const entryPath = isAbsolute(entry) ? entry : join(dir, entry);
-  if (!existsSync(entryPath)) {
-    throw new BundleError(
-      `the integration script ${relative(dir, entryPath) || entry} does not exist; create it or fix \`script\` in platform-manifest.yaml.`,
-    );
-  }
-  const dev = options.mode === 'dev';
-  let result: Awaited<ReturnType<typeof build>>;
   try {
-    result = await build({
-      absWorkingDir: dir,
-      entryPoints: [entryPath],
-      outfile: join(dir, 'dist', 'index.js'),
-      bundle: true,
-      write: false,
-      metafile: true,
-      format: 'esm',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      conditions: ['source', 'worker', 'browser'],
-      target: 'es2022',
-      jsx: 'automatic',
-      jsxImportSource: '@platform/runtime',
-      minify: !dev,
-      sourcemap: dev ? 'external' : false,
-      nodePaths: sdkNodePaths(),
-      logLevel: 'silent',
-    });
+    return await bundleWithEsbuild(dir, options);
   } catch (error) {
-    const errors = (error as { errors?: Message[] }).errors ?? [];
-    const lines = errors.slice(0, 10).map((m) => `  ${describe(m, dir)}`);
-    throw new BundleError(
-      `could not bundle ${relative(dir, entryPath)}:\n${lines.join('\n') || `  ${String(error)}`}`,
-    );
+    if (error instanceof BundlerError) throw new BundleError(error.message);
+    throw error;
   }
-  const outputFiles = result.outputFiles ?? [];
-  const js = outputFiles.find((f) => f.path.endsWith('.js'));
-  const map = outputFiles.find((f) => f.path.endsWith('.js.map'));
-  if (!js) throw new BundleError('esbuild produced no output.');
-  const output = Object.values(result.metafile?.outputs ?? {}).find((o) => o.entryPoint !== undefined);
-  return {
-    code: js.text,
-    ...(map ? { map: map.text } : {}),
-    bytes: js.contents.byteLength,
-    exports: output?.exports ?? [],
-    entry: relative(dir, entryPath),
-    warnings: result.warnings.map((m) => describe(m, dir)),
-  };
 }

@@ -1,6 +1,12 @@
 export { type BuiltIntegration, buildIntegration, readValidManifest } from './build/build-integration.js';
 export { referencedEnvNames, secretEnv } from './build/secrets-env.js';
-export { type BundleProblem, blockProblems, exportProblems, inspectBundle } from './build/verify.js';
+export {
+  type BundleProblem,
+  blockProblems,
+  eventProblems,
+  exportProblems,
+  inspectBundle,
+} from './build/verify.js';
 export { type BundleOptions, type BundleResult, bundleIntegration, defaultEntry } from './bundle.js';
 export { bootBundle } from './check/boot.js';
 export { type CheckContext, type CheckReport, type CheckStep, runCheck } from './check/run-check.js';

@@ -1,12 +1,16 @@
+import { WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
 import { Command, CommanderError } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import { registerBuild } from './commands/build.js';
 import { registerCheck } from './commands/check.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfigure } from './commands/configure.js';
 import { registerDeliveries } from './commands/deliveries.js';
 import { registerDev } from './commands/dev.js';
+import { registerEvents } from './commands/events.js';
 import { registerInstall } from './commands/install.js';
 import { registerListen } from './commands/listen.js';
+import { registerLists } from './commands/lists.js';
 import { registerLogin } from './commands/login.js';
 import { registerManifest } from './commands/manifest.js';
 import { registerNew } from './commands/new.js';
@@ -14,6 +18,8 @@ import { registerPublish } from './commands/publish.js';
 import { registerStatus } from './commands/status.js';
 import { registerTail } from './commands/tail.js';
 import { registerTrigger } from './commands/trigger.js';
+import { registerUninstall } from './commands/uninstall.js';
+import { registerWhoami } from './commands/whoami.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { type Io, processIo } from './io.js';
@@ -32,8 +38,13 @@ const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => voi
   registerTail,
   registerDeliveries,
   registerStatus,
+  registerLists,
+  registerUninstall,
+  registerEvents,
   registerLogin,
+  registerWhoami,
   registerManifest,
+  registerCompletion,
 ];
 
 /**
@@ -62,10 +73,12 @@ Examples:
   $ platform new my-integration --yes     scaffold an integration
   $ platform check                        manifest + bundle + boot in workerd
   $ platform dev                          local host, reload on save, logs
-  $ platform trigger space_content_updated
+  $ platform trigger ${WEBHOOK_EVENT_TYPES_BY_PLACE.space[0]}
   $ platform listen --forward-to http://localhost:3000/webhook
   $ platform publish --env production
   $ platform manifest schema > platform-manifest.schema.json
+  $ platform events                       the events, their scopes and sample payloads
+  $ source <(platform completion bash)    shell completion (bash, zsh)
   $ platform <command> --help           help and examples of one command`,
     );
   for (const register of COMMANDS) register(program, context);

@@ -13,7 +13,7 @@ describe('sampleEvent', () => {
     else expect(a.spaceId).toBe('space_x');
   });
 
-  it('site events carry a visitor and absolute URLs (SPEC 2.10)', () => {
+  it('site events carry a visitor and absolute URLs (docs/events.md)', () => {
     const view = sampleEvent('site_view');
     expect(new URL(String(view.url)).protocol).toBe('https:');
     expect(view.visitor).toMatchObject({

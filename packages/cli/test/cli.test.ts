@@ -176,6 +176,9 @@ describe('help and version', () => {
       ['deliveries', 'list', '--help'],
       ['deliveries', 'show', '--help'],
       ['deliveries', 'redeliver', '--help'],
+      ...['whoami', 'logout', 'uninstall', 'unpublish', 'events', 'completion'].map((c) => [c, '--help']),
+      ['integrations', 'list', '--help'],
+      ['installations', 'list', '--help'],
     ];
     // In process (same program as the bin, without 17 process start-ups).
     for (const args of commands) {

@@ -155,3 +155,21 @@ export function linkScaffold(dir: string): void {
 export function nodeTest(dir: string): Promise<Run> {
   return runProcess(['--test'], dir, cliEnv());
 }
+
+/**
+ * Scaffolds an integration with `platform new <name> --yes --no-install --organization acme` in a
+ * fresh temp folder; returns its folder.
+ */
+export async function scaffold(
+  name: string,
+  env: Record<string, string | undefined>,
+  extra: string[] = [],
+): Promise<string> {
+  const work = mkdtempSync(join(tmpdir(), `platform-${name}-`));
+  const created = await run(['new', name, '--yes', '--no-install', '--organization', 'acme', ...extra], {
+    cwd: work,
+    env,
+  });
+  if (created.code !== 0) throw new Error(`platform new failed: ${created.stderr}`);
+  return join(work, name);
+}

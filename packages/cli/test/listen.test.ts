@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -105,10 +105,10 @@ describe('platform trigger and login', () => {
 });
 
 describe('platform listen', () => {
-  it('creates a webhook installation, prints its secret and every attempt, and uninstalls on Ctrl+C', async () => {
+  it('creates a webhook installation, prints its secret and every attempt, and uninstalls on Ctrl+C with --forget', async () => {
     const receiver = await startReceiver([500]); // first attempt fails, the retry succeeds
     const listen = await start(
-      ['listen', '--forward-to', receiver.url, '--space', 'space_listen', '--json', ...flags],
+      ['listen', '--forward-to', receiver.url, '--space', 'space_listen', '--json', '--forget', ...flags],
       { env },
     );
     try {
@@ -187,6 +187,62 @@ describe('platform listen', () => {
       await receiver.close();
     }
   });
+
+  it('keeps one installation and secret per forward URL across runs, adds --headers, says what is final', async () => {
+    const receiver = await startReceiver([400, 500, 500, 500, 500]);
+    const own = cliEnv();
+    const args = ['listen', '--forward-to', receiver.url, '--space', 'space_keep', ...flags];
+    const trigger = async () =>
+      expect(
+        (await run(['trigger', 'space_content_updated', '--space', 'space_keep', ...flags], { env })).code,
+      ).toBe(0);
+    const first = await start([...args, '--headers', 'X-Env: dev, Authorization: Bearer local'], {
+      env: own,
+    });
+    let id = '';
+    let secret = '';
+    try {
+      [, secret = '', id = ''] = await first.waitFor(
+        /signing secret is (whsec_\S+) \(installation (inst_[\w-]+);/,
+      );
+      expect(first.stdout()).toContain('Adding headers: x-env, authorization\n');
+      await trigger();
+      await first.waitFor(
+        /attempt 1 → 400[^\n]*\n {2}400 is not retried \(only network errors, 429 and 5xx are\); fix the receiver, then `platform deliveries redeliver dlv_[\w-]+ --installation inst_[\w-]+` sends it again\n/,
+      );
+      const [delivery] = receiver.received;
+      expect(delivery?.headers).toMatchObject({ 'x-env': 'dev', authorization: 'Bearer local' });
+      expect(signatureValid(delivery as Delivery, secret)).toBe(true);
+    } finally {
+      expect(await first.interrupt()).toBe(0);
+    }
+    expect(first.stderr()).toContain(
+      `Paused webhook installation ${id}; \`platform listen --forward-to ${receiver.url}\` resumes it`,
+    );
+    expect((await host.context.storage.installations.get(id))?.status).toBe('paused');
+
+    const second = await start([...args, '--forget'], { env: own });
+    try {
+      const [, again = '', sameId = ''] = await second.waitFor(
+        /signing secret is (whsec_\S+) \(installation (inst_[\w-]+), the same as last time;/,
+      );
+      expect([sameId, again]).toEqual([id, secret]);
+      await trigger();
+      await second.waitFor(
+        /attempt 4 → 500[^\n]*\n {2}gave up: delivery dlv_[\w-]+ is exhausted after 4 attempts; `platform deliveries redeliver/,
+        20_000,
+      );
+      expect(receiver.received.at(-1)?.headers['x-env']).toBeUndefined(); // no --headers this time
+    } finally {
+      expect(await second.interrupt()).toBe(0);
+      await receiver.close();
+    }
+    expect(second.stderr()).toContain(`Removed webhook installation ${id}`);
+    expect(await host.context.storage.installations.get(id)).toBeNull();
+    expect(
+      JSON.parse(readFileSync(join(own.XDG_CONFIG_HOME ?? '', 'platform', 'listen.json'), 'utf8')),
+    ).toEqual({});
+  }, 60_000);
 
   it('deliveries list and status say when the endpoint is slow (an attempt ran past 500 ms)', async () => {
     const silent = createServer(() => {}); // takes the request, never answers

@@ -10,7 +10,7 @@ import {
 } from '@platform/manifest';
 import { type BundleResult, bundleIntegration } from '../bundle.js';
 import { BundleError, CliError, EXIT } from '../errors.js';
-import { blockProblems, exportProblems, inspectBundle } from './verify.js';
+import { type BundleProblem, blockProblems, eventProblems, exportProblems, inspectBundle } from './verify.js';
 
 /** A built integration: the validated manifest (and its text) with the bundle. */
 export interface BuiltIntegration {
@@ -20,6 +20,8 @@ export interface BuiltIntegration {
   bundle: BundleResult;
   /** The manifest's `icon` and `previewImages` files: path as written there -> base64 bytes (what the host stores). */
   assets: Record<string, string>;
+  /** Mistakes that do not stop the build: event handlers that never run (see `eventProblems`). */
+  warnings: BundleProblem[];
 }
 
 /**
@@ -69,15 +71,19 @@ export async function buildIntegration(
     mode: options.mode ?? 'publish',
   });
   const problems = exportProblems(bundle);
+  const warnings: BundleProblem[] = [];
   if (problems.length === 0) {
     const inspection = await inspectBundle(bundle.code, bundle.entry);
     if (!inspection.ok) problems.push({ path: 'script', message: inspection.message });
-    else problems.push(...blockProblems(manifest, inspection.componentIds));
+    else {
+      problems.push(...blockProblems(manifest, inspection.componentIds));
+      warnings.push(...eventProblems(manifest, inspection.handlers));
+    }
   }
   if (problems.length > 0) {
     throw new BundleError(
       `${bundle.entry} is not a valid integration:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
     );
   }
-  return { dir, manifest, manifestText: text, bundle, assets: readAssetFiles(dir, manifest) };
+  return { dir, manifest, manifestText: text, bundle, assets: readAssetFiles(dir, manifest), warnings };
 }

@@ -1,9 +1,10 @@
-import type { Manifest } from '@platform/manifest';
+import { HOST_EVENT } from '@platform/events/catalogue';
+import { didYouMean, EVENT_SCOPES, type Manifest } from '@platform/manifest';
 import type { BundleResult } from '../bundle.js';
 
 /** A problem found in a built integration; `path` is the manifest key it concerns. */
 export interface BundleProblem {
-  path: 'script' | `blocks[${number}].id`;
+  path: 'script' | 'scopes' | `blocks[${number}].id` | `configurations.${string}.componentId`;
   message: string;
 }
 
@@ -35,7 +36,8 @@ export function exportProblems(bundle: Pick<BundleResult, 'exports' | 'entry'>):
 }
 
 /**
- * Problems with the blocks of the manifest: each `blocks[].id` must name a component.
+ * Problems with the blocks and configuration screens of the manifest: each `blocks[].id` and
+ * `configurations.<place>.componentId` must name a component.
  *
  * @example
  * ```ts
@@ -43,24 +45,39 @@ export function exportProblems(bundle: Pick<BundleResult, 'exports' | 'entry'>):
  * ```
  */
 export function blockProblems(
-  manifest: Pick<Manifest, 'blocks'>,
+  manifest: Pick<Manifest, 'blocks' | 'configurations'>,
   componentIds: readonly string[],
 ): BundleProblem[] {
   const known = componentIds.length ? componentIds.map((c) => `\`${c}\``).join(', ') : 'none';
-  return (manifest.blocks ?? []).flatMap((block, i) =>
-    componentIds.includes(block.id)
-      ? []
-      : [
+  const screens = Object.entries(manifest.configurations ?? {}).flatMap(([place, settings]) =>
+    settings?.componentId && !componentIds.includes(settings.componentId)
+      ? [
           {
-            path: `blocks[${i}].id` as const,
-            message: `block \`${block.id}\` has no component with componentId \`${block.id}\` in the script (components: ${known}).`,
+            path: `configurations.${place}.componentId` as const,
+            message: `the configuration screen \`${settings.componentId}\` has no component with that componentId in the script (components: ${known}).`,
           },
-        ],
+        ]
+      : [],
   );
+  return [
+    ...screens,
+    ...(manifest.blocks ?? []).flatMap((block, i) =>
+      componentIds.includes(block.id)
+        ? []
+        : [
+            {
+              path: `blocks[${i}].id` as const,
+              message: `block \`${block.id}\` has no component with componentId \`${block.id}\` in the script (components: ${known}).`,
+            },
+          ],
+    ),
+  ];
 }
 
 /** What loading the bundle in Node tells about the integration. */
-export type ModuleInspection = { ok: true; componentIds: string[] } | { ok: false; message: string };
+export type ModuleInspection =
+  | { ok: true; componentIds: string[]; handlers: string[] }
+  | { ok: false; message: string };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -101,5 +118,47 @@ export async function inspectBundle(code: string, entry: string): Promise<Module
         isRecord(c) && typeof c.componentId === 'string' ? [c.componentId] : [],
       )
     : [];
-  return { ok: true, componentIds };
+  const events = integration.definition.events;
+  const handlers = isRecord(events) ? Object.keys(events) : [];
+  return { ok: true, componentIds, handlers };
+}
+
+/** Event types a script may handle in `events` (component renders have their own slot). */
+const HANDLED_EVENTS = Object.keys(EVENT_SCOPES).filter((type) => type !== HOST_EVENT.uiRender);
+
+/**
+ * Problems with the script's event handlers: a name that is no event type (a typo never runs), and
+ * an event whose scope the manifest lacks (the host never sends it; see docs/first-integration.md).
+ *
+ * @example
+ * ```ts
+ * eventProblems({ scopes: ['space:content:read'] }, ['space_visibility_updated']);
+ * // [{ path: 'scopes', message: 'the script handles `space_visibility_updated`, which needs ... }]
+ * ```
+ */
+export function eventProblems(
+  manifest: Pick<Manifest, 'scopes'>,
+  handlers: readonly string[],
+): BundleProblem[] {
+  const scopes: readonly string[] = manifest.scopes;
+  return handlers.flatMap((name): BundleProblem[] => {
+    const needed = (EVENT_SCOPES as Record<string, string | null>)[name];
+    if (!HANDLED_EVENTS.includes(name)) {
+      return [
+        {
+          path: 'script',
+          message: `the script handles \`${name}\`, which is not an event type, so it never runs.${didYouMean(name, HANDLED_EVENTS) || ` Event types: ${HANDLED_EVENTS.join(', ')}.`}`,
+        },
+      ];
+    }
+    if (needed && !scopes.includes(needed)) {
+      return [
+        {
+          path: 'scopes',
+          message: `the script handles \`${name}\`, which needs the scope \`${needed}\`; add \`${needed}\` to \`scopes\`, or the host never sends it.`,
+        },
+      ];
+    }
+    return [];
+  });
 }

@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
+import { HOST_EVENT } from '@platform/events/catalogue';
 import type { Manifest } from '@platform/manifest';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from '@platform/runtime/testing';
 import type { BundleProblem } from '../build/verify.js';
@@ -40,9 +42,39 @@ async function describeFailure(response: Response): Promise<string> {
   return `HTTP ${response.status} ${detail}${logged.length ? ` (logged: ${logged.join(' | ')})` : ''}`;
 }
 
+/** A URL matching a `urlUnfurl` pattern (`*` one segment, `**` any rest). */
+export function sampleUrl(pattern: string): string {
+  const url = pattern.replace(/\*\*/g, 'example/path').replace(/\*/g, 'example');
+  return url.endsWith('/') ? `${url}example` : url;
+}
+
 /**
- * Boots a bundle in workerd (Miniflare, as the host does) and calls it with an `installation_setup`
- * envelope, then renders every block of the manifest. Returns the problems found.
+ * What is wrong with a block's first render, if anything: a failure (an `ExposableError` answer is
+ * fine: the block shows its message), or output that is not valid ContentKit (docs/contentkit.md).
+ */
+async function renderProblem(response: Response): Promise<string | undefined> {
+  if (!response.ok) {
+    const exposed = response.status < 500 && response.headers.get('content-type')?.includes('json');
+    if (exposed) {
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => ({}))) as { error?: { code?: string } };
+      if (body.error?.code === 'exposable_error') return undefined;
+    }
+    return `failed to render in workerd: ${await describeFailure(response)}`;
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  const result = validateRenderOutput(body);
+  if (result.ok) return undefined;
+  const listed = result.problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`);
+  return `rendered invalid ContentKit: ${listed.join('; ')}`;
+}
+
+/**
+ * Boots a bundle in workerd (Miniflare, as the host does) and calls it with an installation set-up
+ * envelope, then renders every block and configuration screen (`componentId`) of the manifest.
+ * Returns the problems found.
  *
  * @example
  * ```ts
@@ -88,7 +120,7 @@ export async function bootBundle(code: string, manifest: Manifest): Promise<Bund
       return [{ path: 'script', message: `workerd refused the bundle: ${reason}` }];
     }
     const setup = await post({
-      type: 'installation_setup',
+      type: HOST_EVENT.installationSetup,
       eventId: 'evt_check',
       installationId: 'inst_check',
       status: 'active',
@@ -98,22 +130,42 @@ export async function bootBundle(code: string, manifest: Manifest): Promise<Bund
     if (!setup.ok) {
       problems.push({
         path: 'script',
-        message: `the integration failed an installation_setup envelope in workerd: ${await describeFailure(setup as unknown as Response)}`,
+        message: `the integration failed an ${HOST_EVENT.installationSetup} envelope in workerd: ${await describeFailure(setup as unknown as Response)}`,
       });
     } else await setup.arrayBuffer();
     for (const [i, block] of (manifest.blocks ?? []).entries()) {
       const render = await post({
-        type: 'ui_render',
+        type: HOST_EVENT.uiRender,
         eventId: `evt_render_${i}`,
         componentId: block.id,
         props: {},
+        context: { type: 'document', editable: true },
+        // A `urlUnfurl` block is created by pasting a URL: render it as the editor creates it.
+        ...(block.urlUnfurl?.[0]
+          ? { action: { action: '@link.unfurl', url: sampleUrl(block.urlUnfurl[0]) } }
+          : {}),
       });
-      if (!render.ok) {
+      const problem = await renderProblem(render as unknown as Response);
+      if (problem) {
+        problems.push({ path: `blocks[${i}].id`, message: `block \`${block.id}\` ${problem}` });
+      }
+    }
+    for (const [place, settings] of Object.entries(manifest.configurations ?? {})) {
+      if (!settings?.componentId) continue;
+      const render = await post({
+        type: HOST_EVENT.uiRender,
+        eventId: `evt_render_${place}`,
+        componentId: settings.componentId,
+        props: {},
+        context: { type: 'configuration', editable: true },
+      });
+      const problem = await renderProblem(render as unknown as Response);
+      if (problem) {
         problems.push({
-          path: `blocks[${i}].id`,
-          message: `block \`${block.id}\` failed to render in workerd: ${await describeFailure(render as unknown as Response)}`,
+          path: `configurations.${place}.componentId`,
+          message: `the configuration screen \`${settings.componentId}\` ${problem}`,
         });
-      } else await render.arrayBuffer();
+      }
     }
   } finally {
     await mf.dispose();

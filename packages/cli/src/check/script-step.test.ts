@@ -10,6 +10,15 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
     expect(await check(fixture({ 'src/index.ts': SOURCE }))).toEqual({ ok: true, errors: [], warnings: [] });
   });
 
+  it('passes (boots and renders in workerd) an entry that also exports helpers such as handleFetchEvent', async () => {
+    const source = SOURCE.replace(
+      'export default createIntegration({ components: [counter] });',
+      "export const handleFetchEvent = async () => new Response('from helper');\nexport default createIntegration({ components: [counter], fetch: handleFetchEvent });",
+    );
+    expect(source).toContain('export const handleFetchEvent');
+    expect(await check(fixture({ 'src/index.ts': source }))).toEqual({ ok: true, errors: [], warnings: [] });
+  });
+
   it('reports a handler that crashes in workerd, with its logged error', async () => {
     const source = SOURCE.replace(
       'components: [counter]',
@@ -34,6 +43,81 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
         path: 'blocks[0].id',
         line: 10,
         message: expect.stringMatching(/block `counter` failed to render in workerd/),
+      }),
+    ]);
+  });
+
+  it('reports a block whose render is not valid ContentKit, naming the element path', async () => {
+    const source = SOURCE.replace(
+      "render: async () => ContentKit.block(ContentKit.text('hi'))",
+      "render: async () => ({ type: 'block', children: [{ type: 'button', label: 'Go', onPress: 'go' }] })",
+    );
+    const report = await check(fixture({ 'src/index.ts': source }));
+    expect(report.errors).toEqual([
+      expect.objectContaining({
+        path: 'blocks[0].id',
+        message: expect.stringMatching(
+          /block `counter` rendered invalid ContentKit: element\.children\[0\]\.onPress: expected an action/,
+        ),
+      }),
+    ]);
+  });
+
+  it('accepts a block that answers an ExposableError on its first render (it shows the message)', async () => {
+    const source = SOURCE.replace(
+      "import { ContentKit, createComponent, createIntegration } from '@platform/runtime';",
+      "import { ContentKit, createComponent, createIntegration, ExposableError } from '@platform/runtime';",
+    ).replace(
+      "render: async () => ContentKit.block(ContentKit.text('hi'))",
+      "render: async () => { throw new ExposableError('Paste a link first.'); }",
+    );
+    expect(await check(fixture({ 'src/index.ts': source }))).toEqual({ ok: true, errors: [], warnings: [] });
+  });
+
+  it('renders a urlUnfurl block as the editor creates it: after @link.unfurl with a matching URL', async () => {
+    const source = SOURCE.replace(
+      "render: async () => ContentKit.block(ContentKit.text('hi'))",
+      `action: async (element, action) => action.action === '@link.unfurl' ? { props: { url: String(action.url) } } : {},
+       render: async (element) => {
+         if (!String(element.props.url).startsWith('https://www.figma.com/file/')) throw new Error('no url');
+         return ContentKit.block(ContentKit.card({ title: String(element.props.url), icon: ContentKitIcon.Maximize }));
+       }`,
+    ).replace(
+      'import { ContentKit,',
+      "import { ContentKitIcon } from '@platform/api-client';\nimport { ContentKit,",
+    );
+    const manifest = MANIFEST.replace(
+      '    description: Counts.\n',
+      '    description: Counts.\n    urlUnfurl:\n      - https://www.figma.com/file/\n',
+    );
+    expect(await check(fixture({ 'src/index.ts': source }, manifest))).toEqual({
+      ok: true,
+      errors: [],
+      warnings: [],
+    });
+  });
+
+  it('renders a configuration screen component and names a missing one on its componentId line', async () => {
+    const manifest = `${MANIFEST}configurations:\n  account:\n    componentId: settings\n`;
+    const missing = await check(fixture({ 'src/index.ts': SOURCE }, manifest));
+    expect(missing.errors).toEqual([
+      expect.objectContaining({
+        path: 'configurations.account.componentId',
+        line: 15,
+        message: expect.stringMatching(/configuration screen `settings` has no component/),
+      }),
+    ]);
+    const source = SOURCE.replace(
+      'components: [counter]',
+      "components: [counter, createComponent({ componentId: 'settings', render: async (element) => element.context.type === 'configuration' ? ContentKit.block(ContentKit.button({ label: 'Go', onPress: 'go' as never })) : ContentKit.block() })]",
+    );
+    const invalid = await check(fixture({ 'src/index.ts': source }, manifest));
+    expect(invalid.errors).toEqual([
+      expect.objectContaining({
+        path: 'configurations.account.componentId',
+        message: expect.stringMatching(
+          /`settings` rendered invalid ContentKit: element\.children\[0\]\.onPress/,
+        ),
       }),
     ]);
   });

@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Issue, MANIFEST_FILE, type Manifest } from '@platform/manifest';
-import { type BundleProblem, blockProblems, exportProblems, inspectBundle } from '../build/verify.js';
+import {
+  type BundleProblem,
+  blockProblems,
+  eventProblems,
+  exportProblems,
+  inspectBundle,
+} from '../build/verify.js';
 import { bundleIntegration, defaultEntry } from '../bundle.js';
 import { BundleError } from '../errors.js';
 import { bootBundle } from './boot.js';
@@ -21,6 +27,11 @@ export function lineOf(text: string, path: string): number {
       if (seen === Number(block[1]) && /^\s*-?\s*id\s*:/.test(line)) return i + 1;
     }
     return start + 1 || 1;
+  }
+  const screen = /^configurations\.(\w+)\.componentId$/.exec(path);
+  if (screen) {
+    const at = lines.findIndex((l) => /^\s+componentId\s*:/.test(l));
+    if (at >= 0) return at + 1;
   }
   const index = lines.findIndex((l) => new RegExp(`^${path}\\s*:`).test(l));
   return index + 1 || 1;
@@ -53,7 +64,10 @@ async function problemsOf(dir: string, manifest: Manifest): Promise<BundleProble
   if (exports.length > 0) return exports;
   const inspection = await inspectBundle(bundle.code, bundle.entry);
   if (!inspection.ok) return [{ path: 'script', message: inspection.message }];
-  const blocks = blockProblems(manifest, inspection.componentIds);
+  const blocks = [
+    ...blockProblems(manifest, inspection.componentIds),
+    ...eventProblems(manifest, inspection.handlers),
+  ];
   if (blocks.length > 0) return blocks;
   return bootBundle(bundle.code, manifest);
 }

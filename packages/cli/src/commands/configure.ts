@@ -1,7 +1,7 @@
+import { HOST_EVENT } from '@platform/events/catalogue';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
-import type { InstallationView } from '../host/client.js';
 import { describeInstallation } from './install.js';
 import { connect, installationOf, parseAssignments, printJson, withHostOptions } from './shared.js';
 
@@ -18,7 +18,9 @@ export function registerConfigure(program: Command, context: CommandContext): vo
   withHostOptions(
     program
       .command('configure')
-      .description("edit an installation's configuration (fires installation_setup, re-validates the status)")
+      .description(
+        `edit an installation's configuration (fires ${HOST_EVENT.installationSetup}, re-validates the status)`,
+      )
       .argument('<assignments...>', 'key=value pairs (JSON values are parsed; key=null deletes the key)')
       .option('--installation <id>', 'installation id (default: the one of the running `platform dev`)')
       .option('--json', 'print the installation as JSON'),
@@ -40,11 +42,10 @@ Examples:
         if (Object.keys(patch).length === 0) throw new CliError('usage', 'nothing to configure.', EXIT.usage);
         const host = connect(context, options);
         const id = installationOf(host, options.installation);
-        const installation = await host.request<InstallationView>(
-          'PATCH',
-          `/v1/installations/${encodeURIComponent(id)}`,
-          { configuration: patch },
-        );
+        const installation = await host.call('PATCH /v1/installations/{id}', {
+          params: { id },
+          body: { configuration: patch },
+        });
         if (options.json) return printJson(context, installation);
         describeInstallation(context, installation);
       },

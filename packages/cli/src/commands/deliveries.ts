@@ -1,9 +1,10 @@
+import type { DeliveryState } from '@platform/host/api';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
-import type { DeliveryView } from '../host/client.js';
+import type { DeliveryView, HostClient } from '../host/client.js';
 import { formatAttempt } from '../host/format.js';
-import { colors, connect, installationOf, printJson, withHostOptions } from './shared.js';
+import { colors, connect, printJson, withHostOptions } from './shared.js';
 
 interface Flags {
   installation?: string;
@@ -12,8 +13,49 @@ interface Flags {
   token?: string;
 }
 
-function path(id: string, rest = ''): string {
-  return `/v1/installations/${encodeURIComponent(id)}/deliveries${rest}`;
+/**
+ * The webhook installation a `deliveries` command is about: `--installation`, else the only webhook
+ * installation of the place of the running `platform dev` (its own installation is not a webhook),
+ * else the only one on the host. Otherwise a usage error listing the candidates to pass.
+ */
+async function webhookInstallation(
+  context: CommandContext,
+  host: HostClient,
+  explicit: string | undefined,
+): Promise<string> {
+  if (explicit) return explicit;
+  const session = host.target.session;
+  const place: { site?: string; space?: string } = session?.site
+    ? { site: session.site }
+    : session?.space
+      ? { space: session.space }
+      : {};
+  const { installations } = await host.call('GET /v1/installations', {
+    query: { integration: 'webhook', ...place },
+  });
+  const where = place.site ? ` in site ${place.site}` : place.space ? ` in space ${place.space}` : '';
+  const [only] = installations;
+  if (installations.length === 1 && only) {
+    context.io.stderr(`Using webhook installation ${only.id}${where} (${String(only.configuration.url)})\n`);
+    return only.id;
+  }
+  if (installations.length === 0) {
+    throw new CliError(
+      'usage',
+      `no webhook installation${where} on ${host.target.url}${session ? ` (the installation of \`platform dev\`, ${session.installationId}, is of ${session.integration}, which has no deliveries)` : ''}; create one with \`platform listen --forward-to <url>\` or pass --installation <id>.`,
+      EXIT.usage,
+    );
+  }
+  throw new CliError(
+    'usage',
+    `${installations.length} webhook installations${where}; pass --installation with one of:\n${installations
+      .map(
+        (i) =>
+          `  ${i.id}  ${i.space ? `space ${i.space}` : i.site ? `site ${i.site}` : 'organization'} -> ${String(i.configuration.url)}`,
+      )
+      .join('\n')}`,
+    EXIT.usage,
+  );
 }
 
 function printDelivery(context: CommandContext, d: DeliveryView, full: boolean): void {
@@ -68,16 +110,12 @@ Examples:
     )
     .action(async (options: Flags & { state?: string; limit: string }) => {
       const host = connect(context, options);
-      const id = installationOf(host, options.installation);
-      const query = new URLSearchParams({
-        limit: options.limit,
-        ...(options.state ? { state: options.state } : {}),
+      const id = await webhookInstallation(context, host, options.installation);
+      const page = await host.call('GET /v1/installations/{id}/deliveries', {
+        params: { id },
+        // The host checks both and answers 400 naming the allowed values.
+        query: { limit: options.limit, ...(options.state ? { state: options.state as DeliveryState } : {}) },
       });
-      const page = await host.request<{
-        deliveries: DeliveryView[];
-        nextCursor: string | null;
-        endpoint?: { slow: boolean; maxInFlight: number | null };
-      }>('GET', path(id, `?${query}`));
       if (options.json) return printJson(context, page);
       if (page.endpoint?.slow) {
         context.io.stdout(
@@ -99,11 +137,10 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ platform deliveries show dlv_1 --installation inst_4f2a9c')
     .action(async (deliveryId: string, options: Flags) => {
       const host = connect(context, options);
-      const id = installationOf(host, options.installation);
-      const delivery = await host.request<DeliveryView>(
-        'GET',
-        path(id, `/${encodeURIComponent(deliveryId)}`),
-      );
+      const id = await webhookInstallation(context, host, options.installation);
+      const delivery = await host.call('GET /v1/installations/{id}/deliveries/{deliveryId}', {
+        params: { id, deliveryId },
+      });
       if (options.json) return printJson(context, delivery);
       printDelivery(context, delivery, true);
     });
@@ -132,19 +169,21 @@ Examples:
           throw new CliError('usage', 'give a delivery id or --all-failed (not both).', EXIT.usage);
         }
         const host = connect(context, options);
-        const id = installationOf(host, options.installation);
+        const id = await webhookInstallation(context, host, options.installation);
         if (deliveryId) {
-          const delivery = await host.request<DeliveryView>(
-            'POST',
-            path(id, `/${encodeURIComponent(deliveryId)}/redeliver`),
-          );
+          const delivery = await host.call('POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver', {
+            params: { id, deliveryId },
+          });
           if (options.json) return printJson(context, delivery);
           context.io.stdout(`Redelivering ${delivery.id} (series ${delivery.series})\n`);
           return;
         }
-        const answer = await host.request<{ redelivered: number }>('POST', path(id, '/redeliver'), {
-          ...(options.since ? { since: options.since } : {}),
-          ...(options.until ? { until: options.until } : {}),
+        const answer = await host.call('POST /v1/installations/{id}/deliveries/redeliver', {
+          params: { id },
+          body: {
+            ...(options.since ? { since: options.since } : {}),
+            ...(options.until ? { until: options.until } : {}),
+          },
         });
         if (options.json) return printJson(context, answer);
         context.io.stdout(

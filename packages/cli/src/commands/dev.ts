@@ -1,16 +1,18 @@
-import { type FSWatcher, watch } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
+import { type FSWatcher, watch } from 'chokidar';
 import type { Command } from 'commander';
 import { buildIntegration } from '../build/build-integration.js';
 import { secretEnv } from '../build/secrets-env.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
-import { type HostClient, hostClient, type InstallationView } from '../host/client.js';
+import { type HostClient, hostClient } from '../host/client.js';
 import { clearDevSession, writeDevSession } from '../host/dev-session.js';
 import { followLogs } from '../host/follow.js';
 import { formatInvocation } from '../host/format.js';
 import { isReachable, type LocalHost, startLocalHost } from '../host/local-host.js';
-import { resolveTarget } from '../host/target.js';
+import { checkUrl, resolveTarget } from '../host/target.js';
 import { formatBytes, formatDuration, withProgress } from '../progress.js';
 import { colors, untilInterrupted } from './shared.js';
 
@@ -27,19 +29,35 @@ interface DevOptions {
 /** Paths whose changes do not rebuild. */
 const IGNORED = /(^|[/\\])(node_modules|\.platform|dist|\.git)([/\\]|$)/;
 
+/** The bundle with its source map appended as a `data:` URL comment (or unchanged without a map). */
+export function withInlineMap(code: string, map: string | undefined): string {
+  if (!map) return code;
+  const body = code.replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '');
+  return `${body}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}\n`;
+}
+
 async function publishDev(dir: string, host: HostClient, io: CommandContext['io'], envName?: string) {
   const built = await buildIntegration(dir, { mode: 'dev' });
-  await host.request('POST', '/v1/integrations', {
-    manifest: built.manifestText,
-    bundle: built.bundle.code,
-    dev: true,
-    ...(Object.keys(built.assets).length ? { assets: built.assets } : {}),
-    ...(() => {
-      const env = secretEnv(dir, built.manifest, io.env, envName);
-      return Object.keys(env).length ? { env } : {};
-    })(),
+  await host.call('POST /v1/integrations', {
+    body: {
+      manifest: built.manifestText,
+      // The source map rides inline: the host maps stack traces of `integration.js` back to src/*.ts
+      // in the invocation logs (what `dev`, `tail` and the dashboard show).
+      bundle: withInlineMap(built.bundle.code, built.bundle.map),
+      dev: true,
+      ...(Object.keys(built.assets).length ? { assets: built.assets } : {}),
+      ...(() => {
+        const env = secretEnv(dir, built.manifest, io.env, envName);
+        return Object.keys(env).length ? { env } : {};
+      })(),
+    },
   });
   return built;
+}
+
+/** Lines of the build's warnings (handlers that never run), for `dev` to print on each publish. */
+function warningLines(built: { warnings: ReadonlyArray<{ path: string; message: string }> }, mark: string) {
+  return built.warnings.map((w) => `  ${mark} ${w.path}: ${w.message}\n`).join('');
 }
 
 async function findOrInstall(
@@ -47,18 +65,10 @@ async function findOrInstall(
   integration: string,
   place: { space?: string; site?: string },
 ) {
-  const query = new URLSearchParams({ integration, ...place });
-  const { installations } = await host.request<{ installations: InstallationView[] }>(
-    'GET',
-    `/v1/installations?${query}`,
-  );
+  const { installations } = await host.call('GET /v1/installations', { query: { integration, ...place } });
   const existing = installations.find((i) => i.integration === integration);
   if (existing) return existing;
-  return host.request<InstallationView>('POST', '/v1/installations', {
-    integration,
-    ...place,
-    configuration: {},
-  });
+  return host.call('POST /v1/installations', { body: { integration, ...place, configuration: {} } });
 }
 
 /**
@@ -109,6 +119,7 @@ Examples:
       let local: LocalHost | undefined;
       let host: HostClient;
       const remoteUrl = options.url ?? io.env.PLATFORM_URL;
+      if (remoteUrl) checkUrl(remoteUrl, options.url ? '--url' : 'PLATFORM_URL');
       if (remoteUrl && (await isReachable(remoteUrl))) {
         host = hostClient(resolveTarget(io, options));
       } else {
@@ -144,25 +155,8 @@ Examples:
             pid: process.pid,
           });
         }
-        const where = place.site ? `site ${place.site}` : `space ${place.space}`;
-        io.stdout(
-          [
-            `${c.green('Ready!')} ${c.bold(built.manifest.name)} (${formatBytes(built.bundle.bytes)}) installed in ${where}: ${installation.status}`,
-            `  host:            ${host.target.url}`,
-            ...(local ? [`  admin token:     ${relative(io.cwd, local.tokenFile) || local.tokenFile}`] : []),
-            `  installation:    ${installation.id}`,
-            `  public endpoint: ${installation.urls.publicEndpoint}`,
-            `  try:             platform trigger ${place.site ? 'site_view' : 'space_content_updated'}`,
-            '',
-          ].join('\n'),
-        );
-        for (const problem of installation.configurationErrors) {
-          io.stdout(
-            `  ${c.yellow('!')} configuration.${problem.key}: ${problem.message} (platform configure ${problem.key}=...)\n`,
-          );
-        }
-
         let timer: ReturnType<typeof setTimeout> | undefined;
+        const changed = new Set<string>();
         let running: Promise<void> = Promise.resolve();
         const rebuild = (file: string) => {
           running = running.then(async () => {
@@ -170,7 +164,7 @@ Examples:
             try {
               const next = await publishDev(folder, host, io, options.env);
               io.stdout(
-                `${c.cyan('↻')} Reloaded after ${file} changed (${formatBytes(next.bundle.bytes)}, ${formatDuration(performance.now() - started)})\n`,
+                `${c.cyan('↻')} Reloaded after ${file} changed (${formatBytes(next.bundle.bytes)}, ${formatDuration(performance.now() - started)})\n${warningLines(next, c.yellow('!'))}`,
               );
             } catch (error) {
               io.stdout(
@@ -180,13 +174,47 @@ Examples:
           });
         };
         if (options.watch) {
-          watcher = watch(folder, { recursive: true }, (_event, name) => {
-            const file = String(name ?? '');
-            if (!file || IGNORED.test(file)) return;
+          // chokidar, not fs.watch: a save by rename (editors, `sed -i`, `git checkout`) replaces the
+          // file's inode, after which fs.watch on Linux stops reporting it (see the package README).
+          watcher = watch(folder, {
+            ignored: (path: string) => IGNORED.test(relative(folder, path)),
+            ignoreInitial: true,
+            atomic: true,
+          });
+          await new Promise<void>((ready) => watcher?.once('ready', () => ready()));
+          watcher.on('all', (_event, path) => {
+            const file = relative(folder, path);
+            if (!file) return;
+            changed.add(file);
             clearTimeout(timer);
-            timer = setTimeout(() => rebuild(file), 120);
+            timer = setTimeout(() => {
+              // An atomic save also touches a temporary file that is gone by now: name the real ones.
+              const files = [...changed];
+              changed.clear();
+              const present = files.filter((f) => existsSync(join(folder, f)));
+              rebuild((present.length > 0 ? present : files).join(', '));
+            }, 120);
           });
         }
+        const where = place.site ? `site ${place.site}` : `space ${place.space}`;
+        io.stdout(
+          [
+            `${c.green('Ready!')} ${c.bold(built.manifest.name)} (${formatBytes(built.bundle.bytes)}) installed in ${where}: ${installation.status}`,
+            `  host:            ${host.target.url}`,
+            ...(local ? [`  admin token:     ${relative(io.cwd, local.tokenFile) || local.tokenFile}`] : []),
+            `  installation:    ${installation.id}`,
+            `  public endpoint: ${installation.urls.publicEndpoint}`,
+            `  try:             platform trigger ${WEBHOOK_EVENT_TYPES_BY_PLACE[place.site ? 'site' : 'space'][0]}`,
+            '',
+          ].join('\n'),
+        );
+        io.stdout(warningLines(built, c.yellow('!')));
+        for (const problem of installation.configurationErrors) {
+          io.stdout(
+            `  ${c.yellow('!')} configuration.${problem.key}: ${problem.message} (platform configure ${problem.key}=...)\n`,
+          );
+        }
+
         const logs = followLogs(host, installation.id, (inv) => io.stdout(formatInvocation(inv, c)), {
           signal: controller.signal,
           since: Date.now(),
@@ -199,7 +227,7 @@ Examples:
         await running;
       } finally {
         controller.abort();
-        watcher?.close();
+        await watcher?.close();
         if (local) {
           clearDevSession(folder);
           await local.stop();

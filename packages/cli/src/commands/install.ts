@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
 import type { Command } from 'commander';
 import { readValidManifest } from '../build/build-integration.js';
 import type { CommandContext } from '../context.js';
@@ -67,7 +68,7 @@ export function registerInstall(program: Command, context: CommandContext): void
       `
 Examples:
   $ platform install --space space_docs
-  $ platform install --integration webhook --site site_main --set url=https://example.com/hook --set site_view=true
+  $ platform install --integration webhook --site site_main --set url=https://example.com/hook --set ${WEBHOOK_EVENT_TYPES_BY_PLACE.site[0]}=true
   $ platform install --organization org_1 --json`,
     )
     .action(async (options: InstallOptions) => {
@@ -81,12 +82,14 @@ Examples:
       }
       const integration = options.integration ?? readValidManifest(resolve(io.cwd, '.')).manifest.name;
       const host = connect(context, options);
-      const installation = await host.request<InstallationView>('POST', '/v1/installations', {
-        integration,
-        ...(options.space ? { space: options.space } : {}),
-        ...(options.site ? { site: options.site } : {}),
-        ...(options.organization ? { organization: options.organization } : {}),
-        configuration: parseAssignments(options.set),
+      const installation = await host.call('POST /v1/installations', {
+        body: {
+          integration,
+          ...(options.space ? { space: options.space } : {}),
+          ...(options.site ? { site: options.site } : {}),
+          ...(options.organization ? { organization: options.organization } : {}),
+          configuration: parseAssignments(options.set),
+        },
       });
       if (options.json) return printJson(context, installation);
       describeInstallation(context, installation);

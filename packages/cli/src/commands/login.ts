@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { CliError, EXIT } from '../errors.js';
 import { hostClient } from '../host/client.js';
 import { readLogin, writeLogin } from '../host/config-file.js';
+import { checkUrl } from '../host/target.js';
 
 /**
  * Registers `platform login --token <token> [--url <url>]`: checks the token against the host and
@@ -38,12 +38,10 @@ Examples:
         readLogin(io.env).url ??
         'http://127.0.0.1:8080'
       ).replace(/\/+$/, '');
-      if (!/^https?:\/\/[^/]+/.test(url)) {
-        throw new CliError('usage', `--url must be an http(s) URL, got "${url}".`, EXIT.usage);
-      }
+      checkUrl(url, '--url');
       if (options.verify) {
         const host = hostClient({ url, token: options.token, urlSource: '--url', tokenSource: '--token' });
-        await host.request('GET', '/v1/integrations');
+        await host.call('GET /v1/integrations');
       }
       const file = writeLogin(io.env, { url, token: options.token });
       io.stdout(`Logged in to ${url}; saved in ${file}\n`);

@@ -2,7 +2,7 @@ import { parseManifest } from '@platform/manifest';
 import { describe, expect, it } from 'vitest';
 import { sdkSpecs } from '../scaffold/sdk.js';
 import { manifestTemplate, packageTemplate } from '../scaffold/templates.js';
-import { answersFromFlags } from './new.js';
+import { answersFromFlags, required, slugify, validateName } from './new.js';
 
 describe('platform new answers', () => {
   it('defaults from the folder name and validates flags', () => {
@@ -52,5 +52,20 @@ describe('platform new answers', () => {
         '@platform/runtime'
       ],
     ).toBe(specs.runtime);
+  });
+
+  it('derives the name from the folder as a slug; validates prompt answers', () => {
+    expect(answersFromFlags({ install: true }, 'Hello_World').name).toBe('hello-world');
+    expect(answersFromFlags({ install: true }, 'Hello_World').title).toBe('Hello World');
+    expect(answersFromFlags({ install: true }, '__').name).toBe('my-integration');
+    expect(slugify('  Café Sync 2.0 ')).toBe('cafe-sync-2-0');
+    expect(validateName('')).toBeUndefined(); // Enter takes the placeholder
+    expect(validateName('hello-world')).toBeUndefined();
+    expect(validateName('Hello World')).toBe(
+      'lowercase letters, digits and single hyphens, e.g. hello-world',
+    );
+    expect(required('organization')('')).toBe('the organization is required');
+    expect(required('organization')('   ')).toBe('the organization is required');
+    expect(required('organization')('acme')).toBeUndefined();
   });
 });

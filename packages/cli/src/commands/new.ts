@@ -42,9 +42,54 @@ function titleOf(name: string): string {
     .join(' ');
 }
 
+/**
+ * A folder name as an integration name: lowercase letters and digits, runs of anything else as one
+ * hyphen (`Hello_World` -> `hello-world`); empty when nothing is left.
+ *
+ * @example
+ * ```ts
+ * slugify('Hello_World'); // 'hello-world'
+ * ```
+ */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * Validates the name prompt: empty takes the default (the placeholder), else a slug.
+ *
+ * @example
+ * ```ts
+ * validateName('Hello World'); // 'lowercase letters, digits and single hyphens, e.g. hello-world'
+ * ```
+ */
+export function validateName(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  return NAME.test(value)
+    ? undefined
+    : `lowercase letters, digits and single hyphens, e.g. ${slugify(value) || 'my-integration'}`;
+}
+
+/**
+ * Validates a required prompt that has no default: an empty (or blank) answer is refused.
+ *
+ * @example
+ * ```ts
+ * required('organization')(''); // 'the organization is required'
+ * ```
+ */
+export function required(what: string): (value: string | undefined) => string | undefined {
+  return (value) => (value?.trim() ? undefined : `the ${what} is required`);
+}
+
 /** Checks flag values; returns the answers with defaults for what is not given. */
 export function answersFromFlags(options: NewOptions, dirName: string | undefined): ScaffoldAnswers {
-  const name = options.name ?? (dirName && NAME.test(dirName) ? dirName : 'my-integration');
+  const name = options.name ?? ((dirName && slugify(dirName)) || 'my-integration');
   if (!NAME.test(name)) {
     throw new CliError(
       'usage',
@@ -91,28 +136,35 @@ function orCancel<T>(value: T): Exclude<T, symbol> {
 
 async function ask(defaults: ScaffoldAnswers, given: NewOptions): Promise<ScaffoldAnswers> {
   prompts.intro('Create a new integration');
+  // Defaults are placeholders (Enter takes them; typing replaces them), never editable text.
   const name = orCancel(
     await prompts.text({
       message: 'Name (unique slug)',
-      initialValue: defaults.name,
-      validate: (v) => (NAME.test(v ?? '') ? undefined : 'lowercase letters, digits and single hyphens'),
+      placeholder: defaults.name,
+      defaultValue: defaults.name,
+      validate: validateName,
     }),
   );
+  const titleDefault = defaults.title === titleOf(defaults.name) ? titleOf(name) : defaults.title;
   const title = orCancel(
-    await prompts.text({
-      message: 'Title',
-      initialValue: defaults.title === titleOf(defaults.name) ? titleOf(name) : defaults.title,
-    }),
+    await prompts.text({ message: 'Title', placeholder: titleDefault, defaultValue: titleDefault }),
   );
+  const descriptionDefault = given.description ?? `${title} integration.`;
   const description = orCancel(
     await prompts.text({
       message: 'Description',
-      initialValue: given.description ?? `${title} integration.`,
+      placeholder: descriptionDefault,
+      defaultValue: descriptionDefault,
     }),
   );
   const organization = orCancel(
-    await prompts.text({ message: 'Organization (id or subdomain)', initialValue: defaults.organization }),
-  );
+    await prompts.text({
+      message: 'Organization (id or subdomain)',
+      ...(given.organization
+        ? { placeholder: given.organization, defaultValue: given.organization }
+        : { placeholder: 'e.g. acme', validate: required('organization') }),
+    }),
+  ).trim();
   const scopes = orCancel(
     await prompts.multiselect({
       message: 'Scopes (space to toggle)',

@@ -15,13 +15,6 @@ interface PublishOptions {
   token?: string;
 }
 
-/** Published integration as the host answers it. */
-interface IntegrationView {
-  name: string;
-  version: string;
-  title: string;
-}
-
 /** ", 2 images" for the publish line: how many image files (icon, previews) went with the bundle. */
 function assetNote(assets: Record<string, string>): string {
   const count = Object.keys(assets).length;
@@ -66,13 +59,15 @@ Examples:
       const built = await withProgress(io, 'Bundling', () => buildIntegration(folder, { mode: 'publish' }));
       const env = secretEnv(folder, built.manifest, io.env, options.env);
       const published = await withProgress(io, `Publishing to ${host.target.url}`, () =>
-        host.request<IntegrationView>('POST', '/v1/integrations', {
-          manifest: built.manifestText,
-          bundle: built.bundle.code,
-          ...(options.dev ? { dev: true } : {}),
-          ...(options.release ? { version: options.release } : {}),
-          ...(Object.keys(env).length ? { env } : {}),
-          ...(Object.keys(built.assets).length ? { assets: built.assets } : {}),
+        host.call('POST /v1/integrations', {
+          body: {
+            manifest: built.manifestText,
+            bundle: built.bundle.code,
+            ...(options.dev ? { dev: true } : {}),
+            ...(options.release ? { version: options.release } : {}),
+            ...(Object.keys(env).length ? { env } : {}),
+            ...(Object.keys(built.assets).length ? { assets: built.assets } : {}),
+          },
         }),
       );
       if (options.json) return printJson(context, published);

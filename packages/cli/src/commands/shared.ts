@@ -39,7 +39,7 @@ export function printJson(context: CommandContext, value: unknown): void {
  *
  * @example
  * ```ts
- * parseAssignments(['url=https://x', 'site_view=true']); // { url: 'https://x', site_view: true }
+ * parseAssignments(['url=https://x', 'enabled=true']); // { url: 'https://x', enabled: true }
  * ```
  */
 export function parseAssignments(pairs: readonly string[]): Record<string, unknown> {

@@ -1,3 +1,5 @@
+import { describeQueue, slowEndpointPlace } from '@platform/api-client';
+import type { QueueState } from '@platform/host/api';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { colors, connect, printJson, withHostOptions } from './shared.js';
@@ -8,35 +10,9 @@ interface StatusOptions {
   token?: string;
 }
 
-/** Unfinished jobs of one kind, as `GET /v1/status` answers them. */
-interface QueueState {
-  queued: number;
-  due: number;
-  held: number;
-  running: number;
-  oldestDueAgeSeconds: number;
-}
-
-/** `GET /v1/status`. */
-export interface HostStatusView {
-  version: string;
-  startedAt: string;
-  deliveries: QueueState;
-  invocations: QueueState;
-  slowEndpoints: Array<{
-    installationId: string;
-    integration: string;
-    target: string;
-    targetId: string | null;
-    origin: string | null;
-  }>;
-}
-
 function queueLine(name: string, q: QueueState, c: ReturnType<typeof colors>): string {
-  const behind =
-    q.oldestDueAgeSeconds > 0 ? c.yellow(`${q.oldestDueAgeSeconds.toFixed(1)} s behind`) : 'not behind';
-  const held = q.held ? ` (${q.held} held for slow endpoints)` : '';
-  return `${name.padEnd(12)} ${q.queued} waiting${held}, ${q.due} due, ${q.running} in flight, ${behind}\n`;
+  const line = describeQueue(q);
+  return `${name.padEnd(12)} ${q.oldestDueAgeSeconds > 0 ? c.yellow(line) : line}\n`;
 }
 
 /**
@@ -66,7 +42,7 @@ Examples:
     )
     .action(async (options: StatusOptions) => {
       const host = connect(context, options);
-      const status = await host.request<HostStatusView>('GET', '/v1/status');
+      const status = await host.call('GET /v1/status');
       if (options.json) return printJson(context, status);
       const c = colors(context);
       const out = context.io.stdout;
@@ -79,9 +55,7 @@ Examples:
       }
       out(`Slow endpoints (${status.slowEndpoints.length}): each at most its share of delivery slots\n`);
       for (const e of status.slowEndpoints) {
-        out(
-          `  ${c.yellow(e.origin ?? '?')}  ${e.installationId} (${e.integration} in ${e.target}${e.targetId ? ` ${e.targetId}` : ''})\n`,
-        );
+        out(`  ${c.yellow(e.origin ?? '?')}  ${e.installationId} (${slowEndpointPlace(e)})\n`);
       }
     });
 }

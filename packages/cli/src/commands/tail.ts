@@ -49,7 +49,7 @@ Examples:
       }) => {
         const host = connect(context, options);
         const id = installationOf(host, options.installation);
-        await host.request('GET', `/v1/installations/${encodeURIComponent(id)}`);
+        await host.call('GET /v1/installations/{id}', { params: { id } });
         const c = colors(context);
         const controller = new AbortController();
         if (!options.json)

@@ -1,6 +1,9 @@
+import { WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
+import type { HostRoutes } from '@platform/host/api';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
+import { describeReach, eventReach } from '../host/reach.js';
 import { isSiteEvent, sampleEvent, TRIGGER_EVENT_TYPES, type TriggerEventType } from '../samples.js';
 import { colors, connect, printJson, readJsonFile, withHostOptions } from './shared.js';
 
@@ -19,7 +22,7 @@ interface TriggerOptions {
  *
  * @example
  * ```ts
- * registerTrigger(program, context); // platform trigger space_content_updated --space space_dev
+ * registerTrigger(program, context); // platform trigger <event> --space space_dev
  * ```
  */
 export function registerTrigger(program: Command, context: CommandContext): void {
@@ -37,9 +40,9 @@ export function registerTrigger(program: Command, context: CommandContext): void
       'after',
       `
 Examples:
-  $ platform trigger space_content_updated
-  $ platform trigger site_view --site site_main
-  $ platform trigger page_feedback --data feedback.json`,
+  $ platform trigger ${WEBHOOK_EVENT_TYPES_BY_PLACE.space[0]}
+  $ platform trigger ${WEBHOOK_EVENT_TYPES_BY_PLACE.site[0]} --site site_main
+  $ platform trigger ${WEBHOOK_EVENT_TYPES_BY_PLACE.site.at(-1)} --data feedback.json`,
     )
     .action(async (type: string, options: TriggerOptions) => {
       if (!(TRIGGER_EVENT_TYPES as readonly string[]).includes(type)) {
@@ -62,18 +65,24 @@ Examples:
         throw new CliError('usage', `${options.data} must hold a JSON object.`, EXIT.usage);
       }
       const event: Record<string, unknown> = { ...sample, ...overrides, type };
-      const answer = await host.request<{ eventId: string; duplicate?: boolean }>(
-        'POST',
-        '/v1/events',
-        event,
-      );
+      const answer = await host.call('POST /v1/events', {
+        // A sample merged with the user's --data: the host validates it (400 naming the field).
+        body: event as HostRoutes['POST /v1/events']['body'],
+      });
       if (options.json) return printJson(context, { event, eventId: answer.eventId });
       const c = colors(context);
-      const where = isSiteEvent(type as TriggerEventType)
-        ? `site ${String(event.siteId)}`
-        : `space ${String(event.spaceId)}`;
+      const place = isSiteEvent(type as TriggerEventType)
+        ? { site: String(event.siteId) }
+        : { space: String(event.spaceId) };
+      const where = 'site' in place ? `site ${place.site}` : `space ${place.space}`;
       context.io.stdout(
         `${c.green('Triggered')} ${type} ${c.bold(answer.eventId)} in ${where}${answer.duplicate ? ' (duplicate: already accepted)' : ''}\n`,
       );
+      // Where it went, by the host's routing rules: a silent "Triggered" that runs nothing misleads.
+      try {
+        context.io.stdout(describeReach(await eventReach(host, type, place), where));
+      } catch (error) {
+        context.io.stderr(`warning: could not tell where the event went: ${(error as Error).message}\n`);
+      }
     });
 }

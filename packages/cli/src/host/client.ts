@@ -1,12 +1,16 @@
-import type { Installation } from '@platform/api-client';
-import { ApiError, createApiClient } from '@platform/api-client';
+import { ApiError, createApiClient, createHostApi, type HostCall } from '@platform/api-client';
+import type { Delivery, HostRoutes, Installation, Invocation } from '@platform/host/api';
 import { HostError } from '../errors.js';
 import type { HostTarget } from './target.js';
 
 /** Talks to the host API; every failure is a {@link HostError} with a message a person can act on. */
 export interface HostClient {
   readonly target: HostTarget;
-  request<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /**
+   * Calls one route of the host API, typed by the host's own route schemas (`@platform/host/api`).
+   * @example const { integrations } = await host.call('GET /v1/integrations');
+   */
+  readonly call: HostCall<HostRoutes>;
 }
 
 /** Turns an API failure into a clear {@link HostError} (never a stack trace or a bare status). */
@@ -16,6 +20,15 @@ export function explainApiError(error: ApiError, target: HostTarget): HostError 
       0,
       'host_unreachable',
       `cannot reach the host at ${target.url} (from ${target.urlSource}). Is it running? Start one with \`platform dev\`, or fix --url / PLATFORM_URL.`,
+    );
+  }
+  // A host always answers its API with JSON (`{"error":{"code",...}}` on failure): anything else
+  // comes from another server, whatever its status.
+  if (error.code === 'invalid_response' || (error.code.startsWith('http_') && error.status < 500)) {
+    return new HostError(
+      error.status,
+      'not_a_host',
+      `the server at ${target.url} (from ${target.urlSource}) answered ${error.status} without the host's JSON: it is not a platform host. Check the URL and port (\`platform dev\` prints its host URL).`,
     );
   }
   if (error.status === 401) {
@@ -44,55 +57,29 @@ export function explainApiError(error: ApiError, target: HostTarget): HostError 
  * @example
  * ```ts
  * const host = hostClient(resolveTarget(io, flags));
- * const { integrations } = await host.request<{ integrations: unknown[] }>('GET', '/v1/integrations');
+ * const installation = await host.call('GET /v1/installations/{id}', { params: { id: 'inst_1' } });
  * ```
  */
 export function hostClient(target: HostTarget): HostClient {
   const api = createApiClient({ endpoint: target.url, token: target.token });
   return {
     target,
-    async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    call: createHostApi<HostRoutes>(async (method, path, body) => {
       try {
-        return await api.request<T>(method, path, body);
+        return await api.request<unknown>(method, path, body);
       } catch (error) {
         if (error instanceof ApiError) throw explainApiError(error, target);
         throw error;
       }
-    },
+    }),
   };
 }
 
-/** The host's view of an installation (the `Installation` of `@platform/api-client`). */
+/** The host's view of an installation (`GET /v1/installations/{id}`). */
 export type InstallationView = Installation;
 
 /** One invocation with its log lines (`GET /v1/installations/{id}/logs`). */
-export interface InvocationView {
-  id: string;
-  eventType: string;
-  eventId: string | null;
-  status: number | 'error';
-  durationMs: number;
-  lines: Array<{ level: string; message: string; time: number }>;
-  createdAt: string;
-}
+export type InvocationView = Invocation;
 
 /** One webhook delivery with its attempts. */
-export interface DeliveryView {
-  id: string;
-  eventId: string;
-  eventType: string;
-  state: string;
-  series: number;
-  nextAttemptAt?: string;
-  createdAt: string;
-  payload: unknown;
-  attempts: Array<{
-    number: number;
-    series: number;
-    startedAt: string;
-    durationMs: number;
-    statusCode?: number;
-    error?: string;
-    responseExcerpt?: string;
-  }>;
-}
+export type DeliveryView = Delivery;

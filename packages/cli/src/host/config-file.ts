@@ -49,3 +49,28 @@ export function writeLogin(env: Io['env'], login: SavedLogin): string {
   chmodSync(file, 0o600);
   return file;
 }
+
+/**
+ * Removes the saved URL and token (`platform logout`); returns the file's path when it held a
+ * login, undefined when there was none.
+ *
+ * @example
+ * ```ts
+ * removeLogin(process.env); // '/home/ada/.config/platform/config.json'
+ * ```
+ */
+export function removeLogin(env: Io['env']): string | undefined {
+  const file = configPath(env);
+  const saved = readLogin(env);
+  if (saved.url === undefined && saved.token === undefined) return undefined;
+  let rest: Record<string, unknown> = {};
+  try {
+    rest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // unreadable: replaced by an empty file below
+  }
+  delete rest.url;
+  delete rest.token;
+  writeFileSync(file, `${JSON.stringify(rest, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}

@@ -20,10 +20,10 @@ export async function followLogs(
   let since = options.since ?? Date.now();
   while (!options.signal.aborted) {
     try {
-      const { invocations } = await host.request<{ invocations: InvocationView[] }>(
-        'GET',
-        `/v1/installations/${encodeURIComponent(installationId)}/logs?since=${since}&limit=100`,
-      );
+      const { invocations } = await host.call('GET /v1/installations/{id}/logs', {
+        params: { id: installationId },
+        query: { since, limit: 100 },
+      });
       for (const invocation of [...invocations].reverse()) {
         if (seen.has(invocation.id)) continue;
         seen.add(invocation.id);
@@ -52,24 +52,31 @@ export async function followDeliveries(
   options: {
     signal: AbortSignal;
     onAttempt: (delivery: DeliveryView, attempt: DeliveryView['attempts'][number]) => void;
+    /** Called once each time a delivery is seen in a new state (after its new attempts). */
+    onState?: (delivery: DeliveryView) => void;
     intervalMs?: number;
     onError?: (error: unknown) => void;
   },
 ): Promise<void> {
   const seen = new Set<string>();
+  const states = new Map<string, string>();
   const since = new Date(Date.now() - 1000).toISOString();
   while (!options.signal.aborted) {
     try {
-      const { deliveries } = await host.request<{ deliveries: DeliveryView[] }>(
-        'GET',
-        `/v1/installations/${encodeURIComponent(installationId)}/deliveries?since=${encodeURIComponent(since)}&limit=100`,
-      );
+      const { deliveries } = await host.call('GET /v1/installations/{id}/deliveries', {
+        params: { id: installationId },
+        query: { since, limit: 100 },
+      });
       for (const delivery of [...deliveries].reverse()) {
         for (const attempt of delivery.attempts) {
           const key = `${delivery.id}/${attempt.series}/${attempt.number}`;
           if (seen.has(key)) continue;
           seen.add(key);
           options.onAttempt(delivery, attempt);
+        }
+        if (states.get(delivery.id) !== delivery.state) {
+          states.set(delivery.id, delivery.state);
+          options.onState?.(delivery);
         }
       }
     } catch (error) {

@@ -52,6 +52,7 @@ export function resolveTarget(io: Io, flags: HostFlags): HostTarget {
       EXIT.usage,
     );
   }
+  checkUrl(url.value, url.source);
   const fromSession = url.source === 'the running `platform dev`';
   const token = pick([
     [flags.token, '--token'],
@@ -73,4 +74,28 @@ export function resolveTarget(io: Io, flags: HostFlags): HostTarget {
     tokenSource: token.source,
     ...(fromSession && session ? { session } : {}),
   };
+}
+
+/**
+ * Throws a usage error naming `source` when `url` is not an absolute http(s) URL, with the likely
+ * fix (`127.0.0.1:8080` -> `http://127.0.0.1:8080`).
+ *
+ * @example
+ * ```ts
+ * checkUrl('127.0.0.1:8080', '--url'); // throws: --url "127.0.0.1:8080" has no scheme; ...
+ * ```
+ */
+export function checkUrl(url: string, source: string): void {
+  if (/^https?:\/\/[^/]+/i.test(url)) {
+    try {
+      new URL(url);
+      return;
+    } catch {
+      // reported below
+    }
+  }
+  const hint = /^[\w.-]+(:\d+)?(\/.*)?$/.test(url)
+    ? ` has no scheme; use http://${url} (or https://${url})`
+    : ' is not an http(s) URL; e.g. http://127.0.0.1:8080';
+  throw new CliError('bad_url', `${source} "${url}"${hint}.`, EXIT.usage);
 }

@@ -71,8 +71,8 @@ const counter = createComponent<{ step?: number }, { count: number }>({
 });
 
 /**
- * ${a.title}. Keep this file's only export the default one: workerd treats named exports of the
- * main module as entrypoints. Put helpers in other files and import them.
+ * ${a.title}. The host runs the default export; other exports of this file are allowed (the
+ * build leaves them out of the module workerd loads).
  */
 export default createIntegration({
   components: [counter],
