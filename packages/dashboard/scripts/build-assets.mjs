@@ -2,7 +2,8 @@
 // one JavaScript bundle and one stylesheet with content hashes in their names (cached for a
 // year by the host), and index.html pointing at them (revalidated on every load).
 // Run: `npm run build -w @platform/dashboard`, or import and call buildDashboardAssets().
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -40,7 +41,45 @@ export async function buildDashboardAssets({ minify = true } = {}) {
   const template = await readFile(join(root, 'src/app/index.html'), 'utf8');
   const html = template.replace('%APP_JS%', `/assets/${js}`).replace('%STYLES_CSS%', `/assets/${css}`);
   await writeFile(join(publicDir, 'index.html'), html);
-  return [...outputs, 'index.html'];
+  // The gallery's webframe demo (a page speaking the webframe message bridge; no inline script).
+  await writeFile(
+    join(publicDir, 'webframe-demo.html'),
+    await readFile(join(root, 'src/app/webframe-demo.html')),
+  );
+  await writeFile(join(out, 'webframe-demo.js'), await readFile(join(root, 'src/app/webframe-demo.js')));
+  await writeFile(
+    join(publicDir, 'gallery-image.svg'),
+    await readFile(join(root, 'src/app/gallery-image.svg')),
+  );
+  return [
+    ...outputs,
+    'index.html',
+    'webframe-demo.html',
+    'webframe-demo.js',
+    'gallery-image.svg',
+    ...(await copyApiReference(publicDir)),
+  ];
+}
+
+/**
+ * The API reference page the host serves at `/api`: Swagger UI's prebuilt browser files (from the
+ * swagger-ui-dist package, a build-time dependency: nothing is fetched from a CDN) and our page around it.
+ */
+async function copyApiReference(publicDir) {
+  const out = join(publicDir, 'api-reference');
+  await mkdir(out, { recursive: true });
+  const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const files = [
+    [join(swagger, 'swagger-ui-bundle.js'), 'swagger-ui-bundle.js'],
+    [join(swagger, 'swagger-ui-bundle.js.LICENSE.txt'), 'swagger-ui-bundle.js.LICENSE.txt'],
+    [join(swagger, 'swagger-ui.css'), 'swagger-ui.css'],
+    [join(swagger, 'LICENSE'), 'SWAGGER-UI-LICENSE'],
+    [join(root, 'src/api-reference/index.html'), 'index.html'],
+    [join(root, 'src/api-reference/init.js'), 'init.js'],
+    [join(root, 'src/api-reference/page.css'), 'page.css'],
+  ];
+  await Promise.all(files.map(([from, to]) => copyFile(from, join(out, to))));
+  return files.map(([, to]) => `api-reference/${to}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -2,9 +2,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export {
+  API_REFERENCE_PATH,
   cacheControlOf,
   contentTypeOf,
   DASHBOARD_CSP,
+  type DashboardServeOptions,
+  dashboardCsp,
   isApiPath,
   securityHeaders,
   serveDashboard,

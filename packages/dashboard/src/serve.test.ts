@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheControlOf, DASHBOARD_CSP, isApiPath, serveDashboard } from './serve';
+import { cacheControlOf, DASHBOARD_CSP, dashboardCsp, isApiPath, serveDashboard } from './serve';
 
 let dir: string;
 beforeAll(async () => {
@@ -32,6 +32,20 @@ describe('serveDashboard', () => {
     expect(DASHBOARD_CSP).toContain("default-src 'self'");
     expect(DASHBOARD_CSP).toContain("script-src 'self'");
     expect(DASHBOARD_CSP).not.toContain('unsafe-inline');
+  });
+
+  it('lets ContentKit frame and show images of the content origin only, when the host has one', async () => {
+    const content = 'http://127.0.0.1:8081';
+    const response = await serveDashboard(new Request('http://h/spaces/docs'), dir, {
+      contentOrigin: content,
+    });
+    const csp = response?.headers.get('content-security-policy') ?? '';
+    expect(csp).toBe(dashboardCsp(content));
+    expect(csp).toContain(`frame-src 'self' ${content}`);
+    expect(csp).toContain(`img-src 'self' data: ${content}`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self';");
+    expect(dashboardCsp(undefined)).toBe(DASHBOARD_CSP);
   });
 
   it('serves hashed assets with their content type, cached for a year', async () => {

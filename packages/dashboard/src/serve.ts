@@ -47,6 +47,9 @@ export function cacheControlOf(path: string): string {
   return /-[A-Z0-9]{8}\.[a-z]+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
+/** Where the API reference page is: Swagger UI over `/openapi.json` (built into `dist/public/api-reference`). */
+export const API_REFERENCE_PATH = '/api';
+
 /**
  * Paths that belong to the host API and are never answered with the dashboard.
  * @example isApiPath('/v1/installations'); // true
@@ -61,13 +64,39 @@ export function isApiPath(path: string): boolean {
   );
 }
 
-/** Headers every dashboard response carries. */
-export function securityHeaders(): Record<string, string> {
+/** Pages the dashboard itself frames (the gallery's webframe demo): framable by the same origin only. */
+const FRAMED_PAGES = new Set(['webframe-demo.html']);
+
+/**
+ * {@link DASHBOARD_CSP}, letting the dashboard show what ContentKit draws from the host's content
+ * origin (webframes and images of public endpoints, docs/security.md): `frame-src` and `img-src`
+ * add that origin. Its answers are sandboxed (opaque origin), so framing them reaches nothing of the
+ * dashboard.
+ *
+ * @example dashboardCsp('http://127.0.0.1:8081'); // "... img-src 'self' data: http://127.0.0.1:8081; ... frame-src 'self' http://127.0.0.1:8081"
+ */
+export function dashboardCsp(contentOrigin?: string): string {
+  if (!contentOrigin) return DASHBOARD_CSP;
+  return `${DASHBOARD_CSP.replace("img-src 'self' data:", `img-src 'self' data: ${contentOrigin}`)}; frame-src 'self' ${contentOrigin}`;
+}
+
+/** Options of {@link serveDashboard} and {@link securityHeaders}. */
+export interface DashboardServeOptions {
+  /** Origin of the host's integration content (`http://127.0.0.1:8081`), when it has one. */
+  contentOrigin?: string;
+}
+
+/**
+ * Headers every dashboard response carries. `framed`: a page the dashboard frames itself, so
+ * `frame-ancestors 'self'` / `SAMEORIGIN` instead of `'none'` / `DENY`.
+ */
+export function securityHeaders(framed = false, options: DashboardServeOptions = {}): Record<string, string> {
+  const csp = dashboardCsp(options.contentOrigin);
   return {
-    'content-security-policy': DASHBOARD_CSP,
+    'content-security-policy': framed ? csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'") : csp,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
+    'x-frame-options': framed ? 'SAMEORIGIN' : 'DENY',
     'cross-origin-opener-policy': 'same-origin-allow-popups',
   };
 }
@@ -91,7 +120,11 @@ async function fileIfExists(path: string): Promise<Buffer | null> {
  * const response = await serveDashboard(request, dashboardAssets().dir);
  * if (response) return response;
  */
-export async function serveDashboard(request: Request, dir: string): Promise<Response | null> {
+export async function serveDashboard(
+  request: Request,
+  dir: string,
+  options: DashboardServeOptions = {},
+): Promise<Response | null> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
   let path: string;
   try {
@@ -101,6 +134,23 @@ export async function serveDashboard(request: Request, dir: string): Promise<Res
   }
   if (isApiPath(path)) return null;
   const head = request.method === 'HEAD';
+  if (path === API_REFERENCE_PATH || path === `${API_REFERENCE_PATH}/`) {
+    const page = await fileIfExists(join(dir, 'api-reference', 'index.html'));
+    if (page)
+      return new Response(head ? null : new Uint8Array(page), {
+        status: 200,
+        headers: {
+          'content-type': TYPES['.html']!,
+          'cache-control': 'no-cache',
+          ...securityHeaders(false, options),
+          // Swagger UI writes style attributes in its markup; scripts stay same-origin files only.
+          'content-security-policy': dashboardCsp(options.contentOrigin).replace(
+            "style-src 'self'",
+            "style-src 'self' 'unsafe-inline'",
+          ),
+        },
+      });
+  }
   const relative = normalize(path).replace(/^([/\\])+/, '');
   const inside = relative !== '' && !relative.split(sep).includes('..') && !relative.includes('\0');
   const file = inside ? await fileIfExists(join(dir, relative)) : null;
@@ -110,7 +160,7 @@ export async function serveDashboard(request: Request, dir: string): Promise<Res
       headers: {
         'content-type': contentTypeOf(relative),
         'cache-control': cacheControlOf(relative),
-        ...securityHeaders(),
+        ...securityHeaders(FRAMED_PAGES.has(relative), options),
       },
     });
   }
@@ -120,7 +170,7 @@ export async function serveDashboard(request: Request, dir: string): Promise<Res
       headers: {
         'content-type': 'text/plain; charset=utf-8',
         'cache-control': 'no-cache',
-        ...securityHeaders(),
+        ...securityHeaders(false, options),
       },
     });
   }
@@ -133,6 +183,10 @@ export async function serveDashboard(request: Request, dir: string): Promise<Res
   }
   return new Response(head ? null : new Uint8Array(index), {
     status: 200,
-    headers: { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache', ...securityHeaders() },
+    headers: {
+      'content-type': TYPES['.html']!,
+      'cache-control': 'no-cache',
+      ...securityHeaders(false, options),
+    },
   });
 }

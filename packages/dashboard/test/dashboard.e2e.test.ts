@@ -1,28 +1,24 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
-  buildAll,
   type DashboardHost,
-  helloPublishBody,
-  repoRoot,
-  startDashboardHost,
-  startReceiver,
+  type DashboardSession,
+  SHOTS,
+  startDashboardSession,
+  type startReceiver,
 } from './harness';
 
-const SHOTS = join(repoRoot, 'docs/screenshots');
 const TIMEOUT = 15_000;
 
 let t: DashboardHost;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let session: DashboardSession | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let provider: OAuth2Server;
 const issuedTokens: string[] = [];
@@ -30,8 +26,6 @@ const issuedTokens: string[] = [];
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
-  buildAll();
-  await mkdir(SHOTS, { recursive: true });
   provider = new OAuth2Server();
   await provider.issuer.keys.generate('RS256');
   await provider.start(0, '127.0.0.1');
@@ -43,45 +37,18 @@ beforeAll(async () => {
       }
     },
   );
-  t = await startDashboardHost();
-  const published = await t.api(
-    'POST',
-    '/v1/integrations',
-    await helloPublishBody({
-      HELLO_CLIENT_ID: 'client-1',
-      HELLO_CLIENT_SECRET: 'client-secret-1',
-      HELLO_OAUTH_AUTHORIZE_URL: `${provider.issuer.url}/authorize`,
-      HELLO_OAUTH_TOKEN_URL: `${provider.issuer.url}/token`,
-      HELLO_WEBHOOK_SECRET: 'hello-webhook-secret',
-    }),
-  );
-  expect(published.status, JSON.stringify(published.body)).toBe(201);
-  receiver = await startReceiver([500, 200, 200, 200]);
-  profile = await mkdtemp(join(tmpdir(), 'dashboard-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1200, height: 860 },
+  session = await startDashboardSession({
+    issuerUrl: provider.issuer.url ?? '',
+    receiverStatuses: [500, 200, 200, 200],
+    profilePrefix: 'dashboard-chromium-',
+    timeoutMs: TIMEOUT,
   });
-  context.setDefaultTimeout(TIMEOUT);
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ t, receiver, context, page } = session);
 }, 90_000);
 
 afterAll(async () => {
-  await context?.close();
-  await receiver?.close();
-  await t?.close();
+  await session?.close();
   await provider?.stop();
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 describe('dashboard in Chromium against a real host', () => {

@@ -1,17 +1,36 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleIntegration } from '@platform/cli/bundle';
+import { bundleIntegration } from '@platform/bundler';
 import { type Host, loadConfig, startHost } from '@platform/host';
 import { loadManifest, readAssetFiles } from '@platform/manifest';
 import { pino } from 'pino';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { CHROMIUM } from './chromium.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ADMIN_TOKEN = 'pat_dashboard_test_token_0123456789';
+/** Where the browser tests write the screenshots the README shows. */
+export const SHOTS = join(repoRoot, 'docs/screenshots');
+
+/**
+ * The secrets examples/hello is published with, its OAuth provider at `oauthBase`.
+ * @example await helloPublishBody(helloEnv(provider.issuer.url));
+ */
+export function helloEnv(oauthBase: string): Record<string, string> {
+  return {
+    HELLO_CLIENT_ID: 'client-1',
+    HELLO_CLIENT_SECRET: 'client-secret-1',
+    HELLO_OAUTH_AUTHORIZE_URL: `${oauthBase}/authorize`,
+    HELLO_OAUTH_TOKEN_URL: `${oauthBase}/token`,
+    HELLO_WEBHOOK_SECRET: 'hello-webhook-secret',
+  };
+}
 
 /** Builds the workspace (built-in integrations) and the dashboard assets. */
 export function buildAll(): void {
@@ -106,4 +125,155 @@ export async function startReceiver(script: number[]) {
         server.close(() => r());
       }),
   };
+}
+
+/**
+ * Debian's Chromium (`/usr/bin/chromium`) through playwright-core, headless, with a profile folder of
+ * its own (a persistent context: storage behaves as in a real browser, shared by its tabs).
+ *
+ * @example
+ * const context = await launchChromium(profile, { width: 1200, height: 860 });
+ */
+export function launchChromium(
+  profile: string,
+  viewport: { width: number; height: number },
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, { ...CHROMIUM, viewport });
+}
+
+/** What a browser test drives: the host, a receiver, and one Chromium page with a profile of its own. */
+export interface DashboardSession {
+  t: DashboardHost;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  context: BrowserContext;
+  page: Page;
+  /** Closes the browser, the receiver and the host, and removes the profile. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds everything, starts a host with `hello` published (its OAuth issuer at `issuerUrl`), a receiver
+ * answering `receiverStatuses` in turn, and Chromium (1200×860, `timeoutMs` per action).
+ *
+ * @example
+ * const session = await startDashboardSession({ issuerUrl: 'http://127.0.0.1:9', receiverStatuses: [200], profilePrefix: 'x-', timeoutMs: 15_000 });
+ * await session.page.goto(session.t.url);
+ */
+export async function startDashboardSession(options: {
+  issuerUrl: string;
+  receiverStatuses: number[];
+  profilePrefix: string;
+  timeoutMs: number;
+}): Promise<DashboardSession> {
+  buildAll();
+  await mkdir(SHOTS, { recursive: true });
+  const t = await startDashboardHost();
+  const published = await t.api(
+    'POST',
+    '/v1/integrations',
+    await helloPublishBody(helloEnv(options.issuerUrl)),
+  );
+  if (published.status !== 201) throw new Error(`publishing hello failed: ${JSON.stringify(published.body)}`);
+  const receiver = await startReceiver(options.receiverStatuses);
+  const profile = await mkdtemp(join(tmpdir(), options.profilePrefix));
+  const context = await launchChromium(profile, { width: 1200, height: 860 });
+  context.setDefaultTimeout(options.timeoutMs);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    t,
+    receiver,
+    context,
+    page,
+    async close() {
+      await context.close();
+      await receiver.close();
+      await t.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * {@link launchChromium} with a temporary profile of its own (removed by `close`) and its first page.
+ *
+ * @example
+ * const browser = await launchBrowser(); await browser.page.goto(url); await browser.close();
+ */
+export async function launchBrowser(viewport = { width: 1100, height: 900 }) {
+  const profile = await mkdtemp(join(tmpdir(), 'platform-chromium-'));
+  const context = await launchChromium(profile, viewport);
+  context.setDefaultTimeout(15_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A dashboard host and a browser on it, for the examples' browser tests (valid inside their tests). */
+export interface ExampleSession {
+  readonly t: DashboardHost;
+  readonly page: Page;
+  readonly context: BrowserContext;
+}
+
+/**
+ * Registers the hooks of an example's browser test: before all, builds the workspace, starts a dashboard
+ * host and a Chromium on it; after all, closes both. The returned session is usable inside the tests.
+ *
+ * @example
+ * const example = useExampleSession();
+ * it('opens', async () => { await example.page.goto(example.t.url); });
+ */
+export function useExampleSession(viewport?: { width: number; height: number }): ExampleSession {
+  let host: DashboardHost | undefined;
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+  beforeAll(async () => {
+    buildAll();
+    host = await startDashboardHost();
+    browser = await launchBrowser(viewport);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the example session is used outside its tests');
+    return value;
+  };
+  return {
+    get t() {
+      return started(host);
+    },
+    get page() {
+      return started(browser).page;
+    },
+    get context() {
+      return started(browser).context;
+    },
+  };
+}
+
+/** Publishes an integration folder of this repository (bundled as `platform build` does). */
+export async function publishFolder(
+  t: DashboardHost,
+  folder: string,
+  env: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
+  const dir = join(repoRoot, folder);
+  const loaded = loadManifest(dir);
+  if (!loaded.ok) throw new Error(`${folder}/platform-manifest.yaml: ${loaded.errors[0]?.message}`);
+  const { code } = await bundleIntegration(dir, {
+    mode: 'dev',
+    ...(loaded.manifest.script ? { entry: loaded.manifest.script } : {}),
+  });
+  return t.api('POST', '/v1/integrations', {
+    manifest: await readFile(join(dir, 'platform-manifest.yaml'), 'utf8'),
+    bundle: code,
+    env,
+  });
 }

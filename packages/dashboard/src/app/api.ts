@@ -1,70 +1,27 @@
-import type { ContentKitElement } from '@platform/api-client';
+import { ApiError, createHostApi } from '@platform/api-client';
+import type { HostRoutes } from '@platform/host/api';
 
-/** Installation as the host API returns it. */
-export type { Installation } from '@platform/api-client';
-
-/** Integration as the host API returns it (latest version). */
-export interface Integration {
-  name: string;
-  version: string;
-  title: string;
-  description: string;
-  visibility: string;
-  scopes: string[];
-  firstParty: boolean;
-  /** The uploaded icon (`GET /v1/assets/{hash}`), or null. */
-  iconUrl: string | null;
-  /** The uploaded preview images, in manifest order. */
-  previewImageUrls: string[];
-  manifest: Record<string, unknown>;
-  createdAt: string;
-}
-
-/** One attempt of a webhook delivery. */
-export interface Attempt {
-  number: number;
-  series: number;
-  startedAt: string;
-  durationMs: number;
-  statusCode?: number;
-  error?: string;
-  responseExcerpt?: string;
-}
-
-/** One webhook delivery with its attempts. */
-export interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'exhausted' | 'cancelled';
-  series: number;
-  nextAttemptAt?: string;
-  createdAt: string;
-  payload: unknown;
-  attempts: Attempt[];
-}
+// The host's own types of what its API answers (type-only: nothing of the host is bundled).
+export type {
+  Attempt,
+  Delivery,
+  HostStatus,
+  Installation,
+  Integration,
+  QueueState,
+  WebhookEndpointState,
+} from '@platform/host/api';
 
 /** What `POST /v1/installations/{id}/render` answers. */
-export interface Rendered {
-  element: ContentKitElement;
-  state: Record<string, unknown>;
-}
+export type Rendered = HostRoutes['POST /v1/installations/{id}/render']['response'];
+/** What `GET /v1/installations/{id}/webhook-secret` answers. */
+export type WebhookSecretAnswer = HostRoutes['GET /v1/installations/{id}/webhook-secret']['response'];
 
 /**
- * An API call that failed: `code` and `message` from the host's `{"error":{"code","message"}}`
- * body, or a description of a network failure (`code: 'network'`).
- * @example if (error instanceof ApiError && error.status === 401) signOut();
+ * An API call that failed (the api-client's class): `code` and `message` from the host's
+ * `{"error":{"code","message"}}` body, or a description of a network failure (`code: 'network'`).
  */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+export { ApiError };
 
 /** Called when the host answers 401: the token is no longer accepted. */
 let onUnauthorized: () => void = () => {};
@@ -78,16 +35,13 @@ export function setToken(value: string): void {
   token = value;
 }
 
-/**
- * Calls the host API on the same origin with the operator token.
- * @example const { integrations } = await api<{ integrations: Integration[] }>('GET', '/v1/integrations');
- */
-export async function api<T>(
+/** Sends one request to the host API on the same origin with the operator token. */
+async function send(
   method: string,
   path: string,
-  body?: unknown,
+  body: unknown,
   options: { signingIn?: boolean } = {},
-): Promise<T> {
+): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -119,8 +73,22 @@ export async function api<T>(
     if (response.status === 401 && !options.signingIn) onUnauthorized();
     throw new ApiError(response.status, code, message);
   }
-  return parsed as T;
+  return parsed ?? undefined;
 }
+
+/**
+ * Calls one route of the host API, typed by the host's route schemas (`@platform/host/api`).
+ * @example const { integrations } = await api('GET /v1/integrations');
+ */
+export const api = createHostApi<HostRoutes>((method, path, body) => send(method, path, body));
+
+/**
+ * {@link api} for the sign-in check: a 401 means "wrong token", not "signed out".
+ * @example await apiSigningIn('GET /v1/integrations');
+ */
+export const apiSigningIn = createHostApi<HostRoutes>((method, path, body) =>
+  send(method, path, body, { signingIn: true }),
+);
 
 /** A readable sentence for any error thrown by {@link api} or elsewhere. */
 export function describeError(error: unknown): string {

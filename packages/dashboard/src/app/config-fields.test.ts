@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { configFields, initialValues, isConnected, placeOf, toPatch } from './config-fields';
+import {
+  configFields,
+  configurationComponentOf,
+  initialValues,
+  isConnected,
+  placeOf,
+  toPatch,
+} from './config-fields';
 import { filterItems, type InsertItem } from './insert-menu';
 import { parseRoute } from './router';
 import { scopeInWords } from './scopes';
@@ -101,5 +108,18 @@ describe('small pure helpers', () => {
     expect(parseRoute('/nope/x/y').page).toBe('not-found');
     expect(scopeInWords('site:views:read')).toContain('visitor data');
     expect(scopeInWords('custom:scope')).toBe('custom:scope');
+  });
+});
+
+describe('configurationComponentOf', () => {
+  it('names the component of the place the target installs in, if any', () => {
+    const withComponent = {
+      configurations: { account: { componentId: 'config' }, site: { properties: {} } },
+    };
+    expect(configurationComponentOf(withComponent, 'organization')).toBe('config');
+    // This dashboard keeps space settings in the `account` place (placeOf).
+    expect(configurationComponentOf(withComponent, 'space')).toBe('config');
+    expect(configurationComponentOf(withComponent, 'site')).toBeUndefined();
+    expect(configurationComponentOf({}, 'site')).toBeUndefined();
   });
 });

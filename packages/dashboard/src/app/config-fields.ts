@@ -1,4 +1,4 @@
-/** One field of the configuration screen, derived from a manifest property (SPEC 2.9). */
+/** One field of the configuration screen, derived from a manifest property (docs/contracts.md "Manifest"). */
 export type ConfigField =
   | { kind: 'text'; key: string; title: string; description: string; required: boolean; default?: string }
   | {
@@ -37,6 +37,24 @@ export function placeOf(target: string): Place {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
+
+/**
+ * The component that renders the configuration screen of an installation target itself
+ * (`configurations.<place>.componentId`), if the manifest names one.
+ *
+ * @example
+ * configurationComponentOf(integration.manifest, 'space'); // 'config' or undefined
+ */
+export function configurationComponentOf(
+  manifest: Record<string, unknown>,
+  target: string,
+): string | undefined {
+  const configurations = isRecord(manifest.configurations) ? manifest.configurations : {};
+  const section = configurations[placeOf(target)];
+  return isRecord(section) && typeof section.componentId === 'string' && section.componentId !== ''
+    ? section.componentId
+    : undefined;
+}
 
 /**
  * The fields of the configuration screen for an installation target, in manifest order.

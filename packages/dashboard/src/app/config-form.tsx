@@ -179,7 +179,7 @@ export interface ConfigFormProps {
 }
 
 /**
- * The configuration screen generated from the manifest `configurations` (SPEC 2.9): text
+ * The configuration screen generated from the manifest `configurations` (docs/contracts.md "Manifest"): text
  * fields, selects (enum or fetched from `completion_url`), numbers, switches and OAuth buttons;
  * required fields marked, the host's `configurationErrors` shown inline under their field.
  *
@@ -190,13 +190,17 @@ export function ConfigForm({ installation, fields, onSaved, onRefresh }: ConfigF
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  // A field's error is the host's verdict on the saved value: once the field is edited it no longer
+  // applies, so it is hidden until the next save answers again.
+  const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set());
   const errors = new Map<string, string[]>();
   for (const e of installation.configurationErrors)
-    errors.set(e.key, [...(errors.get(e.key) ?? []), e.message]);
+    if (!edited.has(e.key)) errors.set(e.key, [...(errors.get(e.key) ?? []), e.message]);
   const fieldKeys = new Set(fields.map((f) => f.key));
   const otherErrors = installation.configurationErrors.filter((e) => !fieldKeys.has(e.key));
   const set = (key: string, value: string | number | boolean | undefined) => {
     setSaved(false);
+    setEdited((keys) => (keys.has(key) ? keys : new Set([...keys, key])));
     setValues((v) => ({ ...v, [key]: value }));
   };
 
@@ -205,14 +209,12 @@ export function ConfigForm({ installation, fields, onSaved, onRefresh }: ConfigF
     setSaving(true);
     setSaved(false);
     try {
-      const updated = await api<Installation>(
-        'PATCH',
-        `/v1/installations/${encodeURIComponent(installation.id)}`,
-        {
-          configuration: toPatch(fields, values),
-        },
-      );
+      const updated = await api('PATCH /v1/installations/{id}', {
+        params: { id: installation.id },
+        body: { configuration: toPatch(fields, values) },
+      });
       onSaved(updated);
+      setEdited(new Set());
       setError(null);
       setSaved(true);
     } catch (e) {

@@ -8,6 +8,8 @@ export interface InsertItem {
   blockId: string;
   title: string;
   description: string;
+  /** The block's `urlUnfurl` patterns: pasting a matching URL in the editor creates it. */
+  urlUnfurl?: string[];
 }
 
 /**

@@ -2,8 +2,9 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { setToken, setUnauthorizedHandler } from './api';
-import { clearToken, storedToken, storeToken, takeTokenFromFragment } from './auth';
+import { clearToken, onSignOutElsewhere, storedToken, storeToken, takeTokenFromFragment } from './auth';
 import { EditorPage } from './pages/editor';
+import { GalleryPage } from './pages/gallery';
 import { InstallationPage } from './pages/installation';
 import { InstallationsPage } from './pages/installations';
 import { IntegrationsPage } from './pages/integrations';
@@ -24,6 +25,8 @@ function Page({ route }: { route: Route }) {
       return <EditorPage spaceId={route.spaceId} />;
     case 'status':
       return <StatusPage />;
+    case 'gallery':
+      return <GalleryPage />;
     default:
       return (
         <main id="main" class="page">
@@ -48,6 +51,8 @@ function titleOf(route: Route): string {
       return `Space ${route.spaceId}`;
     case 'status':
       return 'Host';
+    case 'gallery':
+      return 'ContentKit gallery';
     default:
       return 'Not found';
   }
@@ -79,6 +84,14 @@ function App() {
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
+  useEffect(
+    () =>
+      onSignOutElsewhere(window, () => {
+        setNotice('You signed out in another tab of this browser.');
+        setTokenState(null);
+      }),
+    [],
+  );
   useEffect(() => {
     document.title = `${titleOf(route)} · Platform`;
   }, [route]);
@@ -91,8 +104,8 @@ function App() {
     return (
       <SignInPage
         notice={notice}
-        onSignedIn={(t) => {
-          storeToken(window, t);
+        onSignedIn={(t, remember) => {
+          storeToken(window, t, { remember });
           setNotice(null);
           setTokenState(t);
         }}
@@ -117,7 +130,10 @@ function App() {
           <Link href="/status" class={current === 'status' ? 'nav-link current' : 'nav-link'}>
             Host
           </Link>
-          <a href="/openapi.json" class="nav-link" target="_blank" rel="noopener">
+          <Link href="/gallery" class={current === 'gallery' ? 'nav-link current' : 'nav-link'}>
+            Gallery
+          </Link>
+          <a href="/api" class="nav-link" target="_blank" rel="noopener">
             API
           </a>
         </nav>

@@ -7,6 +7,7 @@ export type Route =
   | { page: 'installation'; id: string }
   | { page: 'editor'; spaceId: string }
   | { page: 'status' }
+  | { page: 'gallery' }
   | { page: 'not-found'; path: string };
 
 /**
@@ -21,6 +22,7 @@ export function parseRoute(path: string): Route {
   if (parts[0] === 'installations' && parts.length === 2) return { page: 'installation', id: parts[1]! };
   if (parts[0] === 'spaces' && parts.length === 2) return { page: 'editor', spaceId: parts[1]! };
   if (parts[0] === 'status' && parts.length === 1) return { page: 'status' };
+  if (parts[0] === 'gallery' && parts.length === 1) return { page: 'gallery' };
   return { page: 'not-found', path };
 }
 

@@ -18,7 +18,7 @@ const WORDS: Record<string, string> = {
 };
 
 /**
- * A scope (SPEC 2.8) in plain words; unknown scopes are shown as they are.
+ * A scope (docs/contracts.md "Scopes") in plain words; unknown scopes are shown as they are.
  * @example scopeInWords('space:content:read'); // 'Read the content of spaces'
  */
 export function scopeInWords(scope: string): string {
@@ -32,7 +32,7 @@ const VISIBILITY: Record<string, string> = {
 };
 
 /**
- * A visibility value (SPEC 2.7) in plain words.
+ * A visibility value (docs/contracts.md "Manifest") in plain words.
  * @example visibilityInWords('public'); // 'Public: any organization can install it'
  */
 export function visibilityInWords(visibility: string): string {

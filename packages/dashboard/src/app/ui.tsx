@@ -90,6 +90,20 @@ export function usePolling<T>(load: () => Promise<T>, intervalMs: number, deps: 
   return { data, error, refresh: () => setTick((n) => n + 1) };
 }
 
+/**
+ * The way back to the installations list, at the top of a page under it.
+ *
+ * @example
+ * <main id="main" class="page"><BackToInstallations />…</main>
+ */
+export function BackToInstallations() {
+  return (
+    <p>
+      <Link href="/installations">← Installations</Link>
+    </p>
+  );
+}
+
 /** An in-app link. */
 export function Link({
   href,
@@ -157,14 +171,21 @@ export function StatusBadge({ status, testId }: { status: string; testId?: strin
 export function Time({ iso }: { iso: string }) {
   const date = new Date(iso);
   const seconds = Math.round((Date.now() - date.getTime()) / 1000);
+  const ahead = -seconds; // a time to come: the next attempt of a queued delivery
   const text =
-    seconds < 5
-      ? 'just now'
-      : seconds < 90
-        ? `${seconds} s ago`
-        : seconds < 5400
-          ? `${Math.round(seconds / 60)} min ago`
-          : date.toLocaleString();
+    ahead >= 5
+      ? ahead < 90
+        ? `in ${ahead} s`
+        : ahead < 5400
+          ? `in ${Math.round(ahead / 60)} min`
+          : date.toLocaleString()
+      : seconds < 5
+        ? 'just now'
+        : seconds < 90
+          ? `${seconds} s ago`
+          : seconds < 5400
+            ? `${Math.round(seconds / 60)} min ago`
+            : date.toLocaleString();
   return (
     <time dateTime={iso} title={date.toLocaleString()}>
       {text}

@@ -67,10 +67,9 @@ function DeliveryRow({
   const redeliver = async () => {
     setBusy(true);
     try {
-      await api(
-        'POST',
-        `/v1/installations/${encodeURIComponent(installationId)}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`,
-      );
+      await api('POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver', {
+        params: { id: installationId, deliveryId: delivery.id },
+      });
       setError(null);
       onChanged();
     } catch (e) {
@@ -80,10 +79,18 @@ function DeliveryRow({
     }
   };
   const last = delivery.attempts[delivery.attempts.length - 1];
+  // Controlled, so the row stays open across the live refreshes, and says so (aria-expanded).
+  const [open, setOpen] = useState(false);
   return (
     <li class="delivery" data-testid="delivery" data-state={delivery.state}>
-      <details>
-        <summary>
+      <details open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+        {/* biome-ignore lint/a11y/useSemanticElements: <summary> is the native disclosure control; the role carries aria-expanded */}
+        <summary
+          role="button"
+          aria-expanded={open}
+          title={open ? 'Hide attempts and payload' : 'Show attempts and payload'}
+        >
+          <span class="disclosure" aria-hidden="true" />
           <StatusBadge status={delivery.state} />
           <span class="delivery-type">{delivery.eventType}</span>
           <code class="muted">{delivery.eventId}</code>
@@ -95,6 +102,12 @@ function DeliveryRow({
                 ? ` · last: ${last.error}`
                 : ''}
           </span>
+          {delivery.state === 'queued' && delivery.nextAttemptAt ? (
+            <span class="next-attempt" data-testid="next-attempt">
+              next attempt <Time iso={delivery.nextAttemptAt} /> (
+              {new Date(delivery.nextAttemptAt).toLocaleTimeString()})
+            </span>
+          ) : null}
           <span class="muted delivery-time">
             <Time iso={delivery.createdAt} />
           </span>
@@ -136,6 +149,21 @@ function toIso(local: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
+/** A labelled local date-and-time input of the redelivery range. */
+function TimeField(props: { id: string; label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <div class="field-inline">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="datetime-local"
+        value={props.value}
+        onInput={(e) => props.onChange((e.currentTarget as HTMLInputElement).value)}
+      />
+    </div>
+  );
+}
+
 function RedeliverRange({ installationId, onDone }: { installationId: string; onDone(): void }) {
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
@@ -146,11 +174,10 @@ function RedeliverRange({ installationId, onDone }: { installationId: string; on
     try {
       const s = toIso(since);
       const u = toIso(until);
-      const answer = await api<{ redelivered: number }>(
-        'POST',
-        `/v1/installations/${encodeURIComponent(installationId)}/deliveries/redeliver`,
-        { ...(s ? { since: s } : {}), ...(u ? { until: u } : {}) },
-      );
+      const answer = await api('POST /v1/installations/{id}/deliveries/redeliver', {
+        params: { id: installationId },
+        body: { ...(s ? { since: s } : {}), ...(u ? { until: u } : {}) },
+      });
       setResult(
         answer.redelivered === 0
           ? 'No failed delivery in that range.'
@@ -164,24 +191,8 @@ function RedeliverRange({ installationId, onDone }: { installationId: string; on
   };
   return (
     <form class="range-form" onSubmit={(e) => void submit(e)} aria-label="Redeliver failed deliveries">
-      <div class="field-inline">
-        <label for="range-since">From</label>
-        <input
-          id="range-since"
-          type="datetime-local"
-          value={since}
-          onInput={(e) => setSince((e.currentTarget as HTMLInputElement).value)}
-        />
-      </div>
-      <div class="field-inline">
-        <label for="range-until">To</label>
-        <input
-          id="range-until"
-          type="datetime-local"
-          value={until}
-          onInput={(e) => setUntil((e.currentTarget as HTMLInputElement).value)}
-        />
-      </div>
+      <TimeField id="range-since" label="From" value={since} onChange={setSince} />
+      <TimeField id="range-until" label="To" value={until} onChange={setUntil} />
       <button type="submit" class="btn btn-secondary">
         Redeliver all failed
       </button>
@@ -193,12 +204,6 @@ function RedeliverRange({ installationId, onDone }: { installationId: string; on
   );
 }
 
-/** How the delivery engine treats the endpoint right now (`GET …/deliveries` → `endpoint`). */
-interface EndpointState {
-  slow: boolean;
-  maxInFlight: number | null;
-}
-
 /**
  * The delivery log of a webhook installation, newest first, refreshed every second while the
  * page is visible: state, attempts (status code or error, timing, response excerpt), payload,
@@ -207,10 +212,7 @@ interface EndpointState {
 export function DeliveryLog({ installationId }: { installationId: string }) {
   const log = usePolling(
     () =>
-      api<{ deliveries: Delivery[]; endpoint?: EndpointState }>(
-        'GET',
-        `/v1/installations/${encodeURIComponent(installationId)}/deliveries?limit=50`,
-      ),
+      api('GET /v1/installations/{id}/deliveries', { params: { id: installationId }, query: { limit: 50 } }),
     POLL_MS,
     [installationId],
   );

@@ -1,11 +1,11 @@
 /** @jsxImportSource preact */
 import { useCallback, useState } from 'preact/hooks';
-import { api, describeError, type Installation, type Integration } from '../api';
-import { configFields } from '../config-fields';
+import { api, describeError, type Installation } from '../api';
+import { configFields, configurationComponentOf } from '../config-fields';
 import { ConfigForm } from '../config-form';
 import { LiveComponent } from '../contentkit';
 import { navigate } from '../router';
-import { ErrorNotice, Link, StatusBadge, useLoad } from '../ui';
+import { BackToInstallations, ErrorNotice, StatusBadge, useLoad } from '../ui';
 import { DeliveryLog } from './deliveries';
 import { WebhookSecret } from './webhook-secret';
 
@@ -29,13 +29,13 @@ function Actions({
   const run = async (what: 'pause' | 'resume' | 'uninstall') => {
     setBusy(true);
     try {
-      const id = encodeURIComponent(installation.id);
+      const params = { id: installation.id };
       if (what === 'uninstall') {
-        await api('DELETE', `/v1/installations/${id}`);
+        await api('DELETE /v1/installations/{id}', { params });
         navigate('/installations');
         return;
       }
-      onChange(await api<Installation>('POST', `/v1/installations/${id}/${what}`));
+      onChange(await api(`POST /v1/installations/{id}/${what}`, { params }));
       setError(null);
     } catch (e) {
       setError(describeError(e));
@@ -85,21 +85,16 @@ function Actions({
  * of its components and, for webhook installations, the secret and the delivery log.
  */
 export function InstallationPage({ id }: { id: string }) {
-  const installation = useLoad(
-    () => api<Installation>('GET', `/v1/installations/${encodeURIComponent(id)}`),
-    [id],
-  );
+  const installation = useLoad(() => api('GET /v1/installations/{id}', { params: { id } }), [id]);
   const integrationName = installation.data?.integration;
   const integration = useLoad(
     async () =>
-      integrationName
-        ? api<Integration>('GET', `/v1/integrations/${encodeURIComponent(integrationName)}`)
-        : null,
+      integrationName ? api('GET /v1/integrations/{name}', { params: { name: integrationName } }) : null,
     [integrationName],
   );
   const refresh = useCallback(async () => {
     try {
-      const fresh = await api<Installation>('GET', `/v1/installations/${encodeURIComponent(id)}`);
+      const fresh = await api('GET /v1/installations/{id}', { params: { id } });
       installation.set(fresh);
       return fresh;
     } catch {
@@ -112,15 +107,14 @@ export function InstallationPage({ id }: { id: string }) {
   if (!inst) {
     return (
       <main id="main" class="page">
-        <p>
-          <Link href="/installations">← Installations</Link>
-        </p>
+        <BackToInstallations />
         <ErrorNotice message={installation.error} onRetry={() => void installation.reload()} />
         {installation.loading ? <p class="muted">Loading the installation…</p> : null}
       </main>
     );
   }
   const fields = integ ? configFields(integ.manifest, inst.target) : [];
+  const screen = integ ? configurationComponentOf(integ.manifest, inst.target) : undefined;
   const blocks =
     integ && Array.isArray(integ.manifest.blocks)
       ? (integ.manifest.blocks as Array<{ id: string; title?: string }>)
@@ -128,9 +122,7 @@ export function InstallationPage({ id }: { id: string }) {
   const isWebhook = inst.integration === 'webhook';
   return (
     <main id="main" class="page">
-      <p>
-        <Link href="/installations">← Installations</Link>
-      </p>
+      <BackToInstallations />
       <header class="page-head">
         <div>
           <h1>{integ?.title ?? inst.integration}</h1>
@@ -150,7 +142,19 @@ export function InstallationPage({ id }: { id: string }) {
           Each save is sent to the integration and checked; the installation becomes active once every
           required setting is valid.
         </p>
-        {integ ? (
+        {screen ? (
+          inst.status === 'paused' ? (
+            <p class="muted">Resume the installation to show its configuration screen.</p>
+          ) : (
+            <LiveComponent
+              installationId={inst.id}
+              componentId={screen}
+              label="Configuration screen"
+              context={{ type: 'configuration', editable: true }}
+              onActionDone={() => void refresh()}
+            />
+          )
+        ) : integ ? (
           <ConfigForm
             key={`${inst.id}-${integ.version}`}
             installation={inst}

@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, type Installation, type Integration } from '../api';
+import { api } from '../api';
 import { navigate } from '../router';
 import { EmptyState, ErrorNotice, Link, StatusBadge, Time, useLoad } from '../ui';
 import { placeOfInstallation } from './installation';
@@ -9,8 +9,8 @@ import { placeOfInstallation } from './installation';
 export function InstallationsPage() {
   const data = useLoad(async () => {
     const [{ installations }, { integrations }] = await Promise.all([
-      api<{ installations: Installation[] }>('GET', '/v1/installations'),
-      api<{ integrations: Integration[] }>('GET', '/v1/integrations'),
+      api('GET /v1/installations'),
+      api('GET /v1/integrations'),
     ]);
     return { installations, titles: new Map(integrations.map((i) => [i.name, i.title])) };
   }, []);

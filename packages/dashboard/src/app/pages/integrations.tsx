@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, describeError, type Installation, type Integration } from '../api';
+import { api, describeError, type Integration } from '../api';
 import { markdownToSafeHtml } from '../markdown';
 import { navigate } from '../router';
 import { scopeInWords, visibilityInWords } from '../scopes';
@@ -42,10 +42,8 @@ function InstallForm({ integration }: { integration: Integration }) {
     }
     setBusy(true);
     try {
-      const installation = await api<Installation>('POST', '/v1/installations', {
-        integration: integration.name,
-        [where]: target.trim(),
-        configuration: {},
+      const installation = await api('POST /v1/installations', {
+        body: { integration: integration.name, [where]: target.trim(), configuration: {} },
       });
       navigate(`/installations/${encodeURIComponent(installation.id)}`);
     } catch (e) {
@@ -169,7 +167,7 @@ function IntegrationCard({ integration }: { integration: Integration }) {
 
 /** The published integrations, each with its details and an install form. */
 export function IntegrationsPage() {
-  const list = useLoad(() => api<{ integrations: Integration[] }>('GET', '/v1/integrations'), []);
+  const list = useLoad(() => api('GET /v1/integrations'), []);
   return (
     <main id="main" class="page">
       <h1>Integrations</h1>

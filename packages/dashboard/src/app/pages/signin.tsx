@@ -1,16 +1,17 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { ApiError, api, describeError, setToken } from '../api';
+import { ApiError, apiSigningIn, describeError, setToken } from '../api';
 
 /** The sign-in form: the operator's admin token, checked against the host before it is kept. */
 export function SignInPage({
   onSignedIn,
   notice,
 }: {
-  onSignedIn(token: string): void;
+  onSignedIn(token: string, remember: boolean): void;
   notice?: string | null;
 }) {
   const [value, setValue] = useState('');
+  const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
@@ -23,8 +24,8 @@ export function SignInPage({
     setBusy(true);
     setToken(token);
     try {
-      await api('GET', '/v1/integrations', undefined, { signingIn: true });
-      onSignedIn(token);
+      await apiSigningIn('GET /v1/integrations');
+      onSignedIn(token, remember);
     } catch (e) {
       setToken('');
       setError(
@@ -65,7 +66,18 @@ export function SignInPage({
         <button type="submit" class="btn btn-primary" disabled={busy}>
           {busy ? 'Checking…' : 'Sign in'}
         </button>
-        <p class="meta">The token is kept for this browser tab only.</p>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={remember}
+            onChange={(e) => setRemember((e.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          Stay signed in on this browser
+        </label>
+        <p class="meta">
+          Unticked, the token is kept for this tab only. Ticked, every tab of this browser uses it until you
+          sign out: only on a computer you alone use.
+        </p>
       </form>
     </main>
   );

@@ -1,37 +1,9 @@
 /** @jsxImportSource preact */
-import { api } from '../api';
+import { formatLag, heldNote, slowEndpointPlace } from '@platform/api-client';
+import { api, type QueueState } from '../api';
 import { EmptyState, ErrorNotice, Link, usePolling } from '../ui';
 
-/** Unfinished jobs of one kind, as `GET /v1/status` answers them. */
-interface QueueState {
-  queued: number;
-  due: number;
-  held: number;
-  running: number;
-  oldestDueAgeSeconds: number;
-}
-
-/** `GET /v1/status`. */
-interface HostStatus {
-  version: string;
-  startedAt: string;
-  deliveries: QueueState;
-  invocations: QueueState;
-  slowEndpoints: Array<{
-    installationId: string;
-    integration: string;
-    target: string;
-    targetId: string | null;
-    origin: string | null;
-  }>;
-}
-
 const POLL_MS = 2000;
-
-function lag(seconds: number): string {
-  if (seconds === 0) return 'none';
-  return seconds < 60 ? `${seconds.toFixed(1)} s` : `${Math.round(seconds / 60)} min`;
-}
 
 function Queue({ title, state, id }: { title: string; state: QueueState; id: string }) {
   return (
@@ -41,14 +13,14 @@ function Queue({ title, state, id }: { title: string; state: QueueState; id: str
         <dt>Waiting</dt>
         <dd>
           {state.queued}
-          {state.held ? <span class="muted"> ({state.held} held for slow endpoints)</span> : null}
+          {state.held ? <span class="muted"> ({heldNote(state)})</span> : null}
         </dd>
         <dt>Due now</dt>
         <dd>{state.due}</dd>
         <dt>In flight</dt>
         <dd>{state.running}</dd>
         <dt>Behind by</dt>
-        <dd>{lag(state.oldestDueAgeSeconds)}</dd>
+        <dd>{formatLag(state.oldestDueAgeSeconds)}</dd>
       </dl>
     </section>
   );
@@ -59,7 +31,7 @@ function Queue({ title, state, id }: { title: string; state: QueueState; id: str
  * due, held, in flight, how far behind) and the webhook endpoints held to their fair share now.
  */
 export function StatusPage() {
-  const status = usePolling(() => api<HostStatus>('GET', '/v1/status'), POLL_MS, []);
+  const status = usePolling(() => api('GET /v1/status'), POLL_MS, []);
   const s = status.data;
   return (
     <main id="main" class="page">
@@ -94,9 +66,7 @@ export function StatusPage() {
                       <Link href={`/installations/${encodeURIComponent(e.installationId)}`}>
                         {e.origin ?? e.installationId}
                       </Link>{' '}
-                      <span class="muted">
-                        · {e.integration} in {e.target} {e.targetId ?? ''}
-                      </span>
+                      <span class="muted">· {slowEndpointPlace(e)}</span>
                     </li>
                   ))}
                 </ul>

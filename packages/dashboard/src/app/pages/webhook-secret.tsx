@@ -1,27 +1,22 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { api, describeError, type WebhookSecretAnswer } from '../api';
 import { ErrorNotice } from '../ui';
-
-interface SecretAnswer {
-  secret: string;
-  previous?: string[];
-}
 
 /**
  * The signing secret of a webhook installation: hidden until revealed, copy, rotate
  * (the previous secret keeps signing for 24 hours).
  */
 export function WebhookSecret({ installationId }: { installationId: string }) {
-  const [secret, setSecret] = useState<SecretAnswer | null>(null);
+  const [secret, setSecret] = useState<WebhookSecretAnswer | null>(null);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [confirmRotate, setConfirmRotate] = useState(false);
-  const path = `/v1/installations/${encodeURIComponent(installationId)}/webhook-secret`;
+  const params = { id: installationId };
 
   const reveal = async () => {
     try {
-      setSecret(await api<SecretAnswer>('GET', path));
+      setSecret(await api('GET /v1/installations/{id}/webhook-secret', { params }));
       setError(null);
     } catch (e) {
       setError(describeError(e));
@@ -29,7 +24,8 @@ export function WebhookSecret({ installationId }: { installationId: string }) {
   };
   const copy = async () => {
     try {
-      const value = secret?.secret ?? (await api<SecretAnswer>('GET', path)).secret;
+      const value =
+        secret?.secret ?? (await api('GET /v1/installations/{id}/webhook-secret', { params })).secret;
       await navigator.clipboard.writeText(value);
       setNote('Secret copied to the clipboard.');
     } catch (e) {
@@ -40,8 +36,12 @@ export function WebhookSecret({ installationId }: { installationId: string }) {
   const rotate = async () => {
     setConfirmRotate(false);
     try {
-      const rotated = await api<{ secret: string; previousExpiresAt: string }>('POST', `${path}/rotate`);
-      setSecret(await api<SecretAnswer>('GET', path).catch(() => ({ secret: rotated.secret })));
+      const rotated = await api('POST /v1/installations/{id}/webhook-secret/rotate', { params });
+      setSecret(
+        await api('GET /v1/installations/{id}/webhook-secret', { params }).catch(() => ({
+          secret: rotated.secret,
+        })),
+      );
       setNote(
         `New secret in use. Deliveries are also signed with the previous secret until ${new Date(rotated.previousExpiresAt).toLocaleString()}: update your receiver before then.`,
       );

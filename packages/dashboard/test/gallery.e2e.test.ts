@@ -1,0 +1,108 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  buildAll,
+  type DashboardHost,
+  launchBrowser,
+  repoRoot,
+  startDashboardHost,
+} from './harness';
+
+const SHOTS = join(repoRoot, 'docs/screenshots');
+
+let t: DashboardHost;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let page: Page;
+
+beforeAll(async () => {
+  buildAll();
+  await mkdir(SHOTS, { recursive: true });
+  t = await startDashboardHost();
+  browser = await launchBrowser({ width: 1200, height: 900 });
+  page = browser.page;
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** Polls with a bound generous for a loaded 2-core machine. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+const log = () => page.getByRole('list', { name: 'Dispatched actions' }).textContent();
+
+describe('ContentKit gallery in Chromium', () => {
+  it('draws every element, driven with the keyboard, and dispatches actions with state bound', async () => {
+    await page.goto(`${t.url}/gallery#token=${encodeURIComponent(ADMIN_TOKEN)}`);
+    await page.getByRole('heading', { name: 'ContentKit gallery', level: 1 }).waitFor();
+    const gallery = page.locator('.contentkit').first();
+    for (const selector of [
+      '.ck-block',
+      '.ck-hstack',
+      '.ck-vstack',
+      '.ck-box',
+      '.ck-divider',
+      '.ck-card',
+      '.ck-markdown strong',
+      '.ck-hint',
+      'a[href="https://example.com/docs"]',
+      's.ck-text-strikethrough',
+      'code.ck-text-code',
+      'img.ck-image',
+      'textarea.ck-code',
+      'pre.ck-code',
+      'iframe.ck-webframe',
+    ]) {
+      expect(await gallery.locator(selector).count(), selector).toBeGreaterThan(0);
+    }
+
+    // Inputs bound to state: typed, toggled and chosen with the keyboard only.
+    await page.getByLabel('Title').focus();
+    await page.keyboard.type('Runbook');
+    await page.getByRole('switch', { name: 'Sync on save' }).focus();
+    await page.keyboard.press('Space');
+    expect(await page.getByRole('switch', { name: 'Sync on save' }).isChecked()).toBe(false);
+    await page.getByRole('checkbox', { name: 'I agree' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('radio', { name: 'Large' }).check();
+    await page.getByLabel('Branch').selectOption('next');
+    await page.getByRole('button', { name: 'Save' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(log).toContain('{"action":"save","title":"Runbook"}');
+
+    // A confirmation before a dangerous action; focus lands on the confirming button.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete?' });
+    await poll(() => confirm.textContent()).toContain('This cannot be undone.');
+    await page.keyboard.press('Enter');
+    await poll(log).toContain('{"action":"delete"}');
+
+    // Built-in actions: a modal opens (Escape closes it), props update resolves state bindings.
+    await page.getByRole('button', { name: 'Open preview' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Preview dialog' });
+    await dialog.getByRole('heading', { name: 'Preview' }).waitFor();
+    await page.keyboard.press('Escape');
+    await poll(() => dialog.count()).toBe(0);
+    await poll(log).toContain('"action":"@ui.modal.open","componentId":"preview"');
+
+    // The editable code block: edits update the state the webframe receives over the bridge.
+    const code = page.getByRole('textbox', { name: 'mermaid (editable)' });
+    await code.fill('graph LR\n  X --> Y');
+    await page.getByRole('button', { name: 'Update props' }).click();
+    await poll(log).toContain('props saved: {"code":"graph LR\\n  X --> Y"}');
+    await poll(log).toContain('"action":"code-changed"');
+    const frame = page.frameLocator('iframe.ck-webframe');
+    await poll(() => frame.locator('#out').textContent()).toContain('X --> Y');
+    await expect
+      .poll(() => page.locator('iframe.ck-webframe').getAttribute('style'))
+      .toContain('height: 80px');
+    const image = page.getByRole('img', { name: 'A sample image' });
+    await expect
+      .poll(() => image.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0)))
+      .toBe(320);
+    await page.screenshot({ path: join(SHOTS, 'gallery.png'), fullPage: true });
+  });
+});
