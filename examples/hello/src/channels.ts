@@ -2,7 +2,7 @@ import type { FetchHandler } from '@platform/runtime';
 
 /**
  * One choice of a `completion_url` dropdown. Response shape of a completion endpoint
- * (SPEC 4.4 leaves it open): `{"options": [{"value": "...", "label": "..."}]}`, where
+ * (docs/contracts.md "Integration definition", completion endpoints): `{"options": [{"value": "...", "label": "..."}]}`, where
  * `value` is stored in the configuration and `label` is shown. `?query=` filters.
  */
 export interface CompletionOption {

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IntegrationEnvironment } from '@platform/api-client';
-import { bundleIntegration } from '@platform/cli/bundle';
+import { bundleIntegration } from '@platform/bundler';
 import { envelopeRequest, testEnvironment } from '@platform/runtime/testing';
 import { Miniflare } from 'miniflare';
 

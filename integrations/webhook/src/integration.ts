@@ -1,3 +1,4 @@
+import { HOST_EVENT } from '@platform/events/catalogue';
 import { createIntegration } from '@platform/runtime';
 import { handlePublicRequest } from './public-endpoint';
 import { webhookSettings } from './settings-component';
@@ -12,10 +13,10 @@ import { onInstallationSetup } from './setup';
  *
  * @example
  * import webhook from '@platform/integration-webhook';
- * const response = await webhook.fetch(envelopeRequest({ type: 'installation_setup', ... }));
+ * const response = await webhook.fetch(envelopeRequest({ type: HOST_EVENT.installationSetup, ... }));
  */
 export default createIntegration({
-  events: { installation_setup: onInstallationSetup },
+  events: { [HOST_EVENT.installationSetup]: onInstallationSetup },
   components: [webhookSettings],
   fetch: handlePublicRequest,
 });

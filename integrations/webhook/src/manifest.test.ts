@@ -31,10 +31,10 @@ describe('platform-manifest.yaml', () => {
       const settings = configurations?.[place as 'account' | 'site'];
       expect(settings?.required).toEqual(['url']);
       expect(Object.keys(settings?.properties ?? {}).sort()).toEqual(['url', ...events].sort());
-      expect(settings?.properties.url).toMatchObject({ type: 'string', title: 'Webhook URL' });
-      expect(settings?.properties.url?.description).toMatch(/https/);
+      expect(settings?.properties?.url).toMatchObject({ type: 'string', title: 'Webhook URL' });
+      expect(settings?.properties?.url?.description).toMatch(/https/);
       for (const event of events) {
-        expect(settings?.properties[event]).toMatchObject({
+        expect(settings?.properties?.[event]).toMatchObject({
           type: 'boolean',
           default: false,
           title: WEBHOOK_EVENT_TITLES[event],

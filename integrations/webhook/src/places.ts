@@ -2,39 +2,34 @@ import type {
   InstallationConfiguration,
   InstallationTarget,
   IntegrationEnvironment,
-  WebhookEventType,
 } from '@platform/api-client';
+import {
+  EVENT_CATALOGUE,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENT_TYPES_BY_PLACE,
+  type WebhookEventType,
+  type WebhookPlace,
+} from '@platform/events/catalogue';
 
 /**
- * Where a webhook installation lives, as far as events go: `space` (space and organization
- * installations, configured by `configurations.account`) or `site` (`configurations.site`).
- * @example const place: WebhookPlace = 'site';
- */
-export type WebhookPlace = 'space' | 'site';
-
-/**
- * The webhook event types a user can select, by installation place (SPEC 6.2). Each is a boolean
- * configuration key of the same name; the host creates a delivery for every active webhook
- * installation whose configuration has `<event type>: true`.
+ * The webhook event types a user can select, by installation place: `space` (space and organization
+ * installations, configured by `configurations.account`) or `site` (`configurations.site`). Each is
+ * a boolean configuration key of the same name; the host creates a delivery for every active webhook
+ * installation whose configuration has `<event type>: true`. From the event catalogue.
  *
  * @example
  * const selectable = WEBHOOK_EVENT_TYPES_BY_PLACE[placeOfTarget(installation.target)];
  * const wanted = selectable.filter((type) => installation.configuration[type] === true);
  */
-export const WEBHOOK_EVENT_TYPES_BY_PLACE = {
-  space: ['space_content_updated'],
-  site: ['site_view', 'page_feedback'],
-} as const satisfies Record<WebhookPlace, readonly WebhookEventType[]>;
+export { WEBHOOK_EVENT_TYPES_BY_PLACE, type WebhookPlace } from '@platform/events/catalogue';
 
 /**
- * Labels of the event types, as the manifest titles them.
- * @example WEBHOOK_EVENT_TITLES.page_feedback; // 'Page feedback'
+ * Labels of the event types, as the manifest titles them (the catalogue's titles).
+ * @example WEBHOOK_EVENT_TITLES[type]; // e.g. 'Page feedback'
  */
-export const WEBHOOK_EVENT_TITLES: Readonly<Record<WebhookEventType, string>> = {
-  space_content_updated: 'Space content updated',
-  site_view: 'Site view',
-  page_feedback: 'Page feedback',
-};
+export const WEBHOOK_EVENT_TITLES: Readonly<Record<WebhookEventType, string>> = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((type) => [type, EVENT_CATALOGUE[type].title]),
+) as Record<WebhookEventType, string>;
 
 /**
  * The place of an installation target: `site` for site installations, `space` otherwise
@@ -76,7 +71,7 @@ export function installationOf(environment: IntegrationEnvironment): {
  * keys of the other place are ignored.
  *
  * @example
- * selectedEventTypes({ site_view: true, space_content_updated: true }, 'site'); // ['site_view']
+ * selectedEventTypes(configuration, 'site'); // the site events set to true in it
  */
 export function selectedEventTypes(
   configuration: InstallationConfiguration,

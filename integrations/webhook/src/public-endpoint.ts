@@ -6,7 +6,7 @@ const ALLOW = 'GET, HEAD';
 
 /**
  * The installation's public endpoint. `GET` (and `HEAD`) at the endpoint itself answer
- * `{"integration":"webhook","place":"site","events":["site_view","page_feedback"]}`: the event
+ * `{"integration":"webhook","place":"site","events":[...the site's webhook events]}`: the event
  * types available at this installation's place — never its URL, selection or secret, since the
  * endpoint is public. Other methods answer 405 in plain text with `Allow: GET, HEAD`; paths below
  * the endpoint answer 404 (the webhook integration receives nothing: the host delivers).

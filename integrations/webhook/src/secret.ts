@@ -1,7 +1,7 @@
 import type { ApiClient } from '@platform/api-client';
 import { ApiError, isRecord } from '@platform/api-client';
 
-/** Prefix of every webhook signing secret the host generates (PRODUCT "Webhook integration"). */
+/** Prefix of every webhook signing secret the host generates (docs/contracts.md "Webhook integration"). */
 export const SECRET_PREFIX = 'whsec_';
 
 /** How many trailing characters of a secret {@link maskSecret} shows. */

@@ -1,4 +1,4 @@
-import type { ContentKitElement } from '@platform/api-client';
+import type { ContentKitDescendant } from '@platform/api-client';
 import { ApiError } from '@platform/api-client';
 import type { IntegrationContext } from '@platform/runtime';
 import { ContentKit, createComponent } from '@platform/runtime';
@@ -39,9 +39,9 @@ async function currentSecretHint(
   }
 }
 
-function eventLines(configuration: Record<string, unknown>, place: 'space' | 'site'): ContentKitElement[] {
+function eventLines(configuration: Record<string, unknown>, place: 'space' | 'site'): ContentKitDescendant[] {
   const types = WEBHOOK_EVENT_TYPES_BY_PLACE[place];
-  const lines: ContentKitElement[] = types.map((type) =>
+  const lines: ContentKitDescendant[] = types.map((type) =>
     ContentKit.text(
       configuration[type] === true
         ? `✓ ${WEBHOOK_EVENT_TITLES[type]} (${type})`
@@ -58,7 +58,7 @@ function eventLines(configuration: Record<string, unknown>, place: 'space' | 'si
 
 /**
  * The webhook's configuration-screen panel: the URL, the events of the installation's place
- * (space: `space_content_updated`; site: `site_view`, `page_feedback`) with their selection,
+ * (`WEBHOOK_EVENT_TYPES_BY_PLACE`) with their selection,
  * the signing secret masked (`whsec_…abcd`) and a "Rotate secret" button that calls
  * `POST {apiEndpoint}/v1/installations/{id}/webhook-secret/rotate` with the installation token.
  *
@@ -89,7 +89,7 @@ export const webhookSettings = createComponent<Record<string, unknown>, WebhookS
     const { place, installationId, configuration } = installationOf(context.environment);
     const url =
       typeof configuration.url === 'string' && configuration.url !== '' ? configuration.url : '(not set)';
-    const children: ContentKitElement[] = [
+    const children: ContentKitDescendant[] = [
       ContentKit.text('Webhook', 'bold'),
       ContentKit.text(`URL: ${url}`),
       ContentKit.text(place === 'site' ? 'Site events' : 'Space events', 'bold'),

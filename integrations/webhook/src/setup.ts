@@ -3,13 +3,13 @@ import type { IntegrationContext } from '@platform/runtime';
 import { describeUrl, placeOfTarget, selectedEventTypes } from './places';
 
 /**
- * `installation_setup`: logs which installation was set up, where, and which events it now
+ * The installation set-up handler: logs which installation was set up, where, and which events it now
  * delivers. It never logs a secret, nor the URL's path or query (receivers often put a token
  * there): only its scheme and host. Activation rules (https URL, at least one event) are the
  * host's; this handler only reports.
  *
  * @example
- * createIntegration({ events: { installation_setup: onInstallationSetup } });
+ * createIntegration({ events: { [HOST_EVENT.installationSetup]: onInstallationSetup } });
  */
 export function onInstallationSetup(event: InstallationSetupEvent, context: IntegrationContext): void {
   const place = placeOfTarget(event.target);

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { CHECK_STEPS, runCheck } from '@platform/cli';
+import { OAuth2Server } from 'oauth2-mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  publishFolder,
+  repoRoot,
+  useExampleSession,
+} from '../../../packages/dashboard/test/harness';
+
+const dir = join(repoRoot, 'examples/connect');
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
+const example = useExampleSession({ width: 1100, height: 1000 });
+let provider: OAuth2Server;
+
+beforeAll(async () => {
+  provider = new OAuth2Server();
+  await provider.issuer.keys.generate('RS256');
+  await provider.start(0, '127.0.0.1');
+});
+
+afterAll(() => provider?.stop());
+
+describe('examples/connect', () => {
+  it('passes platform check', async () => {
+    expect(await runCheck(dir, { steps: CHECK_STEPS })).toEqual({ ok: true, errors: [], warnings: [] });
+  });
+
+  it('renders its own configuration screen: connect with OAuth, choose a project, save; the installation becomes active', async () => {
+    const published = await publishFolder(example.t, 'examples/connect', {
+      TRACKER_CLIENT_ID: 'tracker-client',
+      TRACKER_CLIENT_SECRET: 'tracker-secret',
+      TRACKER_AUTHORIZE_URL: `${provider.issuer.url}/authorize`,
+      TRACKER_TOKEN_URL: `${provider.issuer.url}/token`,
+    });
+    expect(published.status, JSON.stringify(published.body)).toBe(201);
+    const installed = await example.t.api<{ id: string; status: string }>('POST', '/v1/installations', {
+      integration: 'tracker-connect',
+      space: 'docs',
+    });
+    expect(installed.body.status).toBe('pending');
+    const id = installed.body.id;
+
+    await example.page.goto(`${example.t.url}/installations/${id}#token=${encodeURIComponent(ADMIN_TOKEN)}`);
+    const screen = example.page.getByRole('region', { name: 'Configuration screen' });
+    await poll(() => screen.getByRole('note').textContent()).toContain('Connect your tracker account');
+
+    const popup = example.context.waitForEvent('page');
+    await screen.getByRole('button', { name: 'Connect' }).click();
+    const win = await popup;
+    await poll(() => win.textContent('body')).toContain('You may close this window');
+    await win.close();
+
+    await screen.getByRole('button', { name: 'Refresh' }).click();
+    await poll(() => screen.getByRole('note').textContent()).toContain('Connected to the tracker.');
+    await screen.getByLabel('Project').selectOption('mobile');
+    await screen.getByRole('button', { name: 'Save' }).click();
+    await poll(() => screen.textContent()).toContain('Saved: mobile.');
+    // The page reloads the installation after the component's action: active, no field form.
+    await poll(() => example.page.getByTestId('installation-status').textContent()).toBe('Active');
+    expect(await example.page.getByRole('button', { name: 'Save configuration' }).count()).toBe(0);
+    const after = await example.t.api<{ status: string; configuration: { project?: string } }>(
+      'GET',
+      `/v1/installations/${id}`,
+    );
+    expect(after.body.configuration.project).toBe('mobile');
+    expect(after.body.status).toBe('active');
+    await example.page.screenshot({
+      path: join(repoRoot, 'docs/screenshots/example-connect.png'),
+      fullPage: true,
+    });
+  });
+});

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { CHECK_STEPS, runCheck } from '@platform/cli';
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  publishFolder,
+  repoRoot,
+  useExampleSession,
+} from '../../../packages/dashboard/test/harness';
+
+const dir = join(repoRoot, 'examples/diagram');
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
+const example = useExampleSession();
+
+describe('examples/diagram', () => {
+  it('passes platform check (bundled, booted in workerd, its block rendered and validated)', async () => {
+    expect(await runCheck(dir, { steps: CHECK_STEPS })).toEqual({ ok: true, errors: [], warnings: [] });
+  });
+
+  it('is edited in Chromium: typing redraws the webframe preview, leaving saves the props', async () => {
+    const published = await publishFolder(example.t, 'examples/diagram');
+    expect(published.status, JSON.stringify(published.body)).toBe(201);
+    const installed = await example.t.api<{ id: string }>('POST', '/v1/installations', {
+      integration: 'diagram',
+      space: 'docs',
+    });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+
+    await example.page.goto(
+      `${example.t.url}/installations/${installed.body.id}#token=${encodeURIComponent(ADMIN_TOKEN)}`,
+    );
+    const block = example.page.getByRole('region', { name: 'Preview of Diagram' });
+    const editor = block.getByRole('textbox', { name: 'flow (editable)' });
+    await poll(() => editor.inputValue()).toBe('Write --> Preview');
+    const frame = block.frameLocator('iframe.ck-webframe');
+    await poll(() => frame.getByRole('img').getAttribute('aria-label')).toBe('Diagram: Write to Preview');
+
+    await editor.fill('Idea --> Draft\nDraft --> Review');
+    await poll(() => frame.getByRole('img').getAttribute('aria-label')).toBe(
+      'Diagram: Idea to Draft, Draft to Review',
+    );
+    await poll(() => block.locator('iframe.ck-webframe').getAttribute('style')).toContain('height: 60px');
+
+    const saved = example.page.waitForRequest(
+      (r) =>
+        r.url().endsWith('/render') &&
+        (JSON.parse(r.postData() ?? '{}') as { props?: { content?: string } }).props?.content ===
+          'Idea --> Draft\nDraft --> Review',
+    );
+    await example.page.keyboard.press('Tab');
+    await saved;
+    await poll(() => editor.inputValue()).toBe('Idea --> Draft\nDraft --> Review');
+    await example.page.screenshot({
+      path: join(repoRoot, 'docs/screenshots/example-diagram.png'),
+      fullPage: true,
+    });
+  });
+});
