@@ -2,7 +2,7 @@
 // as operators run it with `npm start`) or started inside the benchmark process (`--host=inprocess`,
 // `startHost`, the load generator then shares the host's main thread). Both return the same shape.
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { now, sleep } from './lib.mjs';
@@ -51,21 +51,26 @@ export function freePort() {
  * Spawns the built host with `node packages/host/dist/main.js` and waits for `GET /healthz` 200.
  * `env` is added to a minimal environment (PATH, HOME); `nodeArgs` go to `node` before the script (e.g.
  * `--cpu-prof`); `script` (default the host's main) may be another server with `GET /healthz` (the
- * stateless relay). `stop()` sends SIGTERM and waits for exit.
+ * stateless relay); `logFile`, when given, receives the process's stdout and stderr (its JSON log; see
+ * `summarizeLog`), else stdout is dropped and stderr inherited. `stop()` sends SIGTERM and waits for exit.
  */
-export async function spawnHost(env, nodeArgs = [], script = MAIN) {
+export async function spawnHost(env, nodeArgs = [], script = MAIN, logFile = null) {
   const port = await freePort();
   const started = now();
+  const logFd = logFile ? openSync(logFile, 'a') : null;
   const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: logFd === null ? ['ignore', 'ignore', 'inherit'] : ['ignore', logFd, logFd],
   });
+  if (logFd !== null) closeSync(logFd); // the child holds its own copy
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null)
-      throw new Error(`host process exited during start-up (code ${child.exitCode})`);
+      throw new Error(
+        `host process exited during start-up (code ${child.exitCode})${logFile ? `; its log: ${logFile}` : ''}`,
+      );
     try {
       const res = await fetch(`${url}/healthz`);
       await res.arrayBuffer();
@@ -90,9 +95,16 @@ export async function spawnHost(env, nodeArgs = [], script = MAIN) {
     /** CPU seconds of the whole host process and of its main thread. */
     cpu: () => ({ process: procCpuSeconds(pid), main: procCpuSeconds(pid, pid) }),
     threads: () => procThreadsCpu(pid),
+    /** kill -9 (no shutdown at all: leased deliveries stay leased until their lease ends); waits for exit. */
+    async kill() {
+      process.off('exit', onExit);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      return exited;
+    },
     async stop() {
       process.off('exit', onExit);
-      if (child.exitCode !== null) return { code: child.exitCode, stopMs: 0 };
+      if (child.exitCode !== null || child.signalCode !== null)
+        return { code: child.exitCode, signal: child.signalCode, stopMs: 0 };
       const t = now();
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -120,4 +132,42 @@ export async function inProcessHost(env) {
       return { code: 0, stopMs: Math.round(now() - t) };
     },
   };
+}
+
+/**
+ * What a host's log file says, for the report: line count per level and the most frequent messages of
+ * warn level and above (with the error's message, where the line has one), most frequent first.
+ */
+export function summarizeLog(file, top = 5) {
+  if (!file || !existsSync(file)) return null;
+  const levels = {};
+  const messages = new Map();
+  const names = { 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+  let lines = 0;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    lines++;
+    let entry;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      // Plain text: the start-up banner, or a crash's stack trace (listed when it looks like an error).
+      entry = {
+        level: /error|fail|exception|fatal/i.test(line) ? 50 : 'text',
+        msg: line.trim().slice(0, 200),
+      };
+    }
+    const level = names[entry.level] ?? String(entry.level ?? '?');
+    levels[level] = (levels[level] ?? 0) + 1;
+    if (!(entry.level >= 40)) continue;
+    const detail = entry.err?.message ?? entry.error?.message ?? entry.error ?? '';
+    const message = `${level}: ${entry.msg ?? ''}${detail ? ` — ${String(detail).slice(0, 160)}` : ''}`;
+    // Grouped with the numbers and ids masked (each line has its own); the first one is kept as example.
+    const key = message.replace(/[0-9][0-9a-zA-Z._-]*/g, '#');
+    const seen = messages.get(key);
+    if (seen) seen.count++;
+    else messages.set(key, { count: 1, message });
+  }
+  const frequent = [...messages.values()].sort((a, b) => b.count - a.count).slice(0, top);
+  return { file, lines, levels, frequent };
 }

@@ -1,8 +1,9 @@
 // Helpers of the delivery benchmark: the receiver child process, statistics, machine load sampling.
 import { fork } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg, release, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const now = () => performance.timeOrigin + performance.now();
@@ -81,6 +82,20 @@ export async function startReceiver() {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         if ((await ask('count'))[key] >= count) return true;
+        await sleep(25);
+      }
+      return false;
+    },
+    /**
+     * Polls until every one of `eventIds` is `ok` or `settled` (events of earlier phases that arrive late
+     * do not count); false on timeout.
+     */
+    async waitForEvents(eventIds, timeoutMs, key = 'ok') {
+      child.send({ type: 'watch', ids: eventIds });
+      const field = key === 'ok' ? 'watchedOk' : 'watchedSettled';
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if ((await ask('count'))[field] >= eventIds.length) return true;
         await sleep(25);
       }
       return false;
@@ -212,4 +227,14 @@ export async function startProfiler() {
       return file;
     },
   };
+}
+
+/** Writes `results` to bench/results/delivery-<time>-<name>[-quick].json and says where. */
+export function writeResults(results, name) {
+  const dir = fileURLToPath(new URL('../results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const stamp = results.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const file = join(dir, `delivery-${stamp}-${name}${results.quick ? '-quick' : ''}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nresults written to ${file}`);
 }

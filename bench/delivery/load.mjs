@@ -86,17 +86,32 @@ export async function rawPosts({ url, secret, installationId, count, concurrency
   return { start, errors, eventIds: events.map((e) => e.eventId) };
 }
 
-/** A client of the host's `POST /v1/events`; records when each event's 202 came back. */
-export function eventPoster({ hostUrl, adminToken, installationId, connections, sortableIds = false }) {
+/**
+ * A client of the host's `POST /v1/events`; records when each event's 202 came back. With several
+ * `hostUrls` (hosts on one database) the events go to them in turn (round-robin); `drop(url)` stops
+ * sending to one (a host that was killed). Each result says which host (`host`, its index) it went to.
+ */
+export function eventPoster({
+  hostUrl,
+  hostUrls = [hostUrl],
+  adminToken,
+  installationId,
+  connections,
+  sortableIds = false,
+}) {
   const dispatcher = new Agent({ connections, keepAliveTimeout: 30_000 });
   const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+  let live = [...hostUrls];
+  let turn = 0;
 
-  /** Posts one event; resolves with {eventId, sentAt, acceptedAt} or {eventId, error}. */
+  /** Posts one event; resolves with {eventId, host, sentAt, acceptedAt} or {eventId, host, error}. */
   async function post() {
     const event = makeEvent(installationId, sortableIds ? sortableEventId() : newEventId());
+    const target = live[turn++ % live.length];
+    const host = hostUrls.indexOf(target);
     const sentAt = now();
     try {
-      const res = await request(`${hostUrl}/v1/events`, {
+      const res = await request(`${target}/v1/events`, {
         method: 'POST',
         dispatcher,
         headers,
@@ -104,10 +119,11 @@ export function eventPoster({ hostUrl, adminToken, installationId, connections, 
       });
       const text = await res.body.text();
       const acceptedAt = now();
-      if (res.statusCode !== 202) return { eventId: event.eventId, error: `HTTP ${res.statusCode}: ${text}` };
-      return { eventId: event.eventId, sentAt, acceptedAt };
+      if (res.statusCode !== 202)
+        return { eventId: event.eventId, host, error: `HTTP ${res.statusCode}: ${text}` };
+      return { eventId: event.eventId, host, sentAt, acceptedAt };
     } catch (error) {
-      return { eventId: event.eventId, error: String(error) };
+      return { eventId: event.eventId, host, error: String(error) };
     }
   }
 
@@ -123,9 +139,10 @@ export function eventPoster({ hostUrl, adminToken, installationId, connections, 
     },
     /**
      * Events at `rate` per second for `seconds`, each sent at its scheduled time (at most `maxInFlight`
-     * outstanding; `maxLagMs` says how far behind schedule the sender fell).
+     * outstanding; `maxLagMs` says how far behind schedule the sender fell). `midway`, if given, is
+     * `{ at, run }`: `run()` is started (not awaited) once `at` events have been sent.
      */
-    async paced(rate, seconds, maxInFlight) {
+    async paced(rate, seconds, maxInFlight, midway = null) {
       const total = Math.round(rate * seconds);
       const results = [];
       const inFlight = new Set();
@@ -142,11 +159,16 @@ export function eventPoster({ hostUrl, adminToken, installationId, connections, 
           });
           inFlight.add(p);
           sent++;
+          if (midway && sent === midway.at) void midway.run();
         }
         await sleep(1);
       }
       await Promise.all(inFlight);
       return { start, results, maxLagMs, sendSeconds: (now() - start) / 1000 };
+    },
+    /** Sends no more events to `url` (the others keep their turns). */
+    drop(url) {
+      if (live.length > 1) live = live.filter((u) => u !== url);
     },
     close: () => dispatcher.close(),
   };

@@ -4,8 +4,8 @@
 // (drawn at random per attempt). Each request is recorded: body eventId, delivery id, attempt number,
 // arrival and answer times (ms since the epoch, sub-millisecond, same clock as the parent's).
 //
-// IPC, parent → child: {type:'configure', secrets, failRate} | {type:'reset'} | {type:'count', id} |
-// {type:'dump', id} | {type:'stop'}. Child → parent: {type:'ready', port} and a reply {id, ...} per query.
+// IPC, parent → child: {type:'configure', secrets, failRate} | {type:'reset'} | {type:'watch', ids} |
+// {type:'count', id} | {type:'dump', id} | {type:'stop'}. Child → parent: {type:'ready', port} and a reply {id, ...} per query.
 import { createServer } from 'node:http';
 import { verify } from '@platform/webhooks';
 
@@ -19,6 +19,8 @@ let okEvents = new Set();
 /** Events with a 200, or a 500 on their last allowed attempt (4): nothing more will come. */
 let settledEvents = new Set();
 let cpuAtReset = process.cpuUsage();
+/** Event ids a phase waits for (`watch`): counted apart, so that stragglers of an earlier phase do not count. */
+let watched = [];
 
 const server = createServer((req, res) => {
   const arrivedAt = now();
@@ -76,16 +78,29 @@ process.on('message', (message) => {
       records = [];
       okEvents = new Set();
       settledEvents = new Set();
+      watched = [];
       cpuAtReset = process.cpuUsage();
       break;
-    case 'count':
+    case 'watch':
+      watched = message.ids;
+      break;
+    case 'count': {
+      let watchedOk = 0;
+      let watchedSettled = 0;
+      for (const id of watched) {
+        if (okEvents.has(id)) watchedOk++;
+        if (settledEvents.has(id)) watchedSettled++;
+      }
       process.send({
         id: message.id,
         ok: okEvents.size,
         settled: settledEvents.size,
         requests: records.length,
+        watchedOk,
+        watchedSettled,
       });
       break;
+    }
     case 'dump':
       process.send({ id: message.id, records, cpu: process.cpuUsage(cpuAtReset) });
       break;

@@ -1,5 +1,6 @@
 // Prints the benchmark's results as readable tables.
 import { fmt, table } from './lib.mjs';
+import { attemptsLine, outcomeLine, printHostLogs, printKill, printPerHost } from './report-hosts.mjs';
 
 const ms = (x) => fmt(x, 1);
 
@@ -13,6 +14,7 @@ export function printReport(r) {
       '-',
       '-',
       '-',
+      '-',
     ],
     [
       `(a) raw undici, ${r.raw8.connections} sockets`,
@@ -22,11 +24,13 @@ export function printReport(r) {
       '-',
       '-',
       '-',
+      '-',
     ],
     ...[
       ['(b) host burst', r.burst],
       [`(b) host paced ${r.paced.rate}/s (½ peak)`, r.paced],
       [`(b') host paced ${r.pacedLight.rate}/s (¼ peak)`, r.pacedLight],
+      ...(r.pacedFixed ? [[`(b) host paced ${r.pacedFixed.rate}/s (fixed)`, r.pacedFixed]] : []),
       [`(c) paced ${r.retries.rate}/s, ${r.retries.failRate * 100}% 500`, r.retries],
       [`(c) paced ${r.retriesLight.rate}/s, ${r.retriesLight.failRate * 100}% 500`, r.retriesLight],
     ].map(([name, x]) => [
@@ -37,22 +41,36 @@ export function printReport(r) {
       `${ms(x.acceptMs.p50)} / ${ms(x.acceptMs.p99)}`,
       ms(x.acceptToFirstAttemptMs.p50),
       ms(x.acceptToFirstAttemptMs.p99),
+      ms(x.postToFirstAttemptMs?.p99),
     ]),
   ];
   console.log('');
   console.log(
     table(
-      ['phase', 'verified', 'deliveries/s', 'peak/s', '202 p50/p99 ms', '202→1st p50 ms', '202→1st p99 ms'],
+      [
+        'phase',
+        'verified',
+        'deliveries/s',
+        'peak/s',
+        '202 p50/p99 ms',
+        '202→1st p50 ms',
+        '202→1st p99 ms',
+        'POST→1st p99 ms',
+      ],
       rows,
     ),
   );
   const own = r.hostMode === 'process';
+  const storage =
+    r.backend === 'pg' ? `PostgreSQL, ${r.hosts} host${r.hosts > 1 ? 's on one database' : ''}` : 'SQLite';
   console.log(
-    `\nhost: ${own ? 'own process (node packages/host/dist/main.js)' : 'in the benchmark process (startHost)'}` +
+    `\nstorage: ${storage}; host: ${own ? 'own process (node packages/host/dist/main.js)' : 'in the benchmark process (startHost)'}` +
       (r.deliveryThread === undefined
         ? ''
         : `; delivery engine: ${r.deliveryThread ? 'worker thread' : 'main thread'}`) +
-      (r.sqliteSync === undefined ? '' : `; SQLite commits: synchronous=${r.sqliteSync}`) +
+      (r.sqliteSync === undefined || r.backend === 'pg'
+        ? ''
+        : `; SQLite commits: synchronous=${r.sqliteSync}`) +
       (r.eventIds === undefined ? '' : `; event ids: ${r.eventIds}`),
   );
   console.log(`\n(b)/(a) = ${r.ratio.toFixed(2)}   (burst deliveries/s over raw deliveries/s, 64 sockets)`);
@@ -98,14 +116,13 @@ export function printReport(r) {
     console.log(
       `as the host recorded them (its attempt log: end of failed attempt → start of next): ` +
         `${h.retriesInside}/${h.retriesTotal} inside, max lateness ${ms(h.maxLatenessMs)} ms; host attempt start → ` +
-        `receiver arrival p50/p99/max ${ms(h.startToArrivalMs.p50)}/${ms(h.startToArrivalMs.p99)}/${ms(h.startToArrivalMs.max)} ms`,
+        `receiver arrival p50/p99/max ${ms(h.startToArrivalMs.p50)}/${ms(h.startToArrivalMs.p99)}/${ms(h.startToArrivalMs.max)} ms; ` +
+        `${h.deliveries} of ${h.retriedDeliveries} retried deliveries read, ${h.attemptsInHostLog} attempts in the host's log for ${h.requestsAtReceiver} requests at the receiver`,
     );
-    const e = c.events;
-    console.log(
-      `events: ${e.accepted} accepted, ${e.succeeded} verified 200, ${e.exhausted} exhausted (4 × 500), ${e.lost} lost` +
-        ` → ${fmt(e.succeededOfPossiblePercent, 2)}% of those that could succeed did`,
-    );
+    console.log(attemptsLine(c));
+    console.log(outcomeLine(c));
   }
+  printKill(r.kill);
 
   console.log(`\nload (cores busy; the machine has ${r.machine.nproc}):`);
   const loadRows = [
@@ -114,6 +131,7 @@ export function printReport(r) {
     ['(b) burst', r.burst.load],
     ['(b) paced ½', r.paced.load],
     ["(b') paced ¼", r.pacedLight.load],
+    ...(r.pacedFixed ? [[`(b) paced ${r.pacedFixed.rate}/s`, r.pacedFixed.load]] : []),
     ['(c) 10% 500 ½', r.retries.load],
     ['(c) 10% 500 ¼', r.retriesLight.load],
   ];
@@ -188,7 +206,18 @@ export function printReport(r) {
   } else {
     console.log(`bench+host CPU per verified delivery: ${perPhase('benchProcessCores')}`);
   }
+  if (r.burst.load.dbServerCores !== undefined) {
+    console.log(
+      `PostgreSQL server processes of the benchmark's database (≈; not the shared WAL writer / checkpointer), CPU per verified delivery: ${perPhase('dbServerCores')}; cores in the burst ${fmt(r.burst.load.dbServerCores, 2)}`,
+    );
+  }
   if (own) printCpuBudget(r);
+  printPerHost([
+    ['burst', r.burst],
+    ['paced ½', r.paced],
+    ...(r.pacedFixed ? [[`paced ${r.pacedFixed.rate}/s`, r.pacedFixed]] : []),
+    ['10% 500 ½', r.retries],
+  ]);
   const warn = [];
   for (const [name, x] of [
     ['burst', r.burst],
@@ -196,6 +225,7 @@ export function printReport(r) {
     ['paced ¼', r.pacedLight],
     ['retries', r.retries],
     ['retries ¼', r.retriesLight],
+    ...(r.pacedFixed ? [['paced fixed', r.pacedFixed]] : []),
   ]) {
     if (x.postErrorCount)
       warn.push(`${name}: ${x.postErrorCount} POST /v1/events failed: ${x.postErrors[0]}`);
@@ -210,11 +240,20 @@ export function printReport(r) {
   if (r.hostStop)
     console.log(`host stop: exit ${r.hostStop.code ?? r.hostStop.signal} in ${r.hostStop.stopMs} ms`);
   console.log(`load average: before [${r.machine.loadAverage.join(', ')}]; after: ${r.uptimeAfter}`);
+  printHostLogs(storage, r.hostLogs);
   for (const w of warn) console.log(`WARNING ${w}`);
   console.log(
     `\ntargets (reported, not asserted): (b)/(a) >= 0.5: ${r.ratio >= 0.5 ? 'met' : 'NOT met'};` +
       ` paced p99 202→1st < 50 ms: ${r.paced.acceptToFirstAttemptMs.p99 < 50 ? 'met' : 'NOT met'};` +
-      ` 100% retries inside windows (½ peak): ${r.retries.retriesInsidePercent === 100 ? 'met' : 'NOT met'}`,
+      ` 100% retries inside windows (½ peak): ${r.retries.retriesInsidePercent === 100 ? 'met' : 'NOT met'}` +
+      (r.pacedFixed
+        ? `; paced ${r.pacedFixed.rate}/s p99 POST→1st <= 50 ms: ${r.pacedFixed.postToFirstAttemptMs.p99 <= 50 ? 'met' : 'NOT met'}`
+        : '') +
+      `; never more than 4 attempts: ${Math.max(r.retries.attemptsPerEvent.max, r.retriesLight.attemptsPerEvent.max) <= 4 ? 'met' : 'NOT met'}` +
+      (r.retries.settledInTime && r.retriesLight.settledInTime
+        ? ''
+        : ' (incomplete: a 10% 500 phase had not settled)') +
+      (r.kill ? `; kill -9, accepted events lost = 0: ${r.kill.neverArrived === 0 ? 'met' : 'NOT met'}` : ''),
   );
 }
 
