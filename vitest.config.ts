@@ -8,11 +8,13 @@ export default defineConfig({
   test: {
     include: [
       'packages/*/src/**/*.test.ts',
+      'test/**/*.test.ts',
       'packages/*/test/**/*.test.ts',
       'integrations/*/src/**/*.test.ts',
       'integrations/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
       'examples/*/src/**/*.test.ts',
+      'bench/**/*.test.mjs',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

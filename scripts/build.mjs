@@ -3,10 +3,11 @@
 // (or `src/X.tsx`). Dependencies stay external; workspace packages resolve to
 // each other's dist at run time. A package may set "buildPlatform": "neutral"
 // (code that must also run in workerd) — the default is "node". A package with
-// "platformIntegration": "src/index.ts" also gets dist/integration.js: a self-contained bundle.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// "platformIntegration": "src/index.ts" also gets dist/integration.js: a self-contained bundle,
+// built last by @platform/bundler (the bundler the CLI uses too, so both build integrations alike).
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,6 +49,7 @@ function distTargets(pkg) {
 
 const started = performance.now();
 let count = 0;
+const integrations = [];
 for (const dir of workspaceDirs()) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const entryPoints = {};
@@ -58,26 +60,7 @@ for (const dir of workspaceDirs()) {
     if (!src) throw new Error(`${pkg.name}: ${target} has no source file src/${base}.ts`);
     entryPoints[base] = src;
   }
-  if (pkg.platformIntegration) {
-    // An integration: one self-contained ESM bundle (dependencies included) that the host stores
-    // and runs in workerd or in-process.
-    await build({
-      absWorkingDir: dir,
-      entryPoints: { integration: join(dir, pkg.platformIntegration) },
-      outdir: join(dir, 'dist'),
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      conditions: ['source', 'worker', 'browser'],
-      target: 'es2022',
-      minify: true,
-      jsx: 'automatic',
-      jsxImportSource: '@platform/runtime',
-      logLevel: 'warning',
-    });
-    count++;
-  }
+  if (pkg.platformIntegration) integrations.push({ dir, entry: pkg.platformIntegration });
   if (Object.keys(entryPoints).length === 0) continue;
   await build({
     absWorkingDir: dir,
@@ -94,6 +77,16 @@ for (const dir of workspaceDirs()) {
     logLevel: 'warning',
   });
   count += Object.keys(entryPoints).length;
+}
+// Integrations: one self-contained ESM bundle each (dependencies included) that the host stores and
+// runs in workerd or in-process, built by @platform/bundler's dist (built above).
+const bundler = await import(pathToFileURL(join(root, 'packages/bundler/dist/index.js')).href);
+for (const { dir, entry } of integrations) {
+  const { code, warnings } = await bundler.bundleIntegration(dir, { entry, mode: 'publish' });
+  for (const warning of warnings) console.warn(`${dir}: ${warning}`);
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  writeFileSync(join(dir, 'dist', 'integration.js'), code);
+  count++;
 }
 // The dashboard's browser bundle (Preact, esbuild) the host serves at `/`.
 await (await import('../packages/dashboard/scripts/build-assets.mjs')).buildDashboardAssets();
