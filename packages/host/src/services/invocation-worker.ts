@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { leaseMs } from '../delivery/host/queue-engine.js';
 import { createJobLoop, type JobLoop } from '../delivery/job-loop.js';
 import { decide } from '../delivery/policy.js';
-import type { FinishOutcome, JobRecord } from '../storage/index.js';
+import { type FinishOutcome, type JobRecord, wakeOnSignals } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import type { InvokeJobPayload } from './dispatch.js';
 import { classifyInvocation } from './invocation-policy.js';
@@ -91,15 +91,9 @@ export function startInvocationWorker(ctx: HostContext, executors: ExecutorSelec
   });
   worker.start();
   // Invocations queued or rescheduled by other hosts on the same database (PostgreSQL).
-  const listener = ctx.storage.listenQueue({
-    onSignal: ({ kind, dueAt }) => {
-      if (kind !== 'invoke') return;
-      worker.notifyDue(dueAt); // due now: claim at once; later: arm the timer for it
-    },
-    onResync: () => worker.notify(),
-    onError: (error) =>
-      ctx.logger.warn({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
-  });
+  const listener = wakeOnSignals(ctx.storage.listenQueue, 'invoke', worker, (error) =>
+    ctx.logger.warn({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
+  );
   return {
     ...worker,
     get inFlight() {

@@ -4,6 +4,7 @@ export { type EventScope, installationMatches } from './matching.js';
 export { isPgUnavailable, wrapPgError } from './pg-errors.js';
 export { PG_DEFAULTS } from './postgres.js';
 export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-signals.js';
+export { type SignalledLoop, wakeOnSignals } from './queue-signals.js';
 export { type AssetsRepo, assetHash } from './repos/assets.js';
 export type { EventInput, EventsRepo } from './repos/events.js';
 export type {

@@ -167,3 +167,36 @@ export async function signalDue(sql: Sql, jobs: Iterable<{ kind: JobKind; runAt:
   for (const { kind, runAt } of jobs) earliest.set(kind, Math.min(earliest.get(kind) ?? runAt, runAt));
   for (const [kind, dueAt] of earliest) await sql.signal({ kind, dueAt });
 }
+
+/** What {@link wakeOnSignals} wakes: a job loop (`createJobLoop`) or anything with the same two calls. */
+export interface SignalledLoop {
+  /** Claim now. */
+  notify(): void;
+  /** Work falls due at `dueAt` (ms since the epoch): claim at once if it is due, else arm the timer. */
+  notifyDue(dueAt: number): void;
+}
+
+/**
+ * Wakes `loop` on other hosts' signals of one job kind (and looks at the queue afresh after the listening
+ * connection was lost), so their work is claimed at once or at its due time, not at the next idle check.
+ *
+ * @example
+ * const listener = wakeOnSignals(storage.listenQueue, 'deliver', engine.jobLoop, (error) =>
+ *   logger.error({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
+ * );
+ * await listener.close();
+ */
+export function wakeOnSignals(
+  listen: (handlers: QueueListenerHandlers) => QueueListener,
+  kind: JobKind,
+  loop: SignalledLoop,
+  onError: (error: unknown) => void,
+): QueueListener {
+  return listen({
+    onSignal: (signal) => {
+      if (signal.kind === kind) loop.notifyDue(signal.dueAt);
+    },
+    onResync: () => loop.notify(),
+    onError,
+  });
+}

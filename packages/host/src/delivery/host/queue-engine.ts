@@ -4,7 +4,13 @@ import type { DeliveryMetrics } from '../../metrics/index.js';
 import type { AddressPolicy } from '../../net/index.js';
 import type { DeliverJobPayload } from '../../services/dispatch.js';
 import { GroupCommit } from '../../services/group-commit.js';
-import { type FinishItem, isStorageError, type JobRecord, type Storage } from '../../storage/index.js';
+import {
+  type FinishItem,
+  isStorageError,
+  type JobRecord,
+  type Storage,
+  wakeOnSignals,
+} from '../../storage/index.js';
 import {
   type AttemptEnd,
   createDeliveryEngine,
@@ -251,15 +257,9 @@ export function startDeliveryEngine(
   engine.start();
   // Deliveries queued or rescheduled by other hosts on the same database (PostgreSQL): claim them at
   // once, or at their due time, instead of at the next idle check.
-  const listener = storage.listenQueue({
-    onSignal: ({ kind, dueAt }) => {
-      if (kind !== 'deliver') return;
-      engine.jobLoop.notifyDue(dueAt); // due now: claim at once; later: arm the timer for it
-    },
-    onResync: () => engine.notify(),
-    onError: (error) =>
-      logger.error({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
-  });
+  const listener = wakeOnSignals(storage.listenQueue, 'deliver', engine.jobLoop, (error) =>
+    logger.error({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
+  );
   // Held deliveries of installations this engine does not hold for slow (after a restart, a recovery seen
   // by another thread, or another host's holds) are queued again: at start, and every HELD_SWEEP_MS.
   unhold({ except: [] });
