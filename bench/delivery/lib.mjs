@@ -73,7 +73,8 @@ export async function startReceiver() {
   const port = await ready;
   return {
     url: `http://127.0.0.1:${port}/hook`,
-    configure: ({ secrets, failRate }) => child.send({ type: 'configure', secrets, failRate }),
+    configure: ({ secrets, failRate, delayMs = 0 }) =>
+      child.send({ type: 'configure', secrets, failRate, delayMs }),
     reset: () => child.send({ type: 'reset' }),
     count: () => ask('count'),
     dump: () => ask('dump'),

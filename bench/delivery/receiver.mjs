@@ -4,7 +4,9 @@
 // (drawn at random per attempt). Each request is recorded: body eventId, delivery id, attempt number,
 // arrival and answer times (ms since the epoch, sub-millisecond, same clock as the parent's).
 //
-// IPC, parent → child: {type:'configure', secrets, failRate} | {type:'reset'} | {type:'watch', ids} |
+// With `delayMs` (configure), every answer waits that long first: an endpoint with that latency.
+//
+// IPC, parent → child: {type:'configure', secrets, failRate, delayMs?} | {type:'reset'} | {type:'watch', ids} |
 // {type:'count', id} | {type:'dump', id} | {type:'stop'}. Child → parent: {type:'ready', port} and a reply {id, ...} per query.
 import { createServer } from 'node:http';
 import { verify } from '@platform/webhooks';
@@ -13,6 +15,7 @@ const now = () => performance.timeOrigin + performance.now();
 
 let secrets = [];
 let failRate = 0;
+let delayMs = 0;
 /** [eventId, deliveryId, attempt, arrivedAt, answeredAt, status, bodyBytes] per request. */
 let records = [];
 let okEvents = new Set();
@@ -40,6 +43,7 @@ async function answer(req, res, body, arrivedAt) {
     status = 401;
   }
   if (status === 200 && failRate > 0 && Math.random() < failRate) status = 500;
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   let eventId = null;
   try {
     eventId = JSON.parse(body.toString('utf8')).eventId ?? null;
@@ -73,6 +77,7 @@ process.on('message', (message) => {
     case 'configure':
       secrets = message.secrets;
       failRate = message.failRate;
+      delayMs = message.delayMs ?? 0;
       break;
     case 'reset':
       records = [];

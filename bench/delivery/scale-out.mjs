@@ -1,0 +1,144 @@
+// `npm run bench:scale-out`: does a second host on the same PostgreSQL database add delivery capacity?
+// A benchmark: it reports, it does not assert. Traffic to 127.0.0.1 only; databases created for the run
+// and dropped at its end (also after an error, the watchdog or Ctrl-C).
+//
+// Why a separate benchmark (docs/benchmarks.md, "Several hosts: capacity"): on a machine with 2 cores the
+// CPU-bound burst of `bench:delivery` already keeps both cores busy with one host (host + PostgreSQL +
+// receiver + load generator), so a second host process can only share the same cores. Here the receiver
+// answers after a fixed latency (`--delay-ms`, default 50) and each host has few delivery slots
+// (`--slots`, default 16), so one host's capacity is bounded by its slots (slots / latency), far below
+// what the cores allow: a second host should double it, if work really spreads over both hosts.
+//
+// Per round (default 3, alternating order): a burst of `--count` events (default 3,000), POSTed to the
+// hosts in turn, for one host and for two hosts on one database; measured from the first POST until the
+// receiver has verified every accepted event. Each host's own attempt counter (`GET /metrics`) shows how
+// the deliveries spread over the hosts.
+//
+// Options: --delay-ms=N, --slots=N, --count=N, --rounds=N, --database-url=URL (default
+// postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL).
+import { benchHostEnv, DEFAULT_DATABASE_URL, startBackend } from './backend.mjs';
+import { installWatchdog, runCleanups } from './cleanup.mjs';
+import { ADMIN_TOKEN, fmt, machine, percentile, startReceiver, table, writeResults } from './lib.mjs';
+import { burstPhase, warmUp } from './phases.mjs';
+
+function rawOption(name, fallback) {
+  const arg = process.argv.slice(2).find((a) => a.startsWith(`--${name}=`));
+  return arg ? arg.slice(name.length + 3) : fallback;
+}
+
+function option(name, fallback) {
+  const raw = rawOption(name, fallback);
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    console.error(`--${name} must be a whole number of at least 1; got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const O = {
+  delayMs: option('delay-ms', '50'),
+  slots: option('slots', '16'),
+  count: option('count', '3000'),
+  rounds: option('rounds', '3'),
+  databaseUrl: rawOption('database-url', process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL),
+  postConcurrency: 64,
+};
+
+/** The host's own count of attempts (all outcomes), from its Prometheus text. */
+async function attemptsOf(hostUrl) {
+  const res = await fetch(`${hostUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const text = await res.text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('platform_webhook_attempts_total{')) total += Number(line.split(' ').at(-1));
+  }
+  return total;
+}
+
+async function main() {
+  installWatchdog('bench:scale-out', 900);
+  const info = machine();
+  console.log(
+    `scale-out: ${O.count} events per burst, receiver latency ${O.delayMs} ms, ${O.slots} delivery slots per host, ` +
+      `${O.rounds} rounds; ${info.nproc} cores (${info.cpuModel}), ${info.node}`,
+  );
+  const ceiling = (O.slots * 1000) / O.delayMs;
+  console.log(
+    `one host's slot-bound ceiling: ${O.slots} / ${O.delayMs} ms = ${fmt(ceiling, 0)} deliveries/s`,
+  );
+  const receiver = await startReceiver();
+  const hostEnv = { ...benchHostEnv({}), PLATFORM_DELIVERY_CONCURRENCY: String(O.slots) };
+  const backends = [];
+  const results = { date: new Date().toISOString(), machine: info, options: O, rounds: [] };
+  try {
+    for (const hosts of [1, 2]) {
+      const backend = await startBackend({
+        kind: 'pg',
+        hosts,
+        hostEnv,
+        databaseUrl: O.databaseUrl,
+        receiverUrl: receiver.url,
+        postConcurrency: O.postConcurrency,
+      });
+      backends.push({ ...backend, key: `${hosts}` });
+    }
+    receiver.configure({ secrets: backends.map((b) => b.secret), failRate: 0, delayMs: O.delayMs });
+    for (const b of backends) await warmUp(receiver, b, 500, O.postConcurrency);
+    for (let round = 0; round < O.rounds; round++) {
+      const row = {};
+      for (let k = 0; k < backends.length; k++) {
+        const b = backends[(k + round) % backends.length];
+        const before = await Promise.all(b.hosts.map((h) => attemptsOf(h.url)));
+        const burst = await burstPhase(receiver, b, O.count, O.postConcurrency);
+        const after = await Promise.all(b.hosts.map((h) => attemptsOf(h.url)));
+        row[b.key] = {
+          deliveriesPerSecond: burst.deliveriesPerSecond,
+          verified: burst.verified,
+          neverArrived: burst.neverArrived,
+          attemptsPerHost: after.map((a, i) => a - before[i]),
+          machineBusyCores: burst.load.machineBusyCores,
+          hostProcessCores: burst.load.hostProcessCores,
+        };
+      }
+      results.rounds.push(row);
+      console.log(
+        `round ${round + 1}: one host ${fmt(row['1'].deliveriesPerSecond, 0)}/s, two hosts ${fmt(row['2'].deliveriesPerSecond, 0)}/s ` +
+          `(attempts per host ${row['2'].attemptsPerHost.join(' / ')})`,
+      );
+    }
+  } finally {
+    for (const b of backends) await b.stop().catch((error) => console.error(`stopping: ${error}`));
+    await receiver.stop();
+  }
+  const med = (key, field) =>
+    percentile(
+      results.rounds.map((r) => r[key][field]),
+      50,
+    );
+  const one = med('1', 'deliveriesPerSecond');
+  const two = med('2', 'deliveriesPerSecond');
+  results.summary = { oneHost: one, twoHosts: two, ratio: two / one, ceilingOneHost: ceiling };
+  console.log(
+    `\n${table(
+      ['', 'deliveries/s (median)', 'machine busy cores', 'host cores', 'lost'],
+      ['1', '2'].map((key) => [
+        key === '1' ? 'PostgreSQL, one host' : 'PostgreSQL, two hosts',
+        fmt(med(key, 'deliveriesPerSecond'), 0),
+        fmt(med(key, 'machineBusyCores'), 2),
+        fmt(med(key, 'hostProcessCores'), 2),
+        String(results.rounds.reduce((s, r) => s + r[key].neverArrived, 0)),
+      ]),
+    )}`,
+  );
+  console.log(`two hosts / one host: ${fmt(two / one, 2)} (target: at least 1)`);
+  writeResults(results, 'scale-out');
+}
+
+main().then(
+  () => runCleanups().then(() => process.exit(0)),
+  (error) => {
+    console.error(error);
+    void runCleanups().then(() => process.exit(1));
+  },
+);
