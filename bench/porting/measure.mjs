@@ -10,8 +10,9 @@
 //   1. the rename, and nothing else: `gitbook-manifest.yaml` -> `platform-manifest.yaml`; the module
 //      specifiers '@gitbook/runtime' -> '@platform/runtime' and '@gitbook/api' -> '@platform/api-client'
 //      in every source file;
-//   2. what a clone would have and the copy lacks: a placeholder for each binary file listed in
-//      `.fetch.json` (a 1x1 PNG), and the npm dependencies of its package.json (other than the
+//   2. what a clone would have and the copy lacks: a placeholder (a 1x1 PNG, or an empty SVG) for each
+//      binary file listed in `.fetch.json` and for each image the manifest names (`icon`,
+//      `previewImages`) that is missing (binary files cannot be copied into the corpus), and the npm dependencies of its package.json (other than the
 //      platform's own `@gitbook/*` packages), installed once for the whole corpus from the registry;
 //   3. `platform check --json` (with `--first-party` when the manifest requests an internal scope).
 // Nothing special-cases an integration by name. Prints a table and writes
@@ -45,6 +46,19 @@ const PNG_1X1 = Buffer.from(
   'base64',
 );
 
+const EMPTY_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>\n';
+
+/** The images a manifest names (`icon`, `previewImages`), as written. */
+function manifestImages(dir) {
+  try {
+    const manifest = parseYaml(readFileSync(join(dir, 'platform-manifest.yaml'), 'utf8'));
+    const paths = [manifest?.icon, ...(Array.isArray(manifest?.previewImages) ? manifest.previewImages : [])];
+    return paths.filter((p) => typeof p === 'string' && /\.(png|jpe?g|gif|webp|svg)$/i.test(p));
+  } catch {
+    return [];
+  }
+}
+
 /** The rename of step 1, on one source text. */
 export function renameSpecifiers(text) {
   return text
@@ -74,16 +88,18 @@ function prepare(corpus, name) {
   for (const file of walk(dir)) {
     if (SOURCE.test(file)) writeFileSync(file, renameSpecifiers(readFileSync(file, 'utf8')));
   }
-  let restored = 0;
   const fetchInfo = join(dir, '.fetch.json');
-  if (existsSync(fetchInfo)) {
-    for (const path of JSON.parse(readFileSync(fetchInfo, 'utf8')).binarySkipped ?? []) {
-      const target = join(dir, path);
-      if (existsSync(target)) continue;
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, PNG_1X1);
-      restored++;
-    }
+  const skipped = existsSync(fetchInfo)
+    ? (JSON.parse(readFileSync(fetchInfo, 'utf8')).binarySkipped ?? [])
+    : [];
+  let restored = 0;
+  for (const path of [...skipped, ...manifestImages(dir)]) {
+    const target = resolve(dir, path);
+    // Only inside the folder: a path outside it is the manifest's own mistake, which check reports.
+    if (!target.startsWith(`${dir}/`) || existsSync(target)) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, target.endsWith('.svg') ? EMPTY_SVG : PNG_1X1);
+    restored++;
   }
   return { dir, restored };
 }
