@@ -5,6 +5,7 @@ export {
   configurationDefaults,
   validateConfiguration,
 } from './configuration.js';
+export { cspSourceProblem, parseHostSource } from './csp.js';
 export { manifestForEnv } from './envs.js';
 export {
   InvalidSecretExpressionError,
