@@ -28,8 +28,11 @@ export {
 } from './schema.js';
 export {
   CATEGORIES,
+  currentScopeName,
   EVENT_SCOPES,
   INTERNAL_SCOPES,
+  renameScopes,
+  SCOPE_ALIASES,
   SCOPES,
   type Scope,
   type ScopedEventType,
