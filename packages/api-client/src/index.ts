@@ -45,6 +45,7 @@ export type {
   EventType,
   FetchEvent,
   FetchEventRequest,
+  FetchPublishedScriptEvent,
   InstallationSetupEvent,
   PageFeedbackEvent,
   SiteViewEvent,

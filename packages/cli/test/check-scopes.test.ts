@@ -48,3 +48,36 @@ describe('platform check with a renamed scope', () => {
     );
   });
 });
+
+describe('platform check with fetch_published_script', () => {
+  it('names the missing internal scope and the fix, then passes with it and --first-party', async () => {
+    const hooked = await scaffold('hooked', env);
+    const source = join(hooked, 'src/index.ts');
+    writeFileSync(
+      source,
+      readFileSync(source, 'utf8').replace(
+        'export default createIntegration({',
+        "export default createIntegration({\n  fetch_published_script: async () => new Response('1', { headers: { 'content-type': 'application/javascript' } }),",
+      ),
+    );
+    const checked = await run(['check'], { cwd: hooked, env });
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toMatch(
+      /platform-manifest\.yaml:\d+:1 error: the script handles `fetch_published_script`, which needs the scope `site:script:inject`; add `site:script:inject` to `scopes`, or the host never sends it\. `site:script:inject` is internal: only first-party integrations get it \(`platform check --first-party`/,
+    );
+    const manifest = join(hooked, 'platform-manifest.yaml');
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, 'utf8').replace(
+        '  - space:content:read',
+        '  - space:content:read\n  - space:script:inject',
+      ),
+    );
+    // The old name of the scope, renamed with a warning; the manifest then needs --first-party.
+    const plain = await run(['check'], { cwd: hooked, env });
+    expect(plain.stdout).toMatch(/`site:script:inject` is an internal scope/);
+    const granted = await run(['check', '--first-party'], { cwd: hooked, env });
+    expect(granted.stdout).toContain('warning: `space:script:inject` is now `site:script:inject`; rename it');
+    expect(granted.code, granted.stdout).toBe(0);
+  });
+});

@@ -58,11 +58,41 @@ function namesOperator(source: string, operator: readonly string[]): boolean {
 }
 
 /**
+ * The sources a manifest's `contentSecurityPolicy` adds, per directive, as the host uses them: valid
+ * source expressions only (a manifest stored before they were checked may hold others), `'self'` as
+ * the content origin, none naming an operator origin, no `frame-ancestors` (the host leaves framing
+ * open).
+ *
+ * @example
+ * ```ts
+ * manifestSources("script-src 'self' https://plausible.io", { content: 'http://127.0.0.1:8081', operator: [] });
+ * // { 'script-src': ['http://127.0.0.1:8081', 'https://plausible.io'] }
+ * ```
+ */
+export function manifestSources(
+  policy: Manifest['contentSecurityPolicy'],
+  origins: ContentOrigins,
+): Record<string, string[]> {
+  const content = new URL(origins.content).origin;
+  const out: Record<string, string[]> = {};
+  for (const [directive, sources] of Object.entries(cspDirectives(policy))) {
+    if (directive === 'frame-ancestors' || !Object.hasOwn(BASELINE_SOURCES, directive)) continue;
+    for (const raw of sources) {
+      if (cspSourceProblem(raw) !== undefined) continue;
+      const source = raw.toLowerCase() === "'self'" ? content : raw;
+      if (source !== content && namesOperator(source, origins.operator)) continue;
+      const list = out[directive] ?? [];
+      if (!list.includes(source)) list.push(source);
+      out[directive] = list;
+    }
+  }
+  return out;
+}
+
+/**
  * The policy the host puts on everything an integration answers: {@link INTEGRATION_CONTENT_CSP}, then
- * {@link BASELINE_SOURCES} with the sources of the manifest's `contentSecurityPolicy` added per
- * directive. `'self'` becomes the content origin (the page may also be served on the API's origin);
- * sources that are no valid source expression (a manifest stored before they were checked), or that
- * name an operator origin, are left out; `frame-ancestors` is not restricted.
+ * {@link BASELINE_SOURCES} with the {@link manifestSources} added per directive (a manifest's
+ * `default-src` sources to every fetch directive).
  *
  * @example
  * ```ts
@@ -78,20 +108,24 @@ export function contentPolicy(policy: Manifest['contentSecurityPolicy'], origins
       sources.map((s) => (s === CONTENT ? content : s)),
     ]),
   );
-  for (const [directive, sources] of Object.entries(cspDirectives(policy))) {
-    const targets = directive === 'default-src' ? FETCH_DIRECTIVES : [directive];
-    for (const raw of sources) {
-      if (cspSourceProblem(raw) !== undefined) continue;
-      const source = raw.toLowerCase() === "'self'" ? content : raw;
-      if (source !== content && namesOperator(source, origins.operator)) continue;
-      for (const target of targets) {
-        const list = directives.get(target);
-        if (list && !list.includes(source)) list.push(source);
-      }
+  for (const [directive, sources] of Object.entries(manifestSources(policy, origins))) {
+    for (const target of directive === 'default-src' ? FETCH_DIRECTIVES : [directive]) {
+      const list = directives.get(target);
+      for (const source of sources) if (list && !list.includes(source)) list.push(source);
     }
   }
   const parts = [...directives].map(([d, sources]) => `${d} ${sources.join(' ')}`);
   return [INTEGRATION_CONTENT_CSP, ...parts].join('; ');
+}
+
+/** The content origin and the operator's origins of this host. */
+export function contentOrigins(
+  ctx: Pick<HostContext, 'baseUrl' | 'contentBaseUrl' | 'config'>,
+): ContentOrigins {
+  const { hostname, port } = ctx.config;
+  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
+  const listening = port > 0 ? [`http://${host}:${port}`] : [];
+  return { content: contentBase(ctx), operator: [ctx.baseUrl(), ...listening] };
 }
 
 /**
@@ -106,11 +140,5 @@ export function contentPolicyOf(
   ctx: Pick<HostContext, 'baseUrl' | 'contentBaseUrl' | 'config'>,
   integration: { manifest: Record<string, unknown> },
 ): string {
-  const { hostname, port } = ctx.config;
-  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
-  const listening = port > 0 ? [`http://${host}:${port}`] : [];
-  return contentPolicy((integration.manifest as Manifest).contentSecurityPolicy, {
-    content: contentBase(ctx),
-    operator: [ctx.baseUrl(), ...listening],
-  });
+  return contentPolicy((integration.manifest as Manifest).contentSecurityPolicy, contentOrigins(ctx));
 }
