@@ -8,17 +8,18 @@ import { cliEnv, run, scaffold } from './helpers.js';
 let dir = '';
 const env = cliEnv();
 
+/** Replaces `from` by `to` in a file of a scaffolded integration. */
+function rewrite(file: string, from: string | RegExp, to: string): void {
+  writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+}
+
 beforeAll(async () => {
   dir = await scaffold('renamed', env);
-  const manifest = join(dir, 'platform-manifest.yaml');
-  writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('space:content:read', 'space:views:read'));
-  const source = join(dir, 'src/index.ts');
-  writeFileSync(
-    source,
-    readFileSync(source, 'utf8').replace(
-      /space_content_updated: async \(event, context\) => \{\n.*\n {4}\},/,
-      'site_view: async (event, context) => {\n      context.logger.info(event.url);\n    },',
-    ),
+  rewrite(join(dir, 'platform-manifest.yaml'), 'space:content:read', 'space:views:read');
+  rewrite(
+    join(dir, 'src/index.ts'),
+    /space_content_updated: async \(event, context\) => \{\n.*\n {4}\},/,
+    'site_view: async (event, context) => {\n      context.logger.info(event.url);\n    },',
   );
 });
 
@@ -52,26 +53,20 @@ describe('platform check with a renamed scope', () => {
 describe('platform check with fetch_published_script', () => {
   it('names the missing internal scope and the fix, then passes with it and --first-party', async () => {
     const hooked = await scaffold('hooked', env);
-    const source = join(hooked, 'src/index.ts');
-    writeFileSync(
-      source,
-      readFileSync(source, 'utf8').replace(
-        'export default createIntegration({',
-        "export default createIntegration({\n  fetch_published_script: async () => new Response('1', { headers: { 'content-type': 'application/javascript' } }),",
-      ),
+    rewrite(
+      join(hooked, 'src/index.ts'),
+      'export default createIntegration({',
+      "export default createIntegration({\n  fetch_published_script: async () => new Response('1', { headers: { 'content-type': 'application/javascript' } }),",
     );
     const checked = await run(['check'], { cwd: hooked, env });
     expect(checked.code).toBe(1);
     expect(checked.stdout).toMatch(
       /platform-manifest\.yaml:\d+:1 error: the script handles `fetch_published_script`, which needs the scope `site:script:inject`; add `site:script:inject` to `scopes`, or the host never sends it\. `site:script:inject` is internal: only first-party integrations get it \(`platform check --first-party`/,
     );
-    const manifest = join(hooked, 'platform-manifest.yaml');
-    writeFileSync(
-      manifest,
-      readFileSync(manifest, 'utf8').replace(
-        '  - space:content:read',
-        '  - space:content:read\n  - space:script:inject',
-      ),
+    rewrite(
+      join(hooked, 'platform-manifest.yaml'),
+      '  - space:content:read',
+      '  - space:content:read\n  - space:script:inject',
     );
     // The old name of the scope, renamed with a warning; the manifest then needs --first-party.
     const plain = await run(['check'], { cwd: hooked, env });
