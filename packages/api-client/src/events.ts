@@ -110,6 +110,22 @@ export interface FetchEvent extends BaseEvent {
 }
 
 /**
+ * A published site asks for the script its pages include (docs/published-scripts.md): the
+ * integration's `fetch_published_script` answers a JavaScript `Response`, or nothing. The
+ * installation's configuration is in `context.environment` (`siteInstallation.configuration`).
+ * @example const e: FetchPublishedScriptEvent = { type: 'fetch_published_script', eventId: 'e', installationId: 'inst_1', siteId: 'site_1' };
+ */
+export interface FetchPublishedScriptEvent extends BaseEvent {
+  type: 'fetch_published_script';
+  /** Id of the installation whose script is asked for. */
+  installationId: string;
+  /** Id of the published site whose pages include the script. */
+  siteId: string;
+  /** Id of the space the site publishes, when the site renderer says it. */
+  spaceId?: string;
+}
+
+/**
  * Every event the host sends to an integration.
  * @example
  * function spaceOf(e: Event): string | undefined { return 'spaceId' in e ? e.spaceId : undefined; }
@@ -125,6 +141,7 @@ export type Event =
   | SiteViewEvent
   | PageFeedbackEvent
   | UIRenderEvent
+  | FetchPublishedScriptEvent
   | FetchEvent;
 
 /** Name of an event type. @example const t: EventType = 'fetch'; */

@@ -45,6 +45,7 @@ export type {
   EventType,
   FetchEvent,
   FetchEventRequest,
+  FetchPublishedScriptEvent,
   InstallationSetupEvent,
   PageFeedbackEvent,
   SiteViewEvent,
@@ -68,5 +69,5 @@ export type {
   IntegrationSiteInstallation,
   IntegrationSpaceInstallation,
 } from './installation-aliases';
-export type { Scope } from './scopes';
-export { isScope, SCOPES } from './scopes';
+export type { Scope, ScopeAlias } from './scopes';
+export { currentScopeName, isScope, SCOPE_ALIASES, SCOPES } from './scopes';

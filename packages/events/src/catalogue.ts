@@ -126,6 +126,15 @@ export const EVENT_CATALOGUE = {
     scope: null,
     webhook: false,
   },
+  fetch_published_script: {
+    title: 'Published-page script',
+    summary:
+      'A published site asks the installation for the script its pages include (analytics, chat, consent banners); the integration answers JavaScript, or nothing.',
+    source: 'host',
+    place: 'site',
+    scope: 'site:script:inject',
+    webhook: false,
+  },
   fetch: {
     title: 'Public endpoint request',
     summary: "An HTTP request reached the installation's public endpoint; the body travels unmodified.",
@@ -142,8 +151,8 @@ type Catalogue = typeof EVENT_CATALOGUE;
 export type EventType = keyof Catalogue;
 
 /**
- * The names of the events the host makes itself (installation set-up, component rendering, public
- * endpoint requests): code that emits or recognises them uses these instead of spelling the name.
+ * The names of the events the host makes itself (installation set-up, component rendering, published
+ * site scripts, public endpoint requests): code that emits or recognises them uses these instead of spelling the name.
  *
  * @example
  * if (event.type === HOST_EVENT.uiRender) renderComponent(event);
@@ -152,6 +161,7 @@ export const HOST_EVENT = {
   installationSetup: 'installation_setup',
   spaceInstallationSetup: 'space_installation_setup',
   uiRender: 'ui_render',
+  fetchPublishedScript: 'fetch_published_script',
   fetch: 'fetch',
 } as const satisfies Record<string, EventType>;
 

@@ -58,6 +58,7 @@ export const hostApi = {
   },
   'POST /v1/events': { body: S.IncomingEvent, response: S.EventAccepted },
   'GET /v1/status': { response: S.HostStatus },
+  'GET /v1/sites/{siteId}/published-scripts': { response: S.PublishedScriptList },
 } as const satisfies Record<string, RouteSchemas>;
 
 /** The names of the `{placeholders}` of a path. */

@@ -5,6 +5,7 @@ export {
   configurationDefaults,
   validateConfiguration,
 } from './configuration.js';
+export { cspSourceProblem, parseHostSource } from './csp.js';
 export { manifestForEnv } from './envs.js';
 export {
   InvalidSecretExpressionError,
@@ -27,8 +28,11 @@ export {
 } from './schema.js';
 export {
   CATEGORIES,
+  currentScopeName,
   EVENT_SCOPES,
   INTERNAL_SCOPES,
+  renameScopes,
+  SCOPE_ALIASES,
   SCOPES,
   type Scope,
   type ScopedEventType,

@@ -4,6 +4,7 @@ import { formatPath, type Issue, type PendingIssue } from './issues.js';
 import { locate, position } from './locate.js';
 import { checkRules } from './rules.js';
 import { type Manifest, manifestSchema } from './schema.js';
+import { renameScopes } from './scopes.js';
 import { fromZodIssues } from './zod-issues.js';
 
 /** Options of {@link parseManifest} and `loadManifest`. */
@@ -98,7 +99,10 @@ export function parseManifest(text: string, options: ParseOptions = {}): Manifes
     return { ok: false, errors, warnings };
   }
 
-  const pending: PendingIssue[] = [];
+  // Renamed scopes are read under their new names from here on (docs/contracts.md "Scopes").
+  const renamed = renameScopes(data);
+  data = renamed.data;
+  const pending: PendingIssue[] = [...renamed.warnings];
   const parsed = manifestSchema.safeParse(data);
   if (!parsed.success) pending.push(...fromZodIssues(manifestSchema, parsed.error.issues, data));
   pending.push(...checkRules(data, { firstParty: options.firstParty ?? false }));

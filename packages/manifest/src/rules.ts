@@ -1,3 +1,4 @@
+import { checkContentSecurityPolicy } from './csp.js';
 import { isRecord } from './data.js';
 import type { PathSegments, PendingIssue } from './issues.js';
 import { INTERNAL_SCOPES } from './scopes.js';
@@ -30,6 +31,15 @@ export function checkRules(data: unknown, options: RuleOptions): PendingIssue[] 
   }
   checkSecrets(data.secrets, report);
   checkTargetPlaces(data, report);
+  checkContentSecurityPolicy(data.contentSecurityPolicy, ['contentSecurityPolicy'], report);
+  if (isRecord(data.envs)) {
+    for (const [env, overrides] of Object.entries(data.envs)) {
+      if (isRecord(overrides)) {
+        const path = ['envs', env, 'contentSecurityPolicy'];
+        checkContentSecurityPolicy(overrides.contentSecurityPolicy, path, report);
+      }
+    }
+  }
   return out;
 }
 

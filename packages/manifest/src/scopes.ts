@@ -9,10 +9,11 @@
  * EVENT_SCOPES.fetch; // null
  * ```
  */
-export { SCOPES, type Scope } from '@platform/api-client';
+export { currentScopeName, SCOPE_ALIASES, SCOPES, type Scope } from '@platform/api-client';
 
-import type { Scope } from '@platform/api-client';
+import { currentScopeName, type Scope } from '@platform/api-client';
 import { EVENT_SCOPES as CATALOGUE_SCOPES, type EventType } from '@platform/events/catalogue';
+import type { PendingIssue } from './issues.js';
 
 /**
  * Scopes reserved to first-party integrations (the ones bundled with the platform).
@@ -70,3 +71,34 @@ export const CATEGORIES = [
  * ```
  */
 export const VISIBILITIES = ['private', 'unlisted', 'public'] as const;
+
+/**
+ * Rewrites the renamed scopes of a parsed manifest (`SCOPE_ALIASES` of `@platform/api-client`) to their
+ * new names, before validation, and returns a warning for each, at its list item. Returns the data
+ * unchanged (same object) when nothing was renamed.
+ *
+ * @example
+ * ```ts
+ * const { data, warnings } = renameScopes({ scopes: ['space:views:read'] });
+ * data; // { scopes: ['site:views:read'] }
+ * warnings[0].message; // '`space:views:read` is now `site:views:read`; rename it'
+ * ```
+ */
+export function renameScopes(data: unknown): { data: unknown; warnings: PendingIssue[] } {
+  if (typeof data !== 'object' || data === null || !('scopes' in data) || !Array.isArray(data.scopes)) {
+    return { data, warnings: [] };
+  }
+  const warnings: PendingIssue[] = [];
+  const scopes = data.scopes.map((scope: unknown, i: number) => {
+    if (typeof scope !== 'string' || currentScopeName(scope) === scope) return scope;
+    const current = currentScopeName(scope);
+    warnings.push({
+      path: ['scopes', i],
+      anchor: 'value',
+      message: `\`${scope}\` is now \`${current}\`; rename it`,
+      severity: 'warning',
+    });
+    return current;
+  });
+  return warnings.length === 0 ? { data, warnings } : { data: { ...data, scopes }, warnings };
+}

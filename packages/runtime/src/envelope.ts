@@ -72,6 +72,11 @@ export async function parseEnvelope(raw: ArrayBuffer, contentType: string | null
       `Invalid "event" part: a ${HOST_EVENT.uiRender} event needs a string componentId, object props/state and action {action}`,
     );
   }
+  if (record.type === HOST_EVENT.fetchPublishedScript && typeof record.siteId !== 'string') {
+    throw new EnvelopeError(
+      `Invalid "event" part: a ${HOST_EVENT.fetchPublishedScript} event needs a string siteId`,
+    );
+  }
   const part = form.get('fetch-body');
   const body =
     part === null

@@ -4,11 +4,13 @@ export type {
   Event,
   EventOf,
   EventType,
+  FetchPublishedScriptEvent,
   IntegrationEnvironment,
 } from '@platform/api-client';
 export type {
   EventByType,
   FetchEventCallback,
+  FetchPublishScriptEventCallback,
   RuntimeContext,
   RuntimeEnvironment,
   StoredOAuthCredentials,

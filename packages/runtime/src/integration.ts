@@ -1,4 +1,4 @@
-import type { Event, EventOf, EventType, FetchEvent } from '@platform/api-client';
+import type { Event, EventOf, EventType, FetchEvent, FetchPublishedScriptEvent } from '@platform/api-client';
 import { createApiClient, HOST_EVENT } from '@platform/api-client';
 import type { Component } from './component';
 import type { IntegrationContext } from './context';
@@ -10,8 +10,14 @@ import { verifyPlatformSignature } from './platform-signature';
 /** Envelope versions this runtime speaks. */
 export const SUPPORTED_VERSIONS = ['v1'] as const;
 
-/** Event names handled through `events` (public endpoint requests and component renders have their own slots). */
-export type RuntimeEventType = Exclude<EventType, typeof HOST_EVENT.fetch | typeof HOST_EVENT.uiRender>;
+/**
+ * Event names handled through `events` (public endpoint requests, component renders and published
+ * scripts have their own slots, since they answer something).
+ */
+export type RuntimeEventType = Exclude<
+  EventType,
+  typeof HOST_EVENT.fetch | typeof HOST_EVENT.uiRender | typeof HOST_EVENT.fetchPublishedScript
+>;
 
 /**
  * Handlers of runtime events, by name.
@@ -32,6 +38,15 @@ export interface IntegrationDefinition<Context extends IntegrationContext = Inte
   components?: Component[];
   /** Runtime event handlers. */
   events?: EventHandlers<Context>;
+  /**
+   * The script the published pages of a site include (docs/published-scripts.md): a JavaScript
+   * `Response`, or nothing when this installation has none (e.g. not configured yet). Needs the
+   * internal scope `site:script:inject` (first-party integrations only).
+   */
+  fetch_published_script?: (
+    event: FetchPublishedScriptEvent,
+    context: Context,
+  ) => Response | undefined | Promise<Response | undefined>;
 }
 
 /** The `ctx` of a Workers module `fetch`. */
@@ -96,6 +111,19 @@ async function dispatch(
     if (!definition.fetch) return jsonError(404, 'no_fetch_handler', 'This integration has no fetch handler');
     const response: unknown = await definition.fetch(request, context);
     if (!(response instanceof Response)) throw new TypeError('The fetch handler did not return a Response');
+    return response;
+  }
+  if (event.type === HOST_EVENT.fetchPublishedScript) {
+    const hook = definition.fetch_published_script;
+    if (!hook) {
+      return jsonError(404, 'no_published_script', 'This integration has no fetch_published_script hook');
+    }
+    const response: unknown = await hook(event, context);
+    // Nothing to include for this installation: an empty answer, which the host passes on.
+    if (response === undefined || response === null) return new Response(null, { status: 204 });
+    if (!(response instanceof Response)) {
+      throw new TypeError('fetch_published_script returned neither a Response nor nothing');
+    }
     return response;
   }
   if (event.type === HOST_EVENT.uiRender) {

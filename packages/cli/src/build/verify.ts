@@ -1,5 +1,5 @@
 import { HOST_EVENT } from '@platform/events/catalogue';
-import { didYouMean, EVENT_SCOPES, type Manifest } from '@platform/manifest';
+import { didYouMean, EVENT_SCOPES, INTERNAL_SCOPES, type Manifest } from '@platform/manifest';
 import type { BundleResult } from '../bundle.js';
 
 /** A problem found in a built integration; `path` is the manifest key it concerns. */
@@ -76,8 +76,18 @@ export function blockProblems(
 
 /** What loading the bundle in Node tells about the integration. */
 export type ModuleInspection =
-  | { ok: true; componentIds: string[]; handlers: string[] }
+  | {
+      ok: true;
+      componentIds: string[];
+      /** Keys of `events`. */
+      handlers: string[];
+      /** Hooks given to `createIntegration` itself (`fetch_published_script`). */
+      hooks: string[];
+    }
   | { ok: false; message: string };
+
+/** Events whose handler is a key of the definition itself, since it answers something. */
+const HOOKS: readonly string[] = [HOST_EVENT.fetchPublishedScript];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -120,15 +130,35 @@ export async function inspectBundle(code: string, entry: string): Promise<Module
     : [];
   const events = integration.definition.events;
   const handlers = isRecord(events) ? Object.keys(events) : [];
-  return { ok: true, componentIds, handlers };
+  const { definition } = integration;
+  const hooks = HOOKS.filter((name) => typeof definition[name] === 'function');
+  return { ok: true, componentIds, handlers, hooks };
 }
 
-/** Event types a script may handle in `events` (component renders have their own slot). */
-const HANDLED_EVENTS = Object.keys(EVENT_SCOPES).filter((type) => type !== HOST_EVENT.uiRender);
+/** Event types a script may handle in `events` (component renders and hooks have their own slots). */
+const HANDLED_EVENTS = Object.keys(EVENT_SCOPES).filter(
+  (type) => type !== HOST_EVENT.uiRender && !HOOKS.includes(type),
+);
+
+/** The scope problem of handling `name`, if its scope is missing. */
+function missingScope(name: string, scopes: readonly string[]): BundleProblem[] {
+  const needed = (EVENT_SCOPES as Record<string, string | null>)[name];
+  if (!needed || scopes.includes(needed)) return [];
+  const internal = (INTERNAL_SCOPES as readonly string[]).includes(needed)
+    ? ` \`${needed}\` is internal: only first-party integrations get it (\`platform check --first-party\`; the operator publishes with \`firstParty\`).`
+    : '';
+  return [
+    {
+      path: 'scopes',
+      message: `the script handles \`${name}\`, which needs the scope \`${needed}\`; add \`${needed}\` to \`scopes\`, or the host never sends it.${internal}`,
+    },
+  ];
+}
 
 /**
- * Problems with the script's event handlers: a name that is no event type (a typo never runs), and
- * an event whose scope the manifest lacks (the host never sends it; see docs/first-integration.md).
+ * Problems with the script's event handlers (`events` keys) and hooks (`fetch_published_script`): a
+ * name that is no event type (a typo never runs), a hook put in `events`, and an event whose scope the
+ * manifest lacks (the host never sends it; see docs/first-integration.md).
  *
  * @example
  * ```ts
@@ -139,10 +169,18 @@ const HANDLED_EVENTS = Object.keys(EVENT_SCOPES).filter((type) => type !== HOST_
 export function eventProblems(
   manifest: Pick<Manifest, 'scopes'>,
   handlers: readonly string[],
+  hooks: readonly string[] = [],
 ): BundleProblem[] {
   const scopes: readonly string[] = manifest.scopes;
-  return handlers.flatMap((name): BundleProblem[] => {
-    const needed = (EVENT_SCOPES as Record<string, string | null>)[name];
+  const inEvents = handlers.flatMap((name): BundleProblem[] => {
+    if (HOOKS.includes(name)) {
+      return [
+        {
+          path: 'script',
+          message: `\`${name}\` is not an \`events\` handler, so it never runs there: give it to \`createIntegration({ ${name} })\` itself.`,
+        },
+      ];
+    }
     if (!HANDLED_EVENTS.includes(name)) {
       return [
         {
@@ -151,14 +189,7 @@ export function eventProblems(
         },
       ];
     }
-    if (needed && !scopes.includes(needed)) {
-      return [
-        {
-          path: 'scopes',
-          message: `the script handles \`${name}\`, which needs the scope \`${needed}\`; add \`${needed}\` to \`scopes\`, or the host never sends it.`,
-        },
-      ];
-    }
-    return [];
+    return missingScope(name, scopes);
   });
+  return [...inEvents, ...hooks.flatMap((name) => missingScope(name, scopes))];
 }

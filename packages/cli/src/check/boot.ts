@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
 import { HOST_EVENT } from '@platform/events/catalogue';
-import type { Manifest } from '@platform/manifest';
+import { configurationDefaults, type Manifest } from '@platform/manifest';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from '@platform/runtime/testing';
 import type { BundleProblem } from '../build/verify.js';
 
@@ -71,9 +71,32 @@ async function renderProblem(response: Response): Promise<string | undefined> {
   return `rendered invalid ContentKit: ${listed.join('; ')}`;
 }
 
+/** JavaScript media types a published script may be served as. */
+const JAVASCRIPT = /^(application|text)\/(javascript|ecmascript|x-javascript)\s*(;|$)/i;
+
+/** What is wrong with a `fetch_published_script` answer: a script (200, JavaScript) or nothing (204) is fine. */
+async function publishedScriptProblem(response: Response): Promise<string | undefined> {
+  if (response.status === 204) return undefined;
+  if (response.status !== 200) {
+    return `\`${HOST_EVENT.fetchPublishedScript}\` failed in workerd: ${await describeFailure(response)}`;
+  }
+  await response.arrayBuffer();
+  const type = response.headers.get('content-type') ?? '';
+  return JAVASCRIPT.test(type)
+    ? undefined
+    : `\`${HOST_EVENT.fetchPublishedScript}\` answered ${type ? `\`${type}\`` : 'no Content-Type'}; answer the script with \`content-type: application/javascript\` (or nothing when there is no script).`;
+}
+
+/** Options of {@link bootBundle}. */
+export interface BootOptions {
+  /** Hooks the module defines (`fetch_published_script`): each is called once with a sample event. */
+  hooks?: readonly string[];
+}
+
 /**
  * Boots a bundle in workerd (Miniflare, as the host does) and calls it with an installation set-up
- * envelope, then renders every block and configuration screen (`componentId`) of the manifest.
+ * envelope, then renders every block and configuration screen (`componentId`) of the manifest, and
+ * calls its `fetch_published_script` once for a site (configuration: the manifest's defaults).
  * Returns the problems found.
  *
  * @example
@@ -81,7 +104,11 @@ async function renderProblem(response: Response): Promise<string | undefined> {
  * const problems = await bootBundle(bundle.code, manifest); // [] when it answers 2xx
  * ```
  */
-export async function bootBundle(code: string, manifest: Manifest): Promise<BundleProblem[]> {
+export async function bootBundle(
+  code: string,
+  manifest: Manifest,
+  options: BootOptions = {},
+): Promise<BundleProblem[]> {
   const { Miniflare } = await preloadMiniflare();
   const mf = new Miniflare({
     modules: true,
@@ -102,8 +129,8 @@ export async function bootBundle(code: string, manifest: Manifest): Promise<Bund
       urls: { publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public' },
     },
   });
-  const post = async (event: object) => {
-    const request = envelopeRequest(event, { environment });
+  const post = async (event: object, env: Record<string, unknown> | typeof environment = environment) => {
+    const request = envelopeRequest(event, { environment: env });
     const body = new Uint8Array(await request.arrayBuffer());
     return mf.dispatchFetch('http://integration.local/v1', {
       method: 'POST',
@@ -166,6 +193,31 @@ export async function bootBundle(code: string, manifest: Manifest): Promise<Bund
           message: `the configuration screen \`${settings.componentId}\` ${problem}`,
         });
       }
+    }
+    if (options.hooks?.includes(HOST_EVENT.fetchPublishedScript)) {
+      const configuration = configurationDefaults(manifest, 'site');
+      const site = {
+        site: 'site_check',
+        status: 'active',
+        configuration,
+        externalIds: [],
+        urls: environment.integration.urls,
+      };
+      const answer = await post(
+        {
+          type: HOST_EVENT.fetchPublishedScript,
+          eventId: 'evt_script',
+          installationId: 'inst_check',
+          siteId: 'site_check',
+        },
+        {
+          ...environment,
+          installation: { ...environment.installation, target: 'site', configuration },
+          siteInstallation: site,
+        },
+      );
+      const problem = await publishedScriptProblem(answer as unknown as Response);
+      if (problem) problems.push({ path: 'script', message: problem });
     }
   } finally {
     await mf.dispose();

@@ -66,10 +66,10 @@ async function problemsOf(dir: string, manifest: Manifest): Promise<BundleProble
   if (!inspection.ok) return [{ path: 'script', message: inspection.message }];
   const blocks = [
     ...blockProblems(manifest, inspection.componentIds),
-    ...eventProblems(manifest, inspection.handlers),
+    ...eventProblems(manifest, inspection.handlers, inspection.hooks),
   ];
   if (blocks.length > 0) return blocks;
-  return bootBundle(bundle.code, manifest);
+  return bootBundle(bundle.code, manifest, { hooks: inspection.hooks });
 }
 
 /**

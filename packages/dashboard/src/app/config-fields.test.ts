@@ -108,6 +108,7 @@ describe('small pure helpers', () => {
     expect(parseRoute('/nope/x/y').page).toBe('not-found');
     expect(scopeInWords('site:views:read')).toContain('visitor data');
     expect(scopeInWords('custom:scope')).toBe('custom:scope');
+    expect(scopeInWords('space:views:read')).toBe(scopeInWords('site:views:read'));
   });
 });
 

@@ -1,4 +1,6 @@
-const WORDS: Record<string, string> = {
+import { currentScopeName, type Scope } from '@platform/api-client';
+
+const WORDS: Record<Scope, string> = {
   'space:content:read': 'Read the content of spaces',
   'space:content:write': 'Change the content of spaces',
   'space:metadata:read': 'Read space settings (title, visibility)',
@@ -18,11 +20,12 @@ const WORDS: Record<string, string> = {
 };
 
 /**
- * A scope (docs/contracts.md "Scopes") in plain words; unknown scopes are shown as they are.
+ * A scope (docs/contracts.md "Scopes") in plain words, an old name as its new one (`SCOPE_ALIASES`);
+ * unknown scopes are shown as they are.
  * @example scopeInWords('space:content:read'); // 'Read the content of spaces'
  */
 export function scopeInWords(scope: string): string {
-  return WORDS[scope] ?? scope;
+  return (WORDS as Record<string, string>)[currentScopeName(scope)] ?? scope;
 }
 
 const VISIBILITY: Record<string, string> = {

@@ -12,14 +12,20 @@ import { integrationRoutes } from './integrations.js';
 import { metricsRoutes } from './metrics.js';
 import { nodeJsonBody } from './node-body.js';
 import { publicRoutes } from './public.js';
+import {
+  PUBLISHED_SCRIPT_PATH,
+  publishedScriptListRoutes,
+  publishedScriptRoutes,
+} from './published-scripts.js';
 import { statusRoutes } from './status.js';
 import { webhookRoutes } from './webhooks.js';
 
 /** Public endpoints: no bearer token, and the integration receives the raw body. */
 const isPublicPath = (path: string) =>
   /^\/v1\/integrations\/[^/]+\/installations\/[^/]+\/public(\/|$)/.test(path);
-/** Routes anyone may call: public endpoints and assets (icons and preview images). */
-const needsNoToken = (path: string) => isPublicPath(path) || path.startsWith(ASSETS_PATH);
+/** Routes anyone may call: public endpoints, published site scripts and assets (icons and preview images). */
+const needsNoToken = (path: string) =>
+  isPublicPath(path) || PUBLISHED_SCRIPT_PATH.test(path) || path.startsWith(ASSETS_PATH);
 
 /** What the API needs besides the host context. */
 export interface ApiOptions {
@@ -80,6 +86,8 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', webhookRoutes(ctx));
   app.route('/', eventRoutes(ctx));
   app.route('/', publicRoutes(ctx, options.executors));
+  app.route('/', publishedScriptRoutes(ctx, options.executors));
+  app.route('/', publishedScriptListRoutes(ctx));
   app.route('/', assetRoutes(ctx));
   app.route('/', statusRoutes(ctx, { version: options.version, startedAt }));
   // The dashboard (GET pages and assets) after every API route, before the 404.

@@ -7,10 +7,11 @@ import type { ExecutorSelector } from '../services/invoker.js';
 import { createRouter } from './app-types.js';
 import { errorAnswer } from './error-response.js';
 import { publicEndpointRoutes } from './public.js';
+import { publishedScriptRoutes } from './published-scripts.js';
 
 /**
  * The app of the content origin (the second listener, `PLATFORM_CONTENT_PORT` / `PLATFORM_CONTENT_URL`):
- * the installations' public endpoints and nothing else — no API route, no dashboard, no token is ever
+ * the installations' public endpoints and the sites' published scripts, nothing else — no API route, no dashboard, no token is ever
  * accepted here.
  *
  * @example
@@ -20,12 +21,13 @@ import { publicEndpointRoutes } from './public.js';
 export function createContentApp(ctx: HostContext, executors: ExecutorSelector) {
   const app = createRouter();
   app.route('/', publicEndpointRoutes(ctx, executors, 'content'));
+  app.route('/', publishedScriptRoutes(ctx, executors));
   app.notFound((c) =>
     c.json(
       new HttpError(
         404,
         'not_found',
-        `This origin serves integrations' public endpoints only; the API and the dashboard are at ${ctx.baseUrl()}.`,
+        `This origin serves integrations' public endpoints and published site scripts only; the API and the dashboard are at ${ctx.baseUrl()}.`,
       ).toJSON(),
       404,
     ),

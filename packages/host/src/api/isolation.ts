@@ -20,17 +20,23 @@ const DROPPED_ON_API_ORIGIN = [
 /**
  * What the host answers for an integration's response: the same status and body, without the headers
  * that act on the serving origin (`Set-Cookie`, `Clear-Site-Data`, ...; CORS too on the API's origin),
- * with {@link INTEGRATION_CONTENT_CSP} added (appended: a policy the integration set still applies too,
- * and can only restrict further) and `nosniff`. See docs/security.md "Integration content".
+ * with `policy` added (appended: a policy the integration set still applies too, and can only restrict
+ * further) and `nosniff`. `policy` is the integration's (`contentPolicyOf`: the sandbox, the host's
+ * sources and the manifest's); at least {@link INTEGRATION_CONTENT_CSP}. See docs/security.md
+ * "Integration content".
  *
  * @example
- * return isolateIntegrationResponse(outcome.response, 'api');
+ * return isolateIntegrationResponse(outcome.response, 'api', contentPolicyOf(ctx, integration));
  */
-export function isolateIntegrationResponse(response: Response, origin: 'api' | 'content'): Response {
+export function isolateIntegrationResponse(
+  response: Response,
+  origin: 'api' | 'content',
+  policy: string = INTEGRATION_CONTENT_CSP,
+): Response {
   const headers = new Headers(response.headers);
   for (const name of DROPPED_EVERYWHERE) headers.delete(name);
   if (origin === 'api') for (const name of DROPPED_ON_API_ORIGIN) headers.delete(name);
-  headers.append('content-security-policy', INTEGRATION_CONTENT_CSP);
+  headers.append('content-security-policy', policy);
   headers.set('x-content-type-options', 'nosniff');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -9,6 +9,7 @@ import { newEventId } from '../services/dispatch.js';
 import { getInstallation } from '../services/installations.js';
 import { type ExecutorSelector, invoke } from '../services/invoker.js';
 import { createRouter, type HostEnv, operatorOnly } from './app-types.js';
+import { contentPolicyOf } from './content-policy.js';
 import { isolateIntegrationResponse } from './isolation.js';
 import { errorResponse } from './responses.js';
 import { RenderBody, Rendered } from './schemas.js';
@@ -104,7 +105,7 @@ export function publicEndpointRoutes(
       body,
     );
     if (!outcome.ok) throw executorFailure(outcome.error);
-    return isolateIntegrationResponse(outcome.response, origin);
+    return isolateIntegrationResponse(outcome.response, origin, contentPolicyOf(ctx, integration));
   };
   app.all('/v1/integrations/:name/installations/:id/public', handlePublic);
   app.all('/v1/integrations/:name/installations/:id/public/*', handlePublic);
@@ -147,7 +148,11 @@ export function publicRoutes(ctx: HostContext, executors: ExecutorSelector) {
       const cacheKey = RenderCache.keyOf(record.id, integration.bundleHash, body);
       const cached = renders.get(cacheKey);
       if (cached !== undefined) {
-        return isolateIntegrationResponse(c.json(cached, 200, { 'x-render-cache': 'hit' }), 'api') as never;
+        return isolateIntegrationResponse(
+          c.json(cached, 200, { 'x-render-cache': 'hit' }),
+          'api',
+          contentPolicyOf(ctx, integration),
+        ) as never;
       }
       const outcome = await invoke(ctx, executors, integration, record, {
         type: HOST_EVENT.uiRender,
@@ -159,7 +164,11 @@ export function publicRoutes(ctx: HostContext, executors: ExecutorSelector) {
       // way it is isolated like any integration answer on this origin.
       const answer = await checkRenderAnswer(outcome.response);
       renders.set(cacheKey, answer.body, answer.maxAge);
-      return isolateIntegrationResponse(c.json(answer.body, answer.status as 200), 'api') as never;
+      return isolateIntegrationResponse(
+        c.json(answer.body, answer.status as 200),
+        'api',
+        contentPolicyOf(ctx, integration),
+      ) as never;
     },
   );
 

@@ -103,6 +103,10 @@ export const PublishBody = z
       description:
         'values of the environment variables the manifest secrets reference (env.NAME expressions)',
     }),
+    firstParty: z.boolean().optional().openapi({
+      description:
+        'the operator vouches for the integration: grants the internal scopes (`site:script:inject`, `site:script:cookies`); built-in names stay reserved, and the code still runs in workerd (docs/security.md "First-party integrations")',
+    }),
     assets: z.record(z.string(), z.string()).optional().openapi({
       description:
         "the manifest's image files: its `icon` and `previewImages` paths, exactly as written there, mapped to the files' bytes in base64 (each at most 4 MiB; icon PNG, JPEG, SVG or WebP; previews PNG or JPEG)",
@@ -313,3 +317,29 @@ export const Rendered = z.object({
 
 /** `POST /v1/events`: the accepted event's id; `duplicate` for an event id seen before. */
 export const EventAccepted = z.object({ eventId: z.string(), duplicate: z.boolean().optional() });
+
+/** One script of `GET /v1/sites/{siteId}/published-scripts`. */
+export const PublishedScript = z
+  .object({
+    installationId: z.string(),
+    integration: z.string(),
+    url: z.string().openapi({
+      description:
+        "where the site's pages load the script (content origin); `?v=` changes with the configuration and the published version",
+      example: 'http://127.0.0.1:8081/v1/sites/site_1/integrations/plausible/script.js?v=3f2a9c0d1e2b4a5c',
+    }),
+    contentSecurityPolicy: z.record(z.string(), z.array(z.string())).openapi({
+      description:
+        "directive -> sources the site's policy must allow for this script: the script's own origin in `script-src`, and the manifest's `contentSecurityPolicy` sources",
+      example: {
+        'script-src': ['http://127.0.0.1:8081', 'https://plausible.io'],
+        'connect-src': ['plausible.io'],
+      },
+    }),
+  })
+  .openapi('PublishedScript');
+
+/** `GET /v1/sites/{siteId}/published-scripts`: the scripts a site renderer includes, oldest installation first. */
+export const PublishedScriptList = z
+  .object({ scripts: z.array(PublishedScript) })
+  .openapi('PublishedScriptList');

@@ -78,7 +78,14 @@ export async function publishBuiltins(ctx: HostContext): Promise<Builtin[]> {
             ? `${version}-${fingerprint.slice(0, 8)}`
             : version;
       try {
-        record = await publish(ctx, { manifest, bundle, firstParty: true, version: label, assets });
+        record = await publish(ctx, {
+          manifest,
+          bundle,
+          firstParty: true,
+          builtin: true,
+          version: label,
+          assets,
+        });
         ctx.logger.info(
           { integration: record.name, version: record.version },
           'published built-in integration',

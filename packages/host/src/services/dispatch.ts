@@ -1,5 +1,5 @@
 import { HOST_EVENT } from '@platform/events';
-import { EVENT_SCOPES, type Manifest } from '@platform/manifest';
+import { currentScopeName, EVENT_SCOPES, type Manifest } from '@platform/manifest';
 import type { EnqueueInput, InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { newSortableId } from '../storage/index.js';
 import { WEBHOOK_INTEGRATION } from './names.js';
@@ -53,7 +53,8 @@ export function hasScopeFor(integration: Pick<IntegrationRecord, 'manifest'>, ty
   const needed = (EVENT_SCOPES as Record<string, string | null | undefined>)[type];
   if (needed === undefined) return false;
   if (needed === null) return true;
-  return ((integration.manifest as Manifest).scopes as readonly string[]).includes(needed);
+  // Stored manifests hold current names (the loader renames); an old name still counts as its new one.
+  return (integration.manifest as Manifest).scopes.some((scope) => currentScopeName(scope) === needed);
 }
 
 /**

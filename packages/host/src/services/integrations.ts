@@ -18,8 +18,13 @@ export interface PublishInput {
   env?: Record<string, string>;
   /** The manifest's image files (`icon`, `previewImages`): path as the manifest gives it -> base64 bytes. */
   assets?: Record<string, string>;
-  /** Granted only by the host itself to the integrations bundled with it, never through the API. */
+  /**
+   * Grants the internal scopes: the host to the integrations bundled with it, or the operator who
+   * publishes (`firstParty: true` of `POST /v1/integrations`; docs/security.md "First-party integrations").
+   */
   firstParty?: boolean;
+  /** The host publishing its own built-in integrations: only then may a reserved name be used. */
+  builtin?: boolean;
 }
 
 /**
@@ -104,7 +109,7 @@ export async function publish(ctx: HostContext, input: PublishInput): Promise<In
     );
   }
   const manifest = parsed.manifest;
-  if (input.firstParty !== true && RESERVED_INTEGRATION_NAMES.has(manifest.name.toLowerCase())) {
+  if (input.builtin !== true && RESERVED_INTEGRATION_NAMES.has(manifest.name.toLowerCase())) {
     throw reservedName(manifest.name);
   }
   let secrets: Record<string, string>;

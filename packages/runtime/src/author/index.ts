@@ -2,4 +2,4 @@ export { ExposableError } from './exposable-error';
 export { Logger } from './logger';
 export type { StoredOAuthCredentials } from './oauth-token';
 export { getOAuthToken, OAUTH_REFRESH_MARGIN_MS } from './oauth-token';
-export type { EventByType, FetchEventCallback, RuntimeContext, RuntimeEnvironment } from './types';
+export type * from './types';

@@ -1,6 +1,7 @@
 import type {
   EventOf,
   EventType,
+  FetchPublishedScriptEvent,
   IntegrationEnvironment,
   OrganizationInstallation,
   SiteInstallation,
@@ -52,3 +53,15 @@ export type FetchEventCallback<Context extends RuntimeContext = RuntimeContext> 
  * @example const onView = async (event: EventByType<'space_view'>) => event.spaceId;
  */
 export type EventByType<T extends EventType> = EventOf<T>;
+
+/**
+ * The integration's `fetch_published_script` hook (docs/published-scripts.md) with a typed context:
+ * the script for the installation's site, or nothing.
+ * @example
+ * const handleFetchEvent: FetchPublishScriptEventCallback<MyContext> = async (event, { environment }) =>
+ *   new Response(`console.log(${JSON.stringify(event.siteId)})`, { headers: { 'content-type': 'application/javascript' } });
+ */
+export type FetchPublishScriptEventCallback<Context extends RuntimeContext = RuntimeContext> = (
+  event: FetchPublishedScriptEvent,
+  context: Context,
+) => Response | undefined | Promise<Response | undefined>;
