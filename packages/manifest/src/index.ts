@@ -5,7 +5,7 @@ export {
   configurationDefaults,
   validateConfiguration,
 } from './configuration.js';
-export { manifestForEnv } from './envs.js';
+export { manifestForEnv, type PublishedManifestOptions, publishedManifestText } from './envs.js';
 export {
   InvalidSecretExpressionError,
   ManifestError,
