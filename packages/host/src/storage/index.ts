@@ -5,6 +5,7 @@ export { isPgUnavailable, wrapPgError } from './pg-errors.js';
 export { PG_DEFAULTS } from './postgres.js';
 export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-signals.js';
 export { type AssetsRepo, assetHash } from './repos/assets.js';
+export type { DocumentsRepo } from './repos/documents.js';
 export type { EventInput, EventsRepo } from './repos/events.js';
 export type {
   CreateInstallationInput,

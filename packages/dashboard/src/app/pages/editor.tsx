@@ -1,10 +1,11 @@
 /** @jsxImportSource preact */
-import { type DocumentBlockNode, type DocumentNode, nodesToMarkdown } from '@platform/api-client';
+import { type DocumentBlockNode, nodesToMarkdown } from '@platform/api-client';
 import { memo } from 'preact/compat';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
 import { LiveComponent } from '../contentkit';
 import { appendMarkdown, markdownSpecs, newBlock, normalizeNodes, pasteMarkdown } from '../document';
+import { useSpaceDocument } from '../document-sync';
 import { type InsertItem, InsertMenu } from '../insert-menu';
 import { MarkdownDialog } from '../markdown-dialog';
 import { BackToInstallations, ErrorNotice, useLoad } from '../ui';
@@ -13,28 +14,6 @@ import { unfurlTarget } from '../unfurl';
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 /** The shortcut as shown to the user. */
 export const SHORTCUT = isMac ? '⌘ /' : 'Ctrl + /';
-
-const pageKey = (spaceId: string) => `platform.space.${spaceId}`;
-
-/** The page as kept in this browser (localStorage) per space, so a reload shows it again. */
-function loadDocument(spaceId: string): DocumentNode[] {
-  try {
-    const saved = JSON.parse(localStorage.getItem(pageKey(spaceId)) ?? 'null') as {
-      nodes?: DocumentNode[];
-    } | null;
-    return normalizeNodes(Array.isArray(saved?.nodes) ? saved.nodes : []);
-  } catch {
-    return normalizeNodes([]);
-  }
-}
-
-function saveDocument(spaceId: string, nodes: DocumentNode[]): void {
-  try {
-    localStorage.setItem(pageKey(spaceId), JSON.stringify({ nodes }));
-  } catch {
-    // storage full or disabled: the page lives until the tab closes
-  }
-}
 
 interface ManifestBlock {
   id: string;
@@ -122,13 +101,15 @@ const BlockView = memo(function BlockView({
  * are kept with it. Pasting a lone URL that a block's `urlUnfurl` matches adds that block, first
  * rendered with `@link.unfurl`; pasting Markdown whose code block is a block's
  * `markdown.codeblock` puts that block there (docs/documents.md "Markdown"). The page exports to
- * Markdown and imports from it.
+ * Markdown and imports from it. The page is kept on the host (`useSpaceDocument`): a reload, or
+ * another browser, shows it with the blocks' props.
  */
 export function EditorPage({ spaceId }: { spaceId: string }) {
   const items = useLoad(() => loadItems(spaceId), [spaceId]);
   const [open, setOpen] = useState(false);
-  const [nodes, setNodes] = useState<DocumentNode[]>(() => loadDocument(spaceId));
-  useEffect(() => saveDocument(spaceId, nodes), [spaceId, nodes]);
+  const doc = useSpaceDocument(spaceId);
+  const { edit } = doc;
+  const nodes = doc.nodes ?? [];
   const specs = useMemo(() => markdownSpecs(items.data ?? []), [items.data]);
   const [dialog, setDialog] = useState<'export' | 'import' | null>(null);
   const [returnFocus, setReturnFocus] = useState<HTMLElement | null>(null);
@@ -149,21 +130,13 @@ export function EditorPage({ spaceId }: { spaceId: string }) {
     returnFocus?.focus();
   };
   const choose = (item: InsertItem) => {
-    setNodes((list) => [...list, newBlock(item)]);
+    edit((list) => [...list, newBlock(item)]);
     setOpen(false);
   };
-  const onProps = useCallback((id: string, props: Record<string, unknown>) => {
-    setNodes((list) =>
-      list.map((n) => {
-        if (n.type !== 'block' || n.id !== id) return n;
-        const { unfurl: _sent, ...kept } = n; // saved props replace the pasted URL
-        return { ...kept, props };
-      }),
-    );
-  }, []);
-  const onRemove = useCallback((id: string) => {
-    setNodes((list) => normalizeNodes(list.filter((n) => n.type !== 'block' || n.id !== id)));
-  }, []);
+  const onRemove = useCallback(
+    (id: string) => edit((list) => normalizeNodes(list.filter((n) => n.type !== 'block' || n.id !== id))),
+    [edit],
+  );
   const itemOf = (node: DocumentBlockNode) =>
     items.data?.find((i) => i.installationId === node.installationId && i.blockId === node.componentId);
   const exported = dialog === 'export' ? nodesToMarkdown(nodes, specs) : undefined;
@@ -198,7 +171,14 @@ export function EditorPage({ spaceId }: { spaceId: string }) {
         </div>
       </header>
       <ErrorNotice message={items.error} onRetry={() => void items.reload()} />
-      <article class="document" aria-label="Document">
+      <ErrorNotice message={doc.error} onRetry={doc.retry} />
+      {doc.notice ? (
+        <p class="alert alert-warning" role="status">
+          {doc.notice}
+        </p>
+      ) : null}
+      <article class="document" aria-label="Document" aria-busy={doc.nodes === null}>
+        {doc.nodes === null && !doc.error ? <p class="muted">Loading the page…</p> : null}
         {nodes.map((node, index) => {
           if (node.type === 'block')
             return (
@@ -206,7 +186,7 @@ export function EditorPage({ spaceId }: { spaceId: string }) {
                 key={node.id}
                 node={node}
                 item={itemOf(node)}
-                onProps={onProps}
+                onProps={doc.updateProps}
                 onRemove={onRemove}
               />
             );
@@ -225,14 +205,14 @@ export function EditorPage({ spaceId }: { spaceId: string }) {
                 value={node.text}
                 onInput={(e) => {
                   const text = (e.currentTarget as HTMLTextAreaElement).value;
-                  setNodes((list) => list.map((n, j) => (j === index ? { type: 'text', text } : n)));
+                  edit((list) => list.map((n, j) => (j === index ? { type: 'text', text } : n)), 'typing');
                 }}
                 onPaste={(event) => {
                   const pasted = event.clipboardData?.getData('text/plain') ?? '';
                   const item = unfurlTarget(items.data ?? [], pasted);
                   if (item) {
                     event.preventDefault();
-                    setNodes((list) => [...list, newBlock(item, { unfurl: pasted.trim() })]);
+                    edit((list) => [...list, newBlock(item, { unfurl: pasted.trim() })]);
                     return;
                   }
                   const field = event.currentTarget as HTMLTextAreaElement;
@@ -246,7 +226,7 @@ export function EditorPage({ spaceId }: { spaceId: string }) {
                   );
                   if (!next) return;
                   event.preventDefault();
-                  setNodes(next);
+                  edit(() => next);
                 }}
               />
             </div>
@@ -265,7 +245,7 @@ export function EditorPage({ spaceId }: { spaceId: string }) {
       {dialog === 'import' ? (
         <MarkdownDialog
           mode="import"
-          onImport={(markdown) => setNodes((list) => appendMarkdown(list, markdown, specs))}
+          onImport={(markdown) => edit((list) => appendMarkdown(list, markdown, specs))}
           onClose={() => setDialog(null)}
         />
       ) : null}
