@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, launchBrowser, publishFolder, useExampleSession } from './harness';
+import { ADMIN_TOKEN, launchBrowser, openInsertMenu, publishFolder, useExampleSession } from './harness';
 
 // The space document is kept on the host: a block's props (`@editor.node.updateProps`) survive a
 // reload and show in another browser; a save based on an old version is not lost silently.
@@ -24,12 +24,7 @@ describe('space editor: the document on the host', () => {
 
     await page.goto(url);
     await page.locator('#doc-text').fill('Architecture');
-    await page.keyboard.press('Control+/');
-    await page.keyboard.type('diagram');
-    await page
-      .getByRole('dialog', { name: 'Insert a block' })
-      .getByRole('option', { name: /Diagram/ })
-      .waitFor();
+    await openInsertMenu(page, 'diagram', /Diagram/);
     await page.keyboard.press('Enter');
     const code = page
       .getByRole('region', { name: 'Diagram' })

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, publishFolder, useExampleSession } from './harness';
+import { ADMIN_TOKEN, openInsertMenu, publishFolder, useExampleSession } from './harness';
 
 // The space editor and Markdown, in Chromium against a real host: examples/diagram declares
 // `blocks[].markdown: { codeblock: flow, body: content }`.
@@ -42,11 +42,7 @@ describe('space editor: Markdown', () => {
     const text = page.locator('#doc-text');
     await text.fill('Intro ');
     // the editor knows the space's blocks (and so their Markdown languages) once it has loaded them
-    await page.keyboard.press('Control+/');
-    await page
-      .getByRole('dialog', { name: 'Insert a block' })
-      .getByRole('option', { name: /Diagram/ })
-      .waitFor();
+    await openInsertMenu(page, '', /Diagram/);
     await page.keyboard.press('Escape');
 
     await paste(page, text, 'Plan:\n\n```flow\nIdea --> Draft\n```\n\n```js\nkeep(1)\n```\nAfter');

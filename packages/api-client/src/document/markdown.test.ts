@@ -8,6 +8,16 @@ const SPECS: MarkdownBlockSpec[] = [
   { installationId: 'inst_s', componentId: 'snippet', codeblock: 'sql', body: 'query' },
 ];
 
+/** A block node of the specs above. */
+const block = (id: string, spec: MarkdownBlockSpec, body: string): DocumentNode => ({
+  type: 'block',
+  id,
+  installationId: spec.installationId,
+  componentId: spec.componentId,
+  props: { [spec.body]: body },
+});
+const [DIAGRAM, SNIPPET] = SPECS as [MarkdownBlockSpec, MarkdownBlockSpec];
+
 function ids() {
   let n = 0;
   return () => `b${++n}`;
@@ -38,21 +48,9 @@ describe('markdownToNodes', () => {
     const nodes = markdownToNodes(PAGE, SPECS, ids());
     expect(nodes).toEqual([
       { type: 'text', text: '# Release notes\n\nIntro paragraph.' },
-      {
-        type: 'block',
-        id: 'b1',
-        installationId: 'inst_d',
-        componentId: 'diagram',
-        props: { content: 'graph TD\n  A --> B' },
-      },
+      block('b1', DIAGRAM, 'graph TD\n  A --> B'),
       { type: 'text', text: "Between.\n\n```js\nconsole.log('kept as code');\n```" },
-      {
-        type: 'block',
-        id: 'b2',
-        installationId: 'inst_s',
-        componentId: 'snippet',
-        props: { query: 'select 1;' },
-      },
+      block('b2', SNIPPET, 'select 1;'),
     ]);
     expect(spaceDocumentSchema.safeParse({ nodes }).success).toBe(true);
   });
@@ -93,13 +91,7 @@ describe('nodesToMarkdown', () => {
 
   it('uses a fence longer than the backticks in the code; an empty body is an empty block', () => {
     const nodes: DocumentNode[] = [
-      {
-        type: 'block',
-        id: 'x',
-        installationId: 'inst_d',
-        componentId: 'diagram',
-        props: { content: 'a ```` b' },
-      },
+      block('x', DIAGRAM, 'a ```` b'),
       { type: 'block', id: 'y', installationId: 'inst_d', componentId: 'diagram', props: {} },
     ];
     const { markdown } = nodesToMarkdown(nodes, SPECS);
@@ -135,23 +127,17 @@ describe('round trip (property)', () => {
       .array(fc.stringMatching(/^[a-z #*-]{1,10}$/), { minLength: 1, maxLength: 3 })
       .map((lines) => lines.join('\n').trim())
       .filter((t) => t !== '');
-    const block = fc.record({ spec: fc.constantFrom(...SPECS), code });
+    const blockArb = fc.record({ spec: fc.constantFrom(...SPECS), code });
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.option(text), block), { maxLength: 4 }),
+        fc.array(fc.tuple(fc.option(text), blockArb), { maxLength: 4 }),
         fc.option(text),
         (pairs, tail) => {
           let n = 0;
           const nodes: DocumentNode[] = [];
           for (const [before, b] of pairs) {
             if (before !== null) nodes.push({ type: 'text', text: before });
-            nodes.push({
-              type: 'block',
-              id: `b${++n}`,
-              installationId: b.spec.installationId,
-              componentId: b.spec.componentId,
-              props: { [b.spec.body]: b.code.join('\n') },
-            });
+            nodes.push(block(`b${++n}`, b.spec, b.code.join('\n')));
           }
           if (tail !== null) nodes.push({ type: 'text', text: tail });
           const { markdown } = nodesToMarkdown(nodes, SPECS);
