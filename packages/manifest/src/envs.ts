@@ -2,7 +2,12 @@ import { type Document, isMap, isScalar, parseDocument } from 'yaml';
 import { isRecord } from './data.js';
 import type { Manifest } from './schema.js';
 
-/** The names declared under `envs` of parsed manifest data (`[]` when none). */
+/**
+ * The names declared under `envs` of parsed manifest data (`[]` when none).
+ *
+ * @example
+ * envNames({ envs: { staging: {}, production: {} } }); // ['staging', 'production']
+ */
 export function envNames(data: unknown): string[] {
   return isRecord(data) && isRecord(data.envs) ? Object.keys(data.envs) : [];
 }
@@ -43,6 +48,11 @@ export function manifestForEnv(manifest: Manifest, name: string): Omit<Manifest,
  * top-level value of its key, without `envs`. The moved nodes keep their source ranges, so issues
  * found in the copy point at the lines of the original text. `undefined` when the environment is
  * not declared (or the document is not a mapping).
+ *
+ * @example
+ * ```ts
+ * const staging = documentForEnv(parseDocument(text), 'staging')?.toString();
+ * ```
  */
 export function documentForEnv(doc: Document, name: string): Document | undefined {
   const copy = doc.clone();

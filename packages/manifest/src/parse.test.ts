@@ -73,52 +73,6 @@ const cases: Case[] = [
     expect: { path: 'name', line: 1, column: 1, message: /missing required key `name`/ },
   },
   { name: 'missing scopes', yaml: without('scopes'), expect: { path: 'scopes', line: 1, column: 1 } },
-  // optional keys that matter later: warnings (packages/manifest/README.md "Optional keys")
-  {
-    name: 'missing organization is a warning naming the three ways to supply it',
-    yaml: without('organization'),
-    expect: {
-      path: 'organization',
-      line: 1,
-      column: 1,
-      severity: 'warning',
-      message:
-        /`platform publish` will need it; pass `--organization <id>`, set it in `envs.<name>`.*add `organization: <id>` here/,
-    },
-  },
-  {
-    name: 'empty description is a warning',
-    yaml: BASE.replace('description: A demo integration', 'description: ""'),
-    expect: {
-      path: 'description',
-      line: 3,
-      column: 14,
-      severity: 'warning',
-      message: /`description` is empty/,
-    },
-  },
-  {
-    name: 'missing description is a warning',
-    yaml: without('description'),
-    expect: {
-      path: 'description',
-      line: 1,
-      column: 1,
-      severity: 'warning',
-      message: /`description` is empty/,
-    },
-  },
-  {
-    name: 'block without description is a warning at its id',
-    yaml: withBase('blocks:\n  - id: a\n    title: A\n'),
-    expect: {
-      path: 'blocks[0].id',
-      line: 8,
-      column: 9,
-      severity: 'warning',
-      message: /block `a` has no `description`/,
-    },
-  },
   {
     name: 'name is a number',
     yaml: BASE.replace('name: demo', 'name: 42'),
@@ -542,20 +496,6 @@ describe('parseManifest: valid manifests', () => {
     expect(result.ok && result.manifest.configurations?.site?.properties?.count).toMatchObject({
       default: 3,
     });
-  });
-
-  it('defaults `visibility` to private and `description` to empty', () => {
-    const result = parseManifest(without('visibility'));
-    expect(result).toMatchObject({ ok: true, warnings: [], manifest: { visibility: 'private' } });
-    const bare = parseManifest('name: bare\ntitle: Bare\nscopes: []\n');
-    expect(bare.ok && bare.manifest).toEqual({
-      name: 'bare',
-      title: 'Bare',
-      description: '',
-      visibility: 'private',
-      scopes: [],
-    });
-    expect(bare.warnings.map((w) => w.path)).toEqual(['organization', 'description']);
   });
 
   it('grants internal scopes only when the caller says first party', () => {

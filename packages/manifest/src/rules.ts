@@ -146,6 +146,11 @@ function checkSecrets(secrets: unknown, report: Report): void {
  * Warnings about keys that are optional in the file but matter later (packages/manifest/README.md
  * "Optional keys"): no `organization` (publish will need one), an empty `description`, a block
  * without `description`. Run on the manifest being checked (an environment's variant with `env`).
+ *
+ * @example
+ * ```ts
+ * checkPublishReadiness(manifest); // [{ path: ['organization'], severity: 'warning', ... }] when none is set
+ * ```
  */
 export function checkPublishReadiness(manifest: Omit<Manifest, 'envs'>, env?: string): PendingIssue[] {
   const out: PendingIssue[] = [];

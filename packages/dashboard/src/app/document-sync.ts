@@ -22,7 +22,7 @@ export interface SpaceDocumentState {
 }
 
 /**
- * A space's document kept on the host (docs/documents.md "API"): loaded from
+ * A space's document kept on the host (docs/documents.md "Storage and API"): loaded from
  * `GET /v1/spaces/{id}/document`, saved with `PUT` (compare-and-set on the revision, one request at
  * a time) and, for a block's props, `PATCH …/blocks/{blockId}`. When another tab or browser saved
  * meanwhile, the saved version replaces the page and `notice` says so. A pending save is sent when

@@ -19,7 +19,12 @@ const errors = {
 };
 const SpaceParam = z.object({ spaceId: z.string().min(1).max(256).openapi({ example: 'space_docs' }) });
 
-/** Routes of a space's document (docs/documents.md "API"): get, save, update one block's props. */
+/**
+ * Routes of a space's document (docs/documents.md "Storage and API"): get, save, update one block's props.
+ *
+ * @example
+ * app.route('/', documentRoutes(ctx));
+ */
 export function documentRoutes(ctx: HostContext) {
   const app = createRouter();
   // Access is checked before the validators, like `operatorOnly` (docs/security.md "Who may do what").

@@ -32,9 +32,12 @@ function view(spaceId: string, record: SpaceDocumentRecord | null): SpaceDocumen
 }
 
 /**
- * Who may read a space's document (docs/documents.md "API"): the operator, or an active
+ * Who may read a space's document (docs/documents.md "Storage and API"): the operator, or an active
  * installation in that space (or an organization installation covering it) whose integration has
  * `space:content:read`. Throws 403 otherwise.
+ *
+ * @example
+ * await requireReadAccess(ctx, c.get('principal'), 'space_docs');
  */
 export async function requireReadAccess(
   ctx: HostContext,
@@ -58,6 +61,9 @@ export async function requireReadAccess(
 /**
  * Who may update a block's props: the operator, or the installation that renders the block (a
  * block it does not render, or that does not exist, is refused alike: 403).
+ *
+ * @example
+ * await requireBlockAccess(ctx, c.get('principal'), 'space_docs', 'blk_1');
  */
 export async function requireBlockAccess(
   ctx: HostContext,

@@ -43,7 +43,12 @@ function fromRow(row: Record<string, unknown>): SpaceDocumentRecord {
   };
 }
 
-/** Builds the documents repository on an adapter (or transaction handle). */
+/**
+ * Builds the documents repository on an adapter (or transaction handle).
+ *
+ * @example
+ * const documents = documentsRepo(sql); await documents.get('space_1');
+ */
 export function documentsRepo(sql: Sql): DocumentsRepo {
   const get = async (spaceId: string, options: { lock?: boolean } = {}) => {
     const lock = options.lock && sql.dialect === 'postgres' ? ' FOR UPDATE' : '';
