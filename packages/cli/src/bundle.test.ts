@@ -42,6 +42,19 @@ describe('buildIntegration', () => {
     expect(built.manifestText).toBe(MANIFEST);
   });
 
+  it('sets the organization: `organization` always, `fallbackOrganization` (platform dev) only when none is set', async () => {
+    const orgless = fixture({ 'src/index.ts': SOURCE }, MANIFEST.replace('organization: acme\n', ''));
+    const dev = await buildIntegration(orgless, { mode: 'dev', fallbackOrganization: 'dev' });
+    expect(dev.manifest.organization).toBe('dev');
+    expect(dev.manifestText).toMatch(/^organization: dev$/m);
+    const kept = await buildIntegration(fixture({ 'src/index.ts': SOURCE }), { fallbackOrganization: 'dev' });
+    expect(kept.manifest.organization).toBe('acme');
+    expect(kept.manifestText).toBe(MANIFEST);
+    const forced = await buildIntegration(orgless, { organization: 'other', fallbackOrganization: 'dev' });
+    expect(forced.manifest.organization).toBe('other');
+    expect((await buildIntegration(orgless)).manifest.organization).toBeUndefined();
+  });
+
   it.each([
     [
       'no default export',

@@ -277,3 +277,16 @@ export async function publishFolder(
     env,
   });
 }
+
+/**
+ * Opens the editor's insert menu with Ctrl+/, types `query` and waits for the option `option`
+ * (then Enter inserts it, Escape closes the menu).
+ *
+ * @example
+ * await openInsertMenu(page, 'diagram', /Diagram/); await page.keyboard.press('Enter');
+ */
+export async function openInsertMenu(page: Page, query: string, option: RegExp): Promise<void> {
+  await page.keyboard.press('Control+/');
+  await page.keyboard.type(query);
+  await page.getByRole('dialog', { name: 'Insert a block' }).getByRole('option', { name: option }).waitFor();
+}

@@ -59,6 +59,12 @@ export const hostApi = {
   'POST /v1/events': { body: S.IncomingEvent, response: S.EventAccepted },
   'GET /v1/status': { response: S.HostStatus },
   'GET /v1/sites/{siteId}/published-scripts': { response: S.PublishedScriptList },
+  'GET /v1/spaces/{spaceId}/document': { response: S.SpaceDocument },
+  'PUT /v1/spaces/{spaceId}/document': { body: S.PutSpaceDocumentBody, response: S.SpaceDocument },
+  'PATCH /v1/spaces/{spaceId}/document/blocks/{blockId}': {
+    body: S.PatchBlockPropsBody,
+    response: S.SpaceDocument,
+  },
 } as const satisfies Record<string, RouteSchemas>;
 
 /** The names of the `{placeholders}` of a path. */
@@ -99,6 +105,8 @@ export type Delivery = z.output<typeof S.Delivery>;
 export type Attempt = z.output<typeof S.Attempt>;
 /** How the delivery engine treats a webhook endpoint now. @example let e: WebhookEndpointState; */
 export type WebhookEndpointState = z.output<typeof S.WebhookEndpoint>;
+/** A space's document, as the host answers it. @example let d: SpaceDocumentAnswer; */
+export type SpaceDocumentAnswer = z.output<typeof S.SpaceDocument>;
 /** `GET /v1/status`. @example let s: HostStatus; */
 export type HostStatus = z.output<typeof S.HostStatus>;
 /** Unfinished jobs of one kind, in `GET /v1/status`. @example let q: QueueState; */

@@ -104,6 +104,35 @@ describe.each(BACKENDS)('%s', (backend) => {
       expect(list.body.integrations.filter((i) => i.name === 'hello').map((i) => i.version)).toEqual(['1']);
     });
 
+    it('requires an organization (optional in the file, not on publish) and defaults visibility to private', async () => {
+      const manifest = 'name: orgless\ntitle: Orgless\nscopes: []\n';
+      const refused = await t.api<{ error: { code: string; message: string } }>('POST', '/v1/integrations', {
+        manifest,
+        bundle: 'export default {}',
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe('invalid_manifest');
+      expect(refused.body.error.message).toMatch(
+        /no `organization`.*set `organization` in the manifest, or publish with `platform publish --organization <id>`/,
+      );
+      expect(await t.api('GET', '/v1/integrations/orgless')).toMatchObject({ status: 404 });
+
+      const published = await t.api<{
+        visibility: string;
+        description: string;
+        manifest: { organization: string };
+      }>('POST', '/v1/integrations', {
+        manifest: `${manifest}organization: acme\n`,
+        bundle: 'export default {}',
+      });
+      expect(published.status, JSON.stringify(published.body)).toBe(201);
+      expect(published.body).toMatchObject({
+        visibility: 'private',
+        description: '',
+        manifest: { organization: 'acme' },
+      });
+    });
+
     it('refuses internal scopes for third-party manifests', async () => {
       const res = await t.api('POST', '/v1/integrations', {
         manifest: tinyManifest('sneaky', ['site:script:inject']),

@@ -6,7 +6,7 @@ export {
   validateConfiguration,
 } from './configuration.js';
 export { cspSourceProblem, parseHostSource } from './csp.js';
-export { manifestForEnv } from './envs.js';
+export { manifestForEnv, type PublishedManifestOptions, publishedManifestText } from './envs.js';
 export {
   InvalidSecretExpressionError,
   ManifestError,

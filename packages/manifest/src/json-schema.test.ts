@@ -19,7 +19,8 @@ describe('manifestJsonSchema', () => {
     const schema = manifestJsonSchema() as Json;
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.required).toEqual(['name', 'title', 'description', 'organization', 'visibility', 'scopes']);
+    expect(schema.required).toEqual(['name', 'title', 'scopes']);
+    expect(at(schema, 'properties', 'visibility').default).toBe('private');
     const properties = at(schema, 'properties');
     expect(at(properties, 'visibility').enum).toEqual(['private', 'unlisted', 'public']);
     expect(at(properties, 'scopes', 'items').enum).toEqual([...SCOPES]);

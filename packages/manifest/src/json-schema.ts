@@ -6,7 +6,8 @@ export const MANIFEST_SCHEMA_ID = 'https://platform.local/schemas/platform-manif
 
 /**
  * The JSON Schema (draft-07, what yaml-language-server understands best) of
- * `platform-manifest.yaml`, generated from the zod schema. Cross-field rules (unique block ids,
+ * `platform-manifest.yaml`, generated from the zod schema (its input side: keys with a default, like
+ * `visibility`, are optional). Cross-field rules (unique block ids,
  * `default` in `enum`, `required` names, files) are only checked by `parseManifest`.
  *
  * @example
@@ -16,6 +17,6 @@ export const MANIFEST_SCHEMA_ID = 'https://platform.local/schemas/platform-manif
  * ```
  */
 export function manifestJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(manifestSchema, { target: 'draft-7', unrepresentable: 'any' });
+  const schema = z.toJSONSchema(manifestSchema, { target: 'draft-7', unrepresentable: 'any', io: 'input' });
   return { $id: MANIFEST_SCHEMA_ID, title: 'platform-manifest.yaml', ...schema };
 }

@@ -162,7 +162,7 @@ describe('parseManifest never throws', () => {
   });
 
   it('reports a deleted required key', () => {
-    const required = ['name', 'title', 'description', 'organization', 'visibility', 'scopes'] as const;
+    const required = ['name', 'title', 'scopes'] as const;
     fc.assert(
       fc.property(fc.constantFrom(...required), (key) => {
         const data: Record<string, unknown> = structuredClone(VALID);

@@ -74,11 +74,6 @@ const cases: Case[] = [
   },
   { name: 'missing scopes', yaml: without('scopes'), expect: { path: 'scopes', line: 1, column: 1 } },
   {
-    name: 'missing organization',
-    yaml: without('organization'),
-    expect: { path: 'organization', line: 1, column: 1 },
-  },
-  {
     name: 'name is a number',
     yaml: BASE.replace('name: demo', 'name: 42'),
     expect: { path: 'name', line: 1, column: 7, message: /must be a string, got `42`/ },
@@ -515,15 +510,7 @@ describe('parseManifest: valid manifests', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.map((e) => e.path)).toEqual(
-      expect.arrayContaining([
-        'name',
-        'title',
-        'visibility',
-        'scopes[0]',
-        'extra',
-        'description',
-        'organization',
-      ]),
+      expect.arrayContaining(['name', 'title', 'visibility', 'scopes[0]', 'extra']),
     );
     const positions = result.errors.map((e) => e.line * 1000 + e.column);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));

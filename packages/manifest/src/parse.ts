@@ -1,8 +1,9 @@
-import { LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { type Document, LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { documentForEnv, envNames, unknownEnvMessage } from './envs.js';
 import { checkFiles } from './files.js';
 import { formatPath, type Issue, type PendingIssue } from './issues.js';
 import { locate, position } from './locate.js';
-import { checkRules } from './rules.js';
+import { checkPublishReadiness, checkRules } from './rules.js';
 import { type Manifest, manifestSchema } from './schema.js';
 import { renameScopes } from './scopes.js';
 import { fromZodIssues } from './zod-issues.js';
@@ -15,6 +16,11 @@ export interface ParseOptions {
   firstParty?: boolean;
   /** Name used in messages about the whole file. Default `platform-manifest.yaml`. */
   fileName?: string;
+  /**
+   * Also validate the manifest as seen in this environment (`envs.<env>` applied, like
+   * `manifestForEnv`); the result's `manifest` is then that variant. An undeclared name is an error.
+   */
+  env?: string;
 }
 
 /**
@@ -85,7 +91,7 @@ export function parseManifest(text: string, options: ParseOptions = {}): Manifes
       path: '',
       line: 1,
       column: 1,
-      message: `${fileName} is empty; it must be a YAML mapping with at least name, title, description, organization, visibility and scopes`,
+      message: `${fileName} is empty; it must be a YAML mapping with at least name, title and scopes`,
       severity: 'error',
     });
     return { ok: false, errors, warnings };
@@ -99,26 +105,58 @@ export function parseManifest(text: string, options: ParseOptions = {}): Manifes
     return { ok: false, errors, warnings };
   }
 
+  const base = validate(data, options);
+  let effective = base;
+  let effectiveDoc: Document = doc;
+  if (base.success && options.env !== undefined) {
+    const variantDoc = documentForEnv(doc, options.env);
+    const known = envNames(data);
+    if (!variantDoc) {
+      base.pending.push({
+        path: known.length ? ['envs'] : [],
+        anchor: 'key',
+        message: unknownEnvMessage(options.env, known),
+        severity: 'error',
+      });
+    } else {
+      // aliases resolved when `data` was built resolve the same way in the copy
+      effective = validate(variantDoc.toJS({ maxAliasCount: 1000 }), options);
+      effectiveDoc = variantDoc;
+    }
+  }
+  if (effective.success) effective.pending.push(...checkPublishReadiness(effective.data, options.env));
+  // issues of an environment's variant are located in its copy (whose nodes keep their ranges)
+  const sources: Array<[Document, PendingIssue[]]> = [[doc, base.pending]];
+  if (effective !== base) sources.push([effectiveDoc, effective.pending]);
+  for (const [source, pending] of sources) {
+    for (const issue of pending) {
+      const located: Issue = {
+        path: formatPath(issue.path),
+        ...locate(source, lineCounter, issue.path, issue.anchor),
+        message: oneLine(issue.message),
+        severity: issue.severity,
+      };
+      (issue.severity === 'error' ? errors : warnings).push(located);
+    }
+  }
+  const allErrors = dedupe(errors).sort(byPosition);
+  const allWarnings = dedupe(warnings).sort(byPosition);
+  if (allErrors.length > 0 || !effective.success)
+    return { ok: false, errors: allErrors, warnings: allWarnings };
+  return { ok: true, manifest: effective.data, warnings: allWarnings };
+}
+
+type Validated = { pending: PendingIssue[] } & ({ success: true; data: Manifest } | { success: false });
+
+/** Schema, cross-field rules and (with a folder) files, on parsed data. */
+function validate(raw: unknown, options: ParseOptions): Validated {
   // Renamed scopes are read under their new names from here on (docs/contracts.md "Scopes").
-  const renamed = renameScopes(data);
-  data = renamed.data;
+  const renamed = renameScopes(raw);
+  const data = renamed.data;
   const pending: PendingIssue[] = [...renamed.warnings];
   const parsed = manifestSchema.safeParse(data);
   if (!parsed.success) pending.push(...fromZodIssues(manifestSchema, parsed.error.issues, data));
   pending.push(...checkRules(data, { firstParty: options.firstParty ?? false }));
   if (options.dir !== undefined) pending.push(...checkFiles(data, options.dir));
-
-  for (const issue of pending) {
-    const located: Issue = {
-      path: formatPath(issue.path),
-      ...locate(doc, lineCounter, issue.path, issue.anchor),
-      message: oneLine(issue.message),
-      severity: issue.severity,
-    };
-    (issue.severity === 'error' ? errors : warnings).push(located);
-  }
-  const allErrors = dedupe(errors).sort(byPosition);
-  const allWarnings = dedupe(warnings).sort(byPosition);
-  if (allErrors.length > 0 || !parsed.success) return { ok: false, errors: allErrors, warnings: allWarnings };
-  return { ok: true, manifest: parsed.data, warnings: allWarnings };
+  return parsed.success ? { pending, success: true, data: parsed.data } : { pending, success: false };
 }

@@ -1,6 +1,7 @@
 import { checkContentSecurityPolicy } from './csp.js';
 import { isRecord } from './data.js';
 import type { PathSegments, PendingIssue } from './issues.js';
+import type { Manifest } from './schema.js';
 import { INTERNAL_SCOPES } from './scopes.js';
 import { parseSecretValue } from './secrets.js';
 import { didYouMean } from './suggest.js';
@@ -149,4 +150,41 @@ function checkSecrets(secrets: unknown, report: Report): void {
       );
     }
   }
+}
+
+/**
+ * Warnings about keys that are optional in the file but matter later (packages/manifest/README.md
+ * "Optional keys"): no `organization` (publish will need one), an empty `description`, a block
+ * without `description`. Run on the manifest being checked (an environment's variant with `env`).
+ *
+ * @example
+ * ```ts
+ * checkPublishReadiness(manifest); // [{ path: ['organization'], severity: 'warning', ... }] when none is set
+ * ```
+ */
+export function checkPublishReadiness(manifest: Omit<Manifest, 'envs'>, env?: string): PendingIssue[] {
+  const out: PendingIssue[] = [];
+  const warn = (path: PathSegments, message: string) =>
+    out.push({ path, anchor: 'value', message, severity: 'warning' });
+  if (manifest.organization === undefined) {
+    warn(
+      ['organization'],
+      `\`organization\` is not set${env ? ` (nor in \`envs.${env}\`)` : ''}: \`platform publish\` will need it; pass \`--organization <id>\`, set it in \`envs.<name>\` and publish with \`--env <name>\`, or add \`organization: <id>\` here`,
+    );
+  }
+  if (manifest.description.trim() === '') {
+    warn(
+      ['description'],
+      '`description` is empty: the installation page and the integration list show it; add one sentence saying what the integration does',
+    );
+  }
+  manifest.blocks?.forEach((block, i) => {
+    if ((block.description ?? '').trim() === '') {
+      warn(
+        ['blocks', i, block.description === undefined ? 'id' : 'description'],
+        `block \`${block.id}\` has no \`description\`: the Command + / menu shows it under the title; add one`,
+      );
+    }
+  });
+  return out;
 }

@@ -108,6 +108,10 @@ export const configurationsSchema = z
   })
   .describe('Installation settings, one object per place (account, site, space).');
 
+const visibilitySchema = z
+  .enum(VISIBILITIES)
+  .describe('`private` (owning organization only), `unlisted` (install link only) or `public`.');
+
 /** `blocks[].urlUnfurl` patterns: an http(s) URL prefix with optional `*` / `**` wildcards. */
 export const URL_PATTERN_RE = /^https?:\/\/[^\s/]+(\/\S*)?$/;
 
@@ -121,16 +125,22 @@ const manifestShape = {
     })
     .describe('Unique identifier of the integration: a lowercase slug, at most 64 characters.'),
   title: text('`title`').describe('Name shown in the platform.'),
-  description: text('`description`').describe('Short description.'),
+  description: z.string().default('').describe('Short description (missing or empty is a warning).'),
   summary: z
     .string()
     .max(2048, { error: '`summary` must be at most 2048 characters long' })
     .optional()
     .describe('Markdown shown on the installation page, at most 2048 characters.'),
-  organization: text('`organization`').describe('Id or subdomain of the owning organization.'),
-  visibility: z
-    .enum(VISIBILITIES)
-    .describe('`private` (owning organization only), `unlisted` (install link only) or `public`.'),
+  organization: text('`organization`')
+    .optional()
+    .describe(
+      'Id or subdomain of the owning organization. Optional here: `platform publish --organization <id>` or `envs.<name>.organization` may supply it; publishing needs one.',
+    ),
+  visibility: visibilitySchema
+    .default('private')
+    .describe(
+      '`private` (owning organization only; the default), `unlisted` (install link only) or `public`.',
+    ),
   scopes: z.array(z.enum(SCOPES)).describe('Permissions the integration requests.'),
   target: z
     .enum(TARGETS)
@@ -147,7 +157,10 @@ const manifestShape = {
       z.strictObject({
         id: text('the block `id`').describe('Id of the component (`componentId`) the block renders.'),
         title: text('the block `title`').describe('Title shown in the Command + / menu.'),
-        description: z.string().describe('Description shown in the Command + / menu.'),
+        description: z
+          .string()
+          .optional()
+          .describe('Description shown in the Command + / menu (missing or empty is a warning).'),
         icon: text('the block `icon`')
           .optional()
           .describe('Icon file of the block, relative to the manifest.'),
@@ -223,8 +236,10 @@ const ENV_KEYS = [
   'contentSecurityPolicy',
   'secrets',
 ] as const;
-const ENV_OVERRIDES = Object.fromEntries(ENV_KEYS.map((key) => [key, manifestShape[key].optional()])) as {
-  [K in (typeof ENV_KEYS)[number]]: z.ZodOptional<(typeof manifestShape)[K]>;
+/** An environment overrides only what it names: no defaults apply inside `envs.<name>`. */
+const envShape = { ...manifestShape, description: z.string(), visibility: visibilitySchema };
+const ENV_OVERRIDES = Object.fromEntries(ENV_KEYS.map((key) => [key, envShape[key].optional()])) as {
+  [K in (typeof ENV_KEYS)[number]]: z.ZodOptional<(typeof envShape)[K]>;
 };
 
 /**

@@ -62,7 +62,7 @@ envs:
       'demo',
     ]);
     expect(() => manifestForEnv(result.manifest, 'prod')).toThrow(
-      /`prod` is not declared in `envs` \(`staging`\)/,
+      /`prod` is not declared in `envs` \(declared: `staging`\)/,
     );
   });
 

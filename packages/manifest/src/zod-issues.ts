@@ -7,7 +7,7 @@ type Segment = string | number;
 
 function unwrap(schema: unknown): unknown {
   let current = schema;
-  while (current instanceof z.ZodOptional) current = current.unwrap();
+  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault) current = current.unwrap();
   return current;
 }
 

@@ -15,8 +15,9 @@ export function referencedEnvNames(manifest: Pick<Manifest, 'secrets'>): string[
 
 /**
  * The values to send as the publish body's `env`: only the variables the manifest references,
- * from the process environment, else from `<dir>/.env.<envName>` (or `<dir>/.env` without a name).
- * Throws a usage error naming every missing variable and where it was looked for.
+ * from the process environment, else from `<dir>/.env.<envName>` (or `<dir>/.env` without a name;
+ * the file may be absent when the process environment has every value). Throws a usage error
+ * naming every missing variable and where it was looked for.
  *
  * @example
  * ```ts
@@ -33,13 +34,6 @@ export function secretEnv(
   if (names.length === 0) return {};
   const fileName = envName ? `.env.${envName}` : '.env';
   const file = join(dir, fileName);
-  if (envName && !existsSync(file)) {
-    throw new CliError(
-      'usage',
-      `--env ${envName}: the file ${fileName} does not exist in ${dir}.`,
-      EXIT.usage,
-    );
-  }
   const fromFile = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
   const out: Record<string, string> = {};
   const missing: string[] = [];
@@ -51,7 +45,7 @@ export function secretEnv(
   if (missing.length > 0) {
     throw new CliError(
       'missing_secret_env',
-      `the manifest secrets need ${missing.join(', ')}: set ${missing.length === 1 ? 'it' : 'them'} in the environment or in ${fileName}.`,
+      `the manifest secrets need ${missing.join(', ')}: set ${missing.length === 1 ? 'it' : 'them'} in the environment or in ${fileName}${existsSync(file) ? '' : ` (${fileName} does not exist in ${dir})`}.`,
       EXIT.usage,
     );
   }

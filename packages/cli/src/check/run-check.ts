@@ -23,6 +23,8 @@ export type CheckStep = (context: CheckContext) => Promise<Issue[]>;
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
   firstParty?: boolean;
+  /** Also check the manifest as seen in `envs.<env>` (the steps then run on that variant). */
+  env?: string;
   /** Steps run in order after the manifest is valid; an error from one stops the later ones. */
   steps?: readonly CheckStep[];
 }
@@ -40,7 +42,10 @@ export interface RunCheckOptions {
 export async function runCheck(dir: string, options: RunCheckOptions = {}): Promise<CheckReport> {
   let result: ReturnType<typeof loadManifest>;
   try {
-    result = loadManifest(dir, { firstParty: options.firstParty ?? false });
+    result = loadManifest(dir, {
+      firstParty: options.firstParty ?? false,
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
   } catch (error) {
     if (error instanceof ManifestNotFoundError) throw new CliError(error.code, error.message, EXIT.usage);
     throw error;

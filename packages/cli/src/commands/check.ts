@@ -58,6 +58,7 @@ export function registerCheck(program: Command, context: CommandContext): void {
     .option('--json', 'print {"ok", "errors", "warnings"} as JSON instead of text')
     .option('--first-party', 'allow internal scopes (only for integrations bundled with the platform)')
     .option('--manifest-only', 'validate the manifest only (do not bundle and boot the script)')
+    .option('--env <name>', 'also check the manifest as published with --env <name> (envs.<name> applied)')
     .addHelpText(
       'after',
       `
@@ -68,10 +69,14 @@ Examples:
   $ platform check integrations/slack
   $ platform check examples/manifests/invalid --json
   $ platform check integrations/webhook --first-party
-  $ platform check --manifest-only`,
+  $ platform check --manifest-only
+  $ platform check --env staging`,
     )
     .action(
-      async (dir: string, options: { json?: boolean; firstParty?: boolean; manifestOnly?: boolean }) => {
+      async (
+        dir: string,
+        options: { json?: boolean; firstParty?: boolean; manifestOnly?: boolean; env?: string },
+      ) => {
         const folder = resolve(io.cwd, dir);
         if (!options.manifestOnly) preloadMiniflare().catch(() => undefined);
         const fileName = relative(io.cwd, join(folder, MANIFEST_FILE)) || MANIFEST_FILE;
@@ -83,6 +88,7 @@ Examples:
           () =>
             runCheck(folder, {
               firstParty: options.firstParty === true,
+              ...(options.env === undefined ? {} : { env: options.env }),
               steps: options.manifestOnly ? [] : CHECK_STEPS,
             }),
           undefined,

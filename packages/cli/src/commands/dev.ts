@@ -36,8 +36,18 @@ export function withInlineMap(code: string, map: string | undefined): string {
   return `${body}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}\n`;
 }
 
+/**
+ * The organization `dev` publishes under when neither the manifest nor the environment sets one
+ * (packages/manifest/README.md "Optional keys"): dev versions never leave the test host.
+ */
+export const DEV_ORGANIZATION = 'dev';
+
 async function publishDev(dir: string, host: HostClient, io: CommandContext['io'], envName?: string) {
-  const built = await buildIntegration(dir, { mode: 'dev' });
+  const built = await buildIntegration(dir, {
+    mode: 'dev',
+    ...(envName === undefined ? {} : { env: envName }),
+    fallbackOrganization: DEV_ORGANIZATION,
+  });
   await host.call('POST /v1/integrations', {
     body: {
       manifest: built.manifestText,
@@ -92,7 +102,10 @@ export function registerDev(program: Command, context: CommandContext): void {
     .option('--port <port>', 'port of the local host (a free one when taken; 0 picks any)', '8080')
     .option('--space <id>', 'test space to install into (default: space_dev)')
     .option('--site <id>', 'install into this site instead of a space')
-    .option('--env <name>', 'read secret values from .env.<name> (default .env)')
+    .option(
+      '--env <name>',
+      'apply envs.<name> of the manifest and read secrets from .env.<name> (default .env)',
+    )
     .option('--no-watch', 'publish once, do not rebuild on save')
     .addHelpText(
       'after',

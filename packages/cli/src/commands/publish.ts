@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildIntegration } from '../build/build-integration.js';
+import { publishOrganization } from '../build/manifest-env.js';
 import { secretEnv } from '../build/secrets-env.js';
 import type { CommandContext } from '../context.js';
 import { formatBytes, withProgress } from '../progress.js';
@@ -8,6 +9,7 @@ import { colors, connect, printJson, withHostOptions } from './shared.js';
 
 interface PublishOptions {
   env?: string;
+  organization?: string;
   release?: string;
   dev?: boolean;
   json?: boolean;
@@ -37,7 +39,14 @@ export function registerPublish(program: Command, context: CommandContext): void
       .command('publish')
       .description('build and publish the integration to the host (secrets resolved from the environment)')
       .argument('[dir]', 'integration folder', '.')
-      .option('--env <name>', 'read secret values from .env.<name> (the process environment wins)')
+      .option(
+        '--env <name>',
+        'publish the manifest as seen in envs.<name>, with secret values from .env.<name> (the process environment wins)',
+      )
+      .option(
+        '--organization <id>',
+        'owning organization (default: envs.<name>.organization with --env, else the manifest organization)',
+      )
       .option('--release <version>', 'version label, e.g. 1.2.0 (default: the next whole number)')
       .option('--dev', 'development mode: the version "dev" can be published again')
       .option('--json', 'print the published integration as JSON'),
@@ -45,18 +54,33 @@ export function registerPublish(program: Command, context: CommandContext): void
     .addHelpText(
       'after',
       `
+Environments: --env <name> publishes the manifest with the keys of \`envs.<name>\` replacing the
+top-level ones (\`envs\` itself is not published). Without \`envs\` in the manifest, --env only
+picks the secrets file .env.<name>.
+
+Organization: --organization, else envs.<name>.organization (with --env), else \`organization\`
+of the manifest; publishing refuses when none is set.
+
 Secrets: every \${{ env.NAME }} of the manifest \`secrets\` is sent from the environment, else from
 .env.<name> (--env) or .env. Only referenced variables are sent.
 
 Examples:
   $ platform publish
   $ platform publish --env production --release 1.2.0
+  $ platform publish --organization acme
   $ PLATFORM_URL=https://host.example.com platform publish --token $TOKEN`,
     )
     .action(async (dir: string, options: PublishOptions) => {
       const folder = resolve(io.cwd, dir);
       const host = connect(context, options);
-      const built = await withProgress(io, 'Bundling', () => buildIntegration(folder, { mode: 'publish' }));
+      const built = await withProgress(io, 'Bundling', () =>
+        buildIntegration(folder, {
+          mode: 'publish',
+          ...(options.env === undefined ? {} : { env: options.env }),
+          ...(options.organization === undefined ? {} : { organization: options.organization }),
+        }),
+      );
+      const organization = publishOrganization(built.manifest, options);
       const env = secretEnv(folder, built.manifest, io.env, options.env);
       const published = await withProgress(io, `Publishing to ${host.target.url}`, () =>
         host.call('POST /v1/integrations', {
@@ -73,7 +97,8 @@ Examples:
       if (options.json) return printJson(context, published);
       const c = colors(context);
       io.stdout(
-        `${c.green('Published')} ${published.name} version ${c.bold(published.version)} (${formatBytes(built.bundle.bytes)}${assetNote(built.assets)}) to ${host.target.url}\n` +
+        `${c.green('Published')} ${published.name} version ${c.bold(published.version)} (${formatBytes(built.bundle.bytes)}${assetNote(built.assets)}) to ${host.target.url}` +
+          ` for organization ${organization}${built.env ? ` (env ${built.env})` : ''}\n` +
           `Install it: platform install --space <space-id>\n`,
       );
     });

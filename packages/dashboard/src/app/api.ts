@@ -40,12 +40,13 @@ async function send(
   method: string,
   path: string,
   body: unknown,
-  options: { signingIn?: boolean } = {},
+  options: { signingIn?: boolean; keepalive?: boolean } = {},
 ): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
+      ...(options.keepalive ? { keepalive: true } : {}),
       headers: {
         accept: 'application/json',
         ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -88,6 +89,15 @@ export const api = createHostApi<HostRoutes>((method, path, body) => send(method
  */
 export const apiSigningIn = createHostApi<HostRoutes>((method, path, body) =>
   send(method, path, body, { signingIn: true }),
+);
+
+/**
+ * {@link api} for a save made while the page goes away (`pagehide`): the request outlives the page
+ * (`keepalive`; browsers cap such bodies at 64 KiB).
+ * @example void apiKeepalive('PUT /v1/spaces/{spaceId}/document', { params, body });
+ */
+export const apiKeepalive = createHostApi<HostRoutes>((method, path, body) =>
+  send(method, path, body, { keepalive: true }),
 );
 
 /** A readable sentence for any error thrown by {@link api} or elsewhere. */

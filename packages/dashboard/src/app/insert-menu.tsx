@@ -10,6 +10,8 @@ export interface InsertItem {
   description: string;
   /** The block's `urlUnfurl` patterns: pasting a matching URL in the editor creates it. */
   urlUnfurl?: string[];
+  /** The block's `markdown` (`{ codeblock, body }`): it converts to and from that code block. */
+  markdown?: { codeblock: string; body: string };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ExecutorSelector } from '../services/invoker.js';
 import { createRouter } from './app-types.js';
 import { ASSETS_PATH, assetRoutes } from './assets.js';
 import { dashboardRoutes } from './dashboard.js';
+import { documentRoutes } from './documents.js';
 import { errorAnswer } from './error-response.js';
 import { eventRoutes } from './events.js';
 import { installationRoutes } from './installations.js';
@@ -89,6 +90,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', publishedScriptRoutes(ctx, options.executors));
   app.route('/', publishedScriptListRoutes(ctx));
   app.route('/', assetRoutes(ctx));
+  app.route('/', documentRoutes(ctx));
   app.route('/', statusRoutes(ctx, { version: options.version, startedAt }));
   // The dashboard (GET pages and assets) after every API route, before the 404.
   app.route(

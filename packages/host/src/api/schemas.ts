@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Installation as ApiInstallation, ContentKitElement } from '@platform/api-client';
+import { documentNodeSchema, spaceDocumentSchema } from '@platform/api-client/document-schema';
 import { type IncomingEvent as CatalogueIncomingEvent, IncomingEventSchema } from '@platform/events';
 
 /**
@@ -343,3 +344,33 @@ export const PublishedScript = z
 export const PublishedScriptList = z
   .object({ scripts: z.array(PublishedScript) })
   .openapi('PublishedScriptList');
+
+/** `GET`/`PUT /v1/spaces/{spaceId}/document`: a space's document (docs/documents.md). */
+export const SpaceDocument = z
+  .object({
+    spaceId: z.string(),
+    nodes: z.array(documentNodeSchema),
+    revision: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: 'incremented by every save; 0 while the space has no document' }),
+    updatedAt: z.string().nullable(),
+  })
+  .openapi('SpaceDocument');
+
+/** `PUT /v1/spaces/{spaceId}/document`: the whole document, compare-and-set on `baseRevision`. */
+export const PutSpaceDocumentBody = spaceDocumentSchema
+  .extend({
+    baseRevision: z.number().int().min(0).optional().openapi({
+      description:
+        'the revision this save is based on (0: no document yet); another revision answers 409 `document_changed`. Leave it out to overwrite.',
+    }),
+  })
+  .openapi('PutSpaceDocumentRequest');
+
+/** `PATCH /v1/spaces/{spaceId}/document/blocks/{blockId}`: a block's new props (`@editor.node.updateProps`). */
+export const PatchBlockPropsBody = z
+  .object({ props: z.record(z.string(), z.unknown()) })
+  .strict()
+  .openapi('PatchBlockPropsRequest');

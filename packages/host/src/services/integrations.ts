@@ -109,6 +109,25 @@ export async function publish(ctx: HostContext, input: PublishInput): Promise<In
     );
   }
   const manifest = parsed.manifest;
+  if (!manifest.organization) {
+    // optional in the file, required here (packages/manifest/README.md "Optional keys")
+    throw new HttpError(
+      400,
+      'invalid_manifest',
+      'platform-manifest.yaml has no `organization`; a published integration needs its owning organization: set `organization` in the manifest, or publish with `platform publish --organization <id>` (or `--env <name>` with `envs.<name>.organization`).',
+      {
+        errors: [
+          {
+            path: 'organization',
+            line: 1,
+            column: 1,
+            message: 'missing required key `organization`',
+            severity: 'error',
+          },
+        ],
+      },
+    );
+  }
   if (input.builtin !== true && RESERVED_INTEGRATION_NAMES.has(manifest.name.toLowerCase())) {
     throw reservedName(manifest.name);
   }

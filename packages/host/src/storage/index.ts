@@ -6,6 +6,7 @@ export { PG_DEFAULTS } from './postgres.js';
 export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-signals.js';
 export { type SignalledLoop, wakeOnSignals } from './queue-signals.js';
 export { type AssetsRepo, assetHash } from './repos/assets.js';
+export type { DocumentsRepo } from './repos/documents.js';
 export type { EventInput, EventsRepo } from './repos/events.js';
 export type {
   CreateInstallationInput,

@@ -177,4 +177,14 @@ ALTER TABLE invocation_logs ALTER COLUMN duration_ms TYPE BIGINT;
 ALTER TABLE assets ALTER COLUMN size TYPE BIGINT;`,
     },
   },
+  {
+    version: 9,
+    name: "space documents: the editor's page of a space (text and blocks with their props), with a revision for compare-and-set saves",
+    sql: `CREATE TABLE space_documents (
+  space_id TEXT PRIMARY KEY,
+  document TEXT NOT NULL,
+  revision BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);`,
+  },
 ];

@@ -8,6 +8,7 @@ import {
 } from './queue-signals.js';
 import { type AssetsRepo, assetsRepo } from './repos/assets.js';
 import { deliveriesRepo } from './repos/deliveries.js';
+import { type DocumentsRepo, documentsRepo } from './repos/documents.js';
 import { type EventsRepo, eventsRepo } from './repos/events.js';
 import { type InstallationsRepo, installationsRepo } from './repos/installations.js';
 import { type IntegrationsRepo, integrationsRepo } from './repos/integrations.js';
@@ -54,6 +55,7 @@ export interface Repositories {
   readonly invocationLogs: InvocationLogsRepo;
   readonly settings: SettingsRepo;
   readonly assets: AssetsRepo;
+  readonly documents: DocumentsRepo;
   /**
    * Runs `fn` atomically: everything done through `tx` commits together or not at all (a throw rolls back).
    * Inside `fn` use only `tx` (using the outer storage there throws `StorageError('invalid')`). Called on a
@@ -88,6 +90,7 @@ function repositories(sql: Sql): Repositories {
     invocationLogs: invocationLogsRepo(sql),
     settings: settingsRepo(sql),
     assets: assetsRepo(sql),
+    documents: documentsRepo(sql),
     transaction: (fn) => sql.transaction((tx) => fn(repositories(tx))),
   };
 }

@@ -19,6 +19,15 @@ export interface IntegrationRecord {
   createdAt: number;
 }
 
+/** The document of a space (docs/documents.md): its nodes as JSON, and the revision of the last save. */
+export interface SpaceDocumentRecord {
+  spaceId: string;
+  nodes: Json[];
+  /** 1 after the first save, +1 per save. */
+  revision: number;
+  updatedAt: number;
+}
+
 /** An image file of an integration (icon or preview), stored once by the SHA-256 of its bytes. */
 export interface AssetRecord {
   /** SHA-256 of `data`, lowercase hex. */

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe } from 'vitest';
+import { documentsContract } from './documents.contract.js';
 import { eventsContract } from './events.contract.js';
 import type { Backend, Ctx } from './fixtures.js';
 import { installationsContract } from './installations.contract.js';
@@ -44,5 +45,6 @@ export function defineStorageContract(name: string, backend: Backend): void {
     miscContract(ctx);
     retentionContract(ctx);
     numbersContract(ctx);
+    documentsContract(ctx);
   });
 }

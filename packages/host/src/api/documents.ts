@@ -1,0 +1,102 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { HostContext } from '../services/context.js';
+import {
+  getDocument,
+  requireBlockAccess,
+  requireReadAccess,
+  saveDocument,
+  updateBlockProps,
+} from '../services/documents.js';
+import { createRouter, type HostEnv, operatorOnly } from './app-types.js';
+import { errorResponse, json } from './responses.js';
+import { PatchBlockPropsBody, PutSpaceDocumentBody, SpaceDocument } from './schemas.js';
+
+const errors = {
+  400: errorResponse('Invalid request'),
+  401: errorResponse('Missing or wrong token'),
+  403: errorResponse('Token not allowed here'),
+};
+const SpaceParam = z.object({ spaceId: z.string().min(1).max(256).openapi({ example: 'space_docs' }) });
+
+/**
+ * Routes of a space's document (docs/documents.md "Storage and API"): get, save, update one block's props.
+ *
+ * @example
+ * app.route('/', documentRoutes(ctx));
+ */
+export function documentRoutes(ctx: HostContext) {
+  const app = createRouter();
+  // Access is checked before the validators, like `operatorOnly` (docs/security.md "Who may do what").
+  const reader: MiddlewareHandler<HostEnv> = async (c, next) => {
+    await requireReadAccess(ctx, c.get('principal'), c.req.param('spaceId') ?? '');
+    await next();
+  };
+  const blockWriter: MiddlewareHandler<HostEnv> = async (c, next) => {
+    await requireBlockAccess(
+      ctx,
+      c.get('principal'),
+      c.req.param('spaceId') ?? '',
+      c.req.param('blockId') ?? '',
+    );
+    await next();
+  };
+
+  app.openapi(
+    createRoute({
+      middleware: [reader],
+      method: 'get',
+      path: '/v1/spaces/{spaceId}/document',
+      summary:
+        "Get a space's document: text and blocks (operator, or an installation in the space with space:content:read)",
+      request: { params: SpaceParam },
+      responses: { 200: { description: 'The document', content: json(SpaceDocument) }, ...errors },
+    }),
+    async (c) => c.json(await getDocument(ctx, c.req.valid('param').spaceId), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      middleware: [operatorOnly],
+      method: 'put',
+      path: '/v1/spaces/{spaceId}/document',
+      summary: "Save a space's document (operator); compare-and-set with `baseRevision`",
+      request: { params: SpaceParam, body: { required: true, content: json(PutSpaceDocumentBody) } },
+      responses: {
+        200: { description: 'Saved', content: json(SpaceDocument) },
+        409: errorResponse('Saved elsewhere meanwhile (`document_changed`, with the current `revision`)'),
+        ...errors,
+      },
+    }),
+    async (c) => c.json(await saveDocument(ctx, c.req.valid('param').spaceId, c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      middleware: [blockWriter],
+      method: 'patch',
+      path: '/v1/spaces/{spaceId}/document/blocks/{blockId}',
+      summary:
+        "Replace one block's props (`@editor.node.updateProps`): operator, or the installation that renders the block",
+      request: {
+        params: SpaceParam.extend({ blockId: z.string().min(1).openapi({ example: 'blk_3f9c' }) }),
+        body: { required: true, content: json(PatchBlockPropsBody) },
+      },
+      responses: {
+        200: { description: 'Saved', content: json(SpaceDocument) },
+        404: errorResponse('No such block in the document'),
+        409: errorResponse('Kept changing while saving (`document_changed`)'),
+        ...errors,
+      },
+    }),
+    async (c) => {
+      const { spaceId, blockId } = c.req.valid('param');
+      return c.json(
+        await updateBlockProps(ctx, c.get('principal'), spaceId, blockId, c.req.valid('json').props),
+        200,
+      );
+    },
+  );
+
+  return app;
+}
