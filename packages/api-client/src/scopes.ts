@@ -48,6 +48,7 @@ export function isScope(value: unknown): value is Scope {
  */
 export const SCOPE_ALIASES = {
   'space:script:inject': 'site:script:inject',
+  'space:script:cookies': 'site:script:cookies',
   'space:views:read': 'site:views:read',
   'space:visitor:auth': 'site:visitor:auth',
 } as const satisfies Record<string, Scope>;

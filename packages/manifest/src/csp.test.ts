@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cspSourceProblem, parseHostSource } from './csp.js';
 import { parseManifest } from './parse.js';
+import { cspDirectives } from './targets.js';
 import { BASE } from './test-fixtures.js';
 
 function issues(extra: string) {
@@ -19,6 +20,7 @@ describe('contentSecurityPolicy sources', () => {
       'https://example.com:*',
       'data:',
       'blob:',
+      'about:',
       "'self'",
       "'unsafe-inline'",
       "'wasm-unsafe-eval'",
@@ -47,6 +49,21 @@ describe('contentSecurityPolicy sources', () => {
         expect.stringMatching(/not a CSP source expression/),
       ]);
     }
+  });
+
+  it('takes a directive as a YAML list of sources, and `child-src`', () => {
+    const result = parseManifest(
+      `${BASE}contentSecurityPolicy:\n  script-src:\n    - cdn.example.com\n    - https://*.example.com\n  child-src: https://frames.example.com\n`,
+    );
+    expect(result.ok && result.warnings).toEqual([]);
+    expect(cspDirectives(result.ok ? result.manifest.contentSecurityPolicy : undefined)).toEqual({
+      'script-src': ['cdn.example.com', 'https://*.example.com'],
+      'child-src': ['https://frames.example.com'],
+    });
+    // Each listed source is checked like one in a text.
+    expect(issues('contentSecurityPolicy:\n  script-src:\n    - cdn.example.com\n    - "*"\n')).toEqual([
+      expect.objectContaining({ severity: 'error', message: expect.stringMatching(/allows every host/) }),
+    ]);
   });
 
   it('splits host sources', () => {

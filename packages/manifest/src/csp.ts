@@ -19,8 +19,8 @@ const REFUSED_KEYWORDS: Record<string, string> = {
     "`'none'` is not allowed: the manifest adds sources to the host's policy; remove the directive instead",
 };
 
-/** Schemes a scheme-only source may name: local data, never a whole network scheme. */
-const LOCAL_SCHEMES = ['data:', 'blob:', 'mediastream:'];
+/** Schemes a scheme-only source may name: local data and blank documents, never a whole network scheme. */
+const LOCAL_SCHEMES = ['data:', 'blob:', 'mediastream:', 'about:'];
 
 const SCHEME = /^[a-z][a-z0-9+.-]*$/i;
 const HOST = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/i;
@@ -120,7 +120,12 @@ export function checkContentSecurityPolicy(value: unknown, path: PathSegments, r
   const directives = cspDirectives(
     keyed
       ? Object.fromEntries(
-          Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'),
+          Object.entries(value).flatMap(([directive, sources]): Array<[string, string]> => {
+            if (typeof sources === 'string') return [[directive, sources]];
+            if (Array.isArray(sources) && sources.every((s) => typeof s === 'string'))
+              return [[directive, sources.join(' ')]];
+            return [];
+          }),
         )
       : value,
   );

@@ -46,6 +46,11 @@ describe('renamed scopes', () => {
     ]);
     const granted = parseManifest(text, { firstParty: true });
     expect(granted.ok && granted.manifest.scopes).toEqual(['site:script:inject']);
+    // The cookie scope's old name, the same way.
+    const cookies = parseManifest(`${HEAD}scopes: [space:script:inject, space:script:cookies]\n`, {
+      firstParty: true,
+    });
+    expect(cookies.ok && cookies.manifest.scopes).toEqual(['site:script:inject', 'site:script:cookies']);
   });
 
   it('says when the new name is listed too, and leaves other values to the schema', () => {

@@ -22,22 +22,31 @@ export const CSP_DIRECTIVES = [
   'font-src',
   'connect-src',
   'frame-src',
+  'child-src',
   'media-src',
   'worker-src',
   'form-action',
   'frame-ancestors',
 ] as const;
 
-const sources = z
+const sourceText = z
   .string()
   .min(1, { error: 'a directive lists at least one source (e.g. `https://plausible.io`)' })
   .refine((value) => !/[\r\n]\s*\S+-src\s/.test(value.trimEnd()), {
     error: 'one directive per key: put each directive under its own key',
   });
 
+/** A directive's sources: one text (space- or newline-separated) or a YAML list of sources. */
+const sources = z.union([
+  sourceText,
+  z
+    .array(z.string().min(1, { error: 'a source must not be empty' }))
+    .min(1, { error: 'a directive lists at least one source (e.g. `https://plausible.io`)' }),
+]);
+
 /**
- * `contentSecurityPolicy`: directive -> sources (space- or newline-separated; a trailing `;` is
- * allowed), or one policy string `script-src https://a; img-src https://b`.
+ * `contentSecurityPolicy`: directive -> sources (space- or newline-separated, a trailing `;` allowed,
+ * or a YAML list), or one policy string `script-src https://a; img-src https://b`.
  */
 export const contentSecurityPolicySchema = z
   .union([
@@ -70,8 +79,8 @@ export function cspDirectives(
 ): Record<string, string[]> {
   if (policy === undefined) return {};
   const out: Record<string, string[]> = {};
-  const add = (directive: string, value: string) => {
-    const list = value
+  const add = (directive: string, value: string | readonly string[]) => {
+    const list = (typeof value === 'string' ? value : value.join(' '))
       .split(/[\s;]+/)
       .map((s) => s.trim())
       .filter(Boolean);

@@ -19,6 +19,7 @@ export const BASELINE_SOURCES: Readonly<Record<string, readonly string[]>> = {
   'connect-src': [CONTENT],
   'media-src': [CONTENT, 'data:', 'blob:'],
   'frame-src': [CONTENT],
+  'child-src': [CONTENT, 'blob:'],
   'worker-src': [CONTENT, 'blob:'],
   'form-action': [CONTENT],
 };
