@@ -5,7 +5,13 @@ import { HOST_EVENT } from '@platform/events/catalogue';
 import type { Manifest } from '@platform/manifest';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from '@platform/runtime/testing';
 import type { BundleProblem } from '../build/verify.js';
-import { CHECK_IDS, checkTarget, sampleInstallation, shownScreens } from './sample-installation.js';
+import {
+  CHECK_ICON_URL,
+  CHECK_IDS,
+  checkTarget,
+  sampleInstallation,
+  shownScreens,
+} from './sample-installation.js';
 
 let loading: Promise<typeof import('miniflare')> | undefined;
 
@@ -129,7 +135,11 @@ export async function bootBundle(
       name: manifest.name,
       version: 'check',
       title: manifest.title,
-      urls: { publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public' },
+      urls: {
+        publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public',
+        // Where the host would serve the manifest's `icon` once uploaded (a sample address here).
+        ...(manifest.icon ? { icon: CHECK_ICON_URL } : {}),
+      },
     },
   });
   const post = async (event: object, environment: IntegrationEnvironment) => {

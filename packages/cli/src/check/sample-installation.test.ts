@@ -105,3 +105,38 @@ export default createIntegration({
     expect(report.warnings.map((w) => w.path)).toEqual(['configurations.space']);
   });
 });
+
+describe('platform check: the integration icon', () => {
+  it('renders with `environment.integration.urls.icon` set when the manifest names an icon', async () => {
+    const code = `import { ContentKit, createComponent, createIntegration } from '@platform/runtime';
+const embed = createComponent({
+  componentId: 'embed',
+  render: async (element, { environment }) => ({
+    type: 'block',
+    children: [{ type: 'card', title: 'T', icon: { type: 'image', source: { url: environment.integration.urls.icon }, aspectRatio: 1 }, children: [] }],
+  }),
+});
+export default createIntegration({ components: [embed] });
+`;
+    const blocks = 'blocks:\n  - id: embed\n    title: Embed\n    description: Shows.\n';
+    const run = (icon: string) =>
+      runCheck(
+        fixture(
+          {
+            'src/index.ts': code,
+            'assets/icon.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"/>',
+          },
+          manifest(place('account', ['key']), `${icon}${blocks}`).replace(
+            'scopes: [site:script:inject]',
+            'scopes: []',
+          ),
+        ),
+        { steps: [scriptCheckStep] },
+      );
+    expect((await run('icon: assets/icon.svg\n')).errors).toEqual([]);
+    // Without an icon there is no URL: the image is reported, saying what a card icon may be.
+    expect((await run('')).errors[0]?.message).toMatch(
+      /block `embed` rendered invalid ContentKit: element\.children\[0\]\.icon: expected an icon name/,
+    );
+  });
+});

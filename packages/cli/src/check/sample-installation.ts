@@ -10,6 +10,9 @@ import {
 /** Ids of the sample installation, space and site `platform check` calls the script with. */
 export const CHECK_IDS = { installation: 'inst_check', space: 'space_check', site: 'site_check' } as const;
 
+/** `environment.integration.urls.icon` during `platform check` when the manifest names an `icon`. */
+export const CHECK_ICON_URL = 'http://127.0.0.1/v1/assets/check-icon';
+
 /** An installation `platform check` runs the script as: its environment and configuration. */
 export interface SampleInstallation {
   target: InstallationTarget;

@@ -2,10 +2,12 @@ import type { IntegrationEnvironment } from '@platform/api-client';
 import { installationShapes, type Manifest } from '@platform/manifest';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { type HostContext, publicEndpoint } from './context.js';
+import { integrationIconUrl } from './integrations.js';
 
 /**
  * The normalized `environment` (docs/contracts.md "IntegrationEnvironment") posted with every envelope: API endpoint, a token
- * scoped to this installation, the integration (with the installation's public endpoint),
+ * scoped to this installation, the integration (with the installation's public endpoint and, when
+ * uploaded, the URL of its icon),
  * secrets, and the organization plus space/site installation shapes (`installationShapes` of
  * `@platform/manifest`; docs/published-scripts.md "Settings and environment of a site installation").
  *
@@ -18,10 +20,16 @@ export function buildEnvironment(
   installation: InstallationRecord,
 ): IntegrationEnvironment {
   const urls = { publicEndpoint: publicEndpoint(ctx, integration.name, installation.id) };
+  const icon = integrationIconUrl(ctx, integration);
   return {
     apiEndpoint: ctx.baseUrl(),
     apiTokens: { installation: ctx.tokens.issue(installation.id) },
-    integration: { name: integration.name, version: integration.version, title: integration.title, urls },
+    integration: {
+      name: integration.name,
+      version: integration.version,
+      title: integration.title,
+      urls: { ...urls, ...(icon ? { icon } : {}) },
+    },
     secrets: integration.secrets,
     ...installationShapes(integration.manifest as Pick<Manifest, 'configurations'>, installation, urls),
   };
