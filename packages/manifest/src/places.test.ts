@@ -3,6 +3,8 @@ import { type InstallationFacts, installationShapes, settingsPlace } from './pla
 
 const place = { properties: {} };
 const urls = { publicEndpoint: 'https://host.example/p' };
+/** What every installation shape of `facts(...)` carries. */
+const shared = { status: 'active', configuration: { id: 'x' }, externalIds: ['e'], urls };
 const facts = (
   target: InstallationFacts['target'],
   over: Partial<InstallationFacts> = {},
@@ -52,13 +54,7 @@ describe('installationShapes', () => {
 
   it('adds `spaceInstallation` for a space installation', () => {
     const shapes = installationShapes({}, facts('space'), urls);
-    expect(shapes.spaceInstallation).toEqual({
-      space: 'space_1',
-      status: 'active',
-      configuration: { id: 'x' },
-      externalIds: ['e'],
-      urls,
-    });
+    expect(shapes.spaceInstallation).toEqual({ space: 'space_1', ...shared });
     expect(shapes.siteInstallation).toBeUndefined();
   });
 
@@ -71,13 +67,7 @@ describe('installationShapes', () => {
       facts('site'),
       urls,
     );
-    expect(withSpace.spaceInstallation).toEqual({
-      space: '',
-      status: 'active',
-      configuration: { id: 'x' },
-      externalIds: ['e'],
-      urls,
-    });
+    expect(withSpace.spaceInstallation).toEqual({ space: '', ...shared });
     expect(withSpace.siteInstallation?.configuration).toBe(withSpace.spaceInstallation?.configuration);
   });
 

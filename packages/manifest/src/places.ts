@@ -25,7 +25,10 @@ export function settingsPlace(manifest: Configurations, target: InstallationTarg
   return configurations?.site === undefined && configurations?.space !== undefined ? 'space' : 'site';
 }
 
-/** What {@link installationShapes} needs to know of an installation. */
+/**
+ * What {@link installationShapes} needs to know of an installation (the host's `InstallationRecord` has it).
+ * @example const facts: InstallationFacts = { id: 'inst_1', target: 'site', spaceId: null, siteId: 'site_1', status: 'active', configuration: {}, externalIds: [], spaceSelection: { mode: 'selected', spaces: [] } };
+ */
 export interface InstallationFacts {
   id: string;
   target: InstallationTarget;
@@ -39,7 +42,10 @@ export interface InstallationFacts {
   spaceSelection: SpaceSelection;
 }
 
-/** The installation shapes of an envelope's `environment`. */
+/**
+ * The installation shapes of an envelope's `environment`.
+ * @example const { siteInstallation }: InstallationShapes = installationShapes(manifest, facts, urls);
+ */
 export type InstallationShapes = Pick<
   IntegrationEnvironment,
   'installation' | 'spaceInstallation' | 'siteInstallation'

@@ -7,13 +7,22 @@ import {
   settingsPlace,
 } from '@platform/manifest';
 
-/** Ids of the sample installation, space and site `platform check` calls the script with. */
+/**
+ * Ids of the sample installation, space and site `platform check` calls the script with.
+ * @example const event = { type: 'fetch_published_script', installationId: CHECK_IDS.installation, siteId: CHECK_IDS.site };
+ */
 export const CHECK_IDS = { installation: 'inst_check', space: 'space_check', site: 'site_check' } as const;
 
-/** `environment.integration.urls.icon` during `platform check` when the manifest names an `icon`. */
+/**
+ * `environment.integration.urls.icon` during `platform check` when the manifest names an `icon`.
+ * @example const urls = { publicEndpoint, ...(manifest.icon ? { icon: CHECK_ICON_URL } : {}) };
+ */
 export const CHECK_ICON_URL = 'http://127.0.0.1/v1/assets/check-icon';
 
-/** An installation `platform check` runs the script as: its environment and configuration. */
+/**
+ * An installation `platform check` runs the script as: its environment and configuration.
+ * @example const { environment, configuration }: SampleInstallation = sampleInstallation(manifest, 'site', base);
+ */
 export interface SampleInstallation {
   target: InstallationTarget;
   /** The `configurations` section its settings come from (`settingsPlace`). */
