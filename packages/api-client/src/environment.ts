@@ -125,8 +125,12 @@ export interface IntegrationInfo {
   version: string;
   /** Display name from the manifest. */
   title: string;
-  /** URLs of the integration; `publicEndpoint` is the current installation's public endpoint. */
-  urls: InstallationUrls;
+  /**
+   * URLs of the integration: `publicEndpoint` is the current installation's public endpoint;
+   * `icon`, when the integration's manifest `icon` was uploaded, where the host serves that image
+   * (e.g. for `<image source={{ url: environment.integration.urls.icon }} />`).
+   */
+  urls: InstallationUrls & { icon?: string };
 }
 
 /**

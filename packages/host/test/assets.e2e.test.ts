@@ -140,6 +140,37 @@ describe.each(BACKENDS)('%s', (backend) => {
       expect((await t.api('GET', '/v1/integrations/refused')).status).toBe(404);
     });
 
+    it("gives the integration its uploaded icon's URL as `environment.integration.urls.icon`", async () => {
+      // Answers, from its public endpoint, the `integration.urls` of the environment it got.
+      const echo = `export default { async fetch(request) {
+        const env = JSON.parse((await request.formData()).get('environment'));
+        return new Response(JSON.stringify(env.integration.urls), { headers: { 'content-type': 'application/json' } });
+      } };`;
+      const urlsOf = async (name: string, assets?: Record<string, string>) => {
+        const published = await t.api<IntegrationView>('POST', '/v1/integrations', {
+          manifest: manifest(name, 'icon: assets/icon.svg\n'),
+          bundle: echo,
+          ...(assets ? { assets } : {}),
+        });
+        expect(published.status, JSON.stringify(published.body)).toBe(201);
+        const installed = await t.api<{ id: string }>('POST', '/v1/installations', { integration: name });
+        const res = await fetch(
+          `${t.host.url}/v1/integrations/${name}/installations/${installed.body.id}/public`,
+        );
+        expect(res.status).toBe(200);
+        return {
+          urls: (await res.json()) as { publicEndpoint: string; icon?: string },
+          iconUrl: published.body.iconUrl,
+        };
+      };
+      const withIcon = await urlsOf('iconic', { 'assets/icon.svg': b64(ICON) });
+      expect(withIcon.urls.icon).toBe(withIcon.iconUrl);
+      expect(await (await fetch(withIcon.urls.icon ?? '')).text()).toBe(ICON);
+      // Not uploaded (the manifest names it, the publish sent no file): no `icon`.
+      const without = await urlsOf('iconless');
+      expect(without.urls).toEqual({ publicEndpoint: expect.stringContaining('/iconless/installations/') });
+    });
+
     it('answers a malformed asset id with 400 and an unknown one with 404; other routes still need a token', async () => {
       const malformed = await fetch(`${t.host.url}/v1/assets/not-a-hash`);
       expect(malformed.status).toBe(400);

@@ -144,6 +144,83 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect(empty.status).toBe(204);
   });
 
+  it('configures a site installation with the `space` settings of a manifest without `site` ones, and shows it as `spaceInstallation` too', async () => {
+    // A raw bundle answering, as a script, the installation shapes of the environment it got.
+    const echo = `export default { async fetch(request) {
+      const env = JSON.parse((await request.formData()).get('environment'));
+      const body = 'shapes(' + JSON.stringify({ site: env.siteInstallation, space: env.spaceInstallation }) + ')';
+      return new Response(body, { headers: { 'content-type': 'application/javascript' } });
+    } };`;
+    const settings = (place: string) =>
+      `  ${place}:\n    properties:\n      website_id: { type: string, title: Website, description: d }\n    required: [website_id]\n`;
+    const publish = (name: string, places: string[]) =>
+      t.api('POST', '/v1/integrations', {
+        manifest: `${rawIntegration(name, '').manifest}configurations:\n${places.map(settings).join('')}`,
+        bundle: echo,
+        firstParty: true,
+      });
+    const shapesOf = async (name: string, site: string) => {
+      const res = await fetch(`${t.host.contentUrl}/v1/sites/${site}/integrations/${name}/script.js`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      return JSON.parse(text.slice('shapes('.length, -1)) as {
+        site?: { site: string; configuration: Record<string, unknown> };
+        space?: { space: string; configuration: Record<string, unknown> };
+      };
+    };
+
+    expect((await publish('script-space', ['space'])).status).toBe(201);
+    const unset = await t.api<{ status: string; configurationErrors: Array<{ key: string }> }>(
+      'POST',
+      '/v1/installations',
+      { integration: 'script-space', site: 'site_unset_space' },
+    );
+    expect(unset.body).toMatchObject({ status: 'pending', configurationErrors: [{ key: 'website_id' }] });
+    const installed = await t.api<{ status: string }>('POST', '/v1/installations', {
+      integration: 'script-space',
+      site: 'site_space',
+      configuration: { website_id: 'w_1' },
+    });
+    expect(installed.body.status).toBe('active');
+    const typo = await t.api<ErrorBody>('POST', '/v1/installations', {
+      integration: 'script-space',
+      site: 'site_space_typo',
+      configuration: { website: 'w_1' },
+    });
+    expect(typo.status).toBe(400);
+    expect(typo.body.error.message).toMatch(
+      /configuration\.website is not a setting of script-space; accepted: website_id/,
+    );
+    const shared = { configuration: { website_id: 'w_1' }, status: 'active' };
+    expect(await shapesOf('script-space', 'site_space')).toEqual({
+      site: expect.objectContaining({ site: 'site_space', ...shared }),
+      space: expect.objectContaining({ space: '', ...shared }),
+    });
+
+    // Declaring `site` settings too: those configure the site installation; it is still shown as both.
+    expect((await publish('script-both', ['space', 'site'])).status).toBe(201);
+    await t.api('POST', '/v1/installations', {
+      integration: 'script-both',
+      site: 'site_both',
+      configuration: { website_id: 'w_2' },
+    });
+    const both = await shapesOf('script-both', 'site_both');
+    expect([both.site?.configuration, both.space?.configuration]).toEqual([
+      { website_id: 'w_2' },
+      { website_id: 'w_2' },
+    ]);
+    // Only `site` settings: no `spaceInstallation`.
+    expect((await publish('script-site', ['site'])).status).toBe(201);
+    await t.api('POST', '/v1/installations', {
+      integration: 'script-site',
+      site: 'site_only',
+      configuration: { website_id: 'w_3' },
+    });
+    const siteOnly = await shapesOf('script-site', 'site_only');
+    expect(siteOnly.space).toBeUndefined();
+    expect(siteOnly.site?.configuration).toEqual({ website_id: 'w_3' });
+  });
+
   it('bounds the hook like every invocation: time, response size, and a script type', async () => {
     const cases = [
       [

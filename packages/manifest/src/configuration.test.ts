@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configurationDefaults, validateConfiguration } from './configuration.js';
+import { configurationDefaults, sampleConfiguration, validateConfiguration } from './configuration.js';
 import { parseManifest } from './parse.js';
 import type { Manifest } from './schema.js';
 
@@ -77,3 +77,60 @@ describe('configurationDefaults', () => {
     expect(configurationDefaults({}, 'site')).toEqual({});
   });
 });
+
+describe('sampleConfiguration', () => {
+  const sample = (properties: string, required: string) =>
+    sampleConfiguration(
+      parseOk(`name: demo
+title: Demo
+scopes: []
+configurations:
+  site:
+    properties:
+${properties}
+    required: [${required}]
+`),
+      'site',
+    );
+
+  it('completes every required property: its default, else a sample of its type, and validates', () => {
+    const m = manifest();
+    const configuration = sampleConfiguration(m, 'site');
+    expect(configuration).toEqual({ url: 'https://example.com/sample', color: 'red', count: 3, on: false });
+    expect(validateConfiguration(m, 'site', configuration)).toEqual({ ok: true, errors: [] });
+    // A button (OAuth credentials) has no sample.
+    expect(sampleConfiguration(m, 'account')).toEqual({});
+    expect(sampleConfiguration({}, 'space')).toEqual({});
+  });
+
+  it('samples by type: first enum value, URL and email by a word of the name, 1, false; optional ones stay unset', () => {
+    const configuration = sample(
+      `      tracking_id: { type: string, title: T, description: d }
+      region: { type: string, title: R, description: d, enum: [EU, US] }
+      scriptLoaderUrl: { type: string, title: L, description: d }
+      redirect_uri: { type: string, title: U, description: d }
+      contact-email: { type: string, title: E, description: d }
+      security: { type: string, title: S, description: d }
+      rate: { type: number, title: N, description: d }
+      strict: { type: boolean, title: B, description: d }
+      optional: { type: string, title: O, description: d }`,
+      'tracking_id, region, scriptLoaderUrl, redirect_uri, contact-email, security, rate, strict',
+    );
+    expect(configuration).toEqual({
+      tracking_id: 'sample',
+      region: 'EU',
+      scriptLoaderUrl: 'https://example.com/sample',
+      redirect_uri: 'https://example.com/sample',
+      'contact-email': 'sample@example.com',
+      security: 'sample',
+      rate: 1,
+      strict: false,
+    });
+  });
+});
+
+function parseOk(text: string): Manifest {
+  const result = parseManifest(text);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.manifest;
+}

@@ -92,3 +92,44 @@ export function configurationDefaults(
   }
   return out;
 }
+
+/** The sample a `string` property gets: a URL or an email address when a word of its name says so. */
+function sampleString(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  if (words.some((w) => ['url', 'uri', 'endpoint', 'link', 'href'].includes(w))) {
+    return 'https://example.com/sample';
+  }
+  if (words.some((w) => w === 'email' || w === 'mail')) return 'sample@example.com';
+  return 'sample';
+}
+
+/**
+ * The least configuration with which an installation of `place` is complete, as `platform check`
+ * runs the script with (docs/published-scripts.md "`platform check`"): every `default`, and for a
+ * `required` property without one a sample of its type: a `string`'s first `enum` value, else
+ * `https://example.com/sample` when a word of its name is `url`, `uri`, `endpoint`, `link` or
+ * `href` (`webhookUrl`, `api_endpoint`), `sample@example.com` when one is `email` or `mail`,
+ * else `sample`; `1` for a `number`; `false` for a `boolean`. `button` properties (OAuth
+ * credentials) stay unset: no sample stands for a connection.
+ *
+ * @example
+ * sampleConfiguration(manifest, 'site'); // { tracking_id: 'sample', anonymize: true }
+ */
+export function sampleConfiguration(
+  manifest: Pick<Manifest, 'configurations'>,
+  place: ConfigurationPlaceName,
+): Record<string, string | number | boolean> {
+  const out = configurationDefaults(manifest, place);
+  const settings = manifest.configurations?.[place];
+  for (const key of settings?.required ?? []) {
+    const property = settings?.properties?.[key];
+    if (!property || key in out) continue;
+    if (property.type === 'string') out[key] = property.enum?.[0] ?? sampleString(key);
+    else if (property.type === 'number') out[key] = 1;
+    else if (property.type === 'boolean') out[key] = false;
+  }
+  return out;
+}

@@ -17,7 +17,7 @@ envs:
     organization: acme-staging # staging org
     title: Demo (staging)
   broken:
-    target: site
+    target: organization
 `;
 
 describe('parseManifest with an environment', () => {
@@ -39,7 +39,7 @@ describe('parseManifest with an environment', () => {
     const messages = broken.warnings.map((w) => `${w.line}:${w.column} ${w.path} ${w.message}`);
     expect(messages).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^9:5 configurations\.space .*`target: site` installs only in/),
+        expect.stringMatching(/^9:5 configurations\.space .*`target: organization` installs only in/),
         expect.stringMatching(/^2:1 organization .*\(nor in `envs\.broken`\)/),
       ]),
     );

@@ -3,6 +3,7 @@ export {
   type ConfigurationCheck,
   type ConfigurationError,
   configurationDefaults,
+  sampleConfiguration,
   validateConfiguration,
 } from './configuration.js';
 export { cspSourceProblem, parseHostSource } from './csp.js';
@@ -18,6 +19,12 @@ export { formatIssues, formatPath, type Issue } from './issues.js';
 export { MANIFEST_SCHEMA_ID, manifestJsonSchema } from './json-schema.js';
 export { loadManifest, MANIFEST_FILE } from './load.js';
 export { type ManifestResult, type ParseOptions, parseManifest } from './parse.js';
+export {
+  type InstallationFacts,
+  type InstallationShapes,
+  installationShapes,
+  settingsPlace,
+} from './places.js';
 export {
   type ConfigurationPlace,
   type ConfigurationPlaceName,

@@ -52,8 +52,10 @@ const TARGET_PLACES: Record<string, string[]> = {
 };
 
 function checkTargetPlaces(data: Record<string, unknown>, report: Report): void {
-  const places = typeof data.target === 'string' ? TARGET_PLACES[data.target] : undefined;
+  let places = typeof data.target === 'string' ? TARGET_PLACES[data.target] : undefined;
   if (!places || !isRecord(data.configurations)) return;
+  // A site installation uses `space` settings when no `site` ones exist (settingsPlace, places.ts).
+  if (data.target === 'site' && !('site' in data.configurations)) places = [...places, 'space'];
   for (const place of Object.keys(data.configurations)) {
     if (!places.includes(place) && ['account', 'space', 'site'].includes(place)) {
       report(

@@ -116,6 +116,12 @@ envs:
         message: expect.stringMatching(/`target: space` installs only in `account` and `space`/),
       }),
     ]);
+    // A site installation uses `space` settings when there are no `site` ones (settingsPlace).
+    const spaceOnly = 'target: site\nconfigurations:\n  space:\n    componentId: config\n';
+    expect(issues(spaceOnly)).toEqual([]);
+    expect(issues(`${spaceOnly}  site:\n    componentId: config\n`)).toEqual([
+      expect.objectContaining({ path: 'configurations.space', severity: 'warning' }),
+    ]);
   });
 
   it('is in the JSON Schema', () => {

@@ -7,6 +7,7 @@ import type {
   UIRenderEvent,
 } from '@platform/api-client';
 import { isRecord } from '@platform/api-client';
+import { installationProps, withoutInstallationProps } from './configuration-props';
 import type { IntegrationContext } from './context';
 
 /** Props or state of a component: a JSON object. */
@@ -132,7 +133,11 @@ export function createComponent<
     componentId,
     async handle(event, context) {
       const renderContext = renderContextOf(event);
-      let props = (isRecord(event.props) ? event.props : {}) as Props;
+      const given = isRecord(event.props) ? event.props : {};
+      // A configuration screen sees its installation as props, as screens written for the
+      // original platform expect (docs/contentkit.md "Configuration screens").
+      const added = renderContext.type === 'configuration' ? installationProps(context.environment) : {};
+      let props = { ...added, ...given } as Props;
       const initial = definition.initialState;
       let state = (
         isRecord(event.state)
@@ -160,7 +165,12 @@ export function createComponent<
           props = checkData(result.props, 'action returned props that', componentId) as Props;
       }
       const rendered = await definition.render(element(), context as Context);
-      return { element: rendered, state, props, ...(cache ? { cache } : {}) };
+      return {
+        element: rendered,
+        state,
+        props: withoutInstallationProps(props, added),
+        ...(cache ? { cache } : {}),
+      };
     },
   };
 }

@@ -135,6 +135,15 @@ const COMPONENT_MODEL = `## Component model
 ${table((RenderContextSchema as unknown as { shape: Record<string, unknown> }).shape)}
 Other keys the host sends (\`spaceId\`, \`siteId\`, ...) are passed through.
 
+### Configuration screens
+
+A component named by \`configurations.<place>.componentId\` renders with \`context.type\`
+\`configuration\`. The runtime gives it its installation as props, under any props the host sent:
+\`element.props.installation\`, and \`spaceInstallation\` / \`siteInstallation\` when the environment has
+them (the shapes of \`context.environment\`), so \`initialState: (props) => ({ token:
+props.installation.configuration.token })\` works. They are left out of the answer's \`props\`: the
+configuration never travels back to the page.
+
 ### Render output
 
 The runtime answers a component render event with:

@@ -28,6 +28,7 @@ export const ContentKitIcon = {
   Email: 'email',
   External: 'external',
   Eye: 'eye',
+  EyeOff: 'eye-off',
   Filter: 'filter',
   Gear: 'gear',
   Github: 'github',

@@ -361,7 +361,10 @@ export const CardSchema: z.ZodType<ContentKitCardShape> = z
     title: z.string().optional().describe('heading'),
     hint: z.string().optional().describe('line under the title'),
     icon: z
-      .union([IconSchema, urlObject, z.lazy(() => ImageSchema)])
+      .union([IconSchema, urlObject, z.lazy(() => ImageSchema)], {
+        error:
+          'expected an icon name (docs/contentkit.md "Icons"), `{ url }` of an http(s) image, or an `image` element whose `source.url` is an http(s) URL',
+      })
       .optional()
       .describe('icon name, `{ url }` of an image, or an `image` element'),
     onPress: ActionSchema.optional().describe('makes the whole card pressable'),

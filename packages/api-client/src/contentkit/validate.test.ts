@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ContentKitIcon } from './icons';
 import { BUILTIN_ACTIONS, ELEMENT_SCHEMAS } from './schema';
 import { formatPath, validateRenderOutput } from './validate';
 
@@ -81,6 +82,25 @@ describe('validateRenderOutput', () => {
       ),
     ).toBe(true);
     expect(found.some((p) => p.startsWith('element.children[5].options'))).toBe(true);
+  });
+
+  it('accepts the card icons integrations write: a name, `{ url }` and an `image`; explains a missing URL', () => {
+    const card = (icon: unknown) =>
+      output({ type: 'block', children: [{ type: 'card', icon, children: [] }] });
+    const image = (source: unknown) => ({ type: 'image', source, aspectRatio: 1 });
+    expect(problems(card(ContentKitIcon.EyeOff))).toEqual([]);
+    expect(problems(card({ url: 'https://host.example/v1/assets/abc' }))).toEqual([]);
+    expect(problems(card(image({ url: 'https://host.example/v1/assets/abc' })))).toEqual([]);
+    const why =
+      'expected an icon name (docs/contentkit.md "Icons"), `{ url }` of an http(s) image, or an `image` element whose `source.url` is an http(s) URL';
+    // `environment.integration.urls.icon` read where it is not set: `source: {}` once serialized.
+    expect(problems(card(image({})))).toEqual([`element.children[0].icon: ${why}`]);
+    expect(problems(card('not-an-icon'))).toEqual([`element.children[0].icon: ${why}`]);
+    expect(
+      problems(
+        output({ type: 'block', children: [{ type: 'button', icon: 'eye-off', onPress: { action: 'a' } }] }),
+      ),
+    ).toEqual([]);
   });
 
   it('requires the state object and a JSON-object element', () => {

@@ -1,9 +1,17 @@
 import { createRequire } from 'node:module';
+import type { IntegrationEnvironment } from '@platform/api-client';
 import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
 import { HOST_EVENT } from '@platform/events/catalogue';
-import { configurationDefaults, type Manifest } from '@platform/manifest';
+import type { Manifest } from '@platform/manifest';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from '@platform/runtime/testing';
 import type { BundleProblem } from '../build/verify.js';
+import {
+  CHECK_ICON_URL,
+  CHECK_IDS,
+  checkTarget,
+  sampleInstallation,
+  shownScreens,
+} from './sample-installation.js';
 
 let loading: Promise<typeof import('miniflare')> | undefined;
 
@@ -95,9 +103,10 @@ export interface BootOptions {
 
 /**
  * Boots a bundle in workerd (Miniflare, as the host does) and calls it with an installation set-up
- * envelope, then renders every block and configuration screen (`componentId`) of the manifest, and
- * calls its `fetch_published_script` once for a site (configuration: the manifest's defaults).
- * Returns the problems found.
+ * envelope, then renders every block and every configuration screen the host shows
+ * (`shownScreens`), and calls its `fetch_published_script` once for a site. Each runs as an active
+ * installation configured with the sample of its settings (`sampleInstallation`;
+ * docs/published-scripts.md "`platform check`"). Returns the problems found.
  *
  * @example
  * ```ts
@@ -121,23 +130,29 @@ export async function bootBundle(
       stderr.resume();
     },
   });
-  const environment = testEnvironment({
+  const base = testEnvironment({
     integration: {
       name: manifest.name,
       version: 'check',
       title: manifest.title,
-      urls: { publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public' },
+      urls: {
+        publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public',
+        // Where the host would serve the manifest's `icon` once uploaded (a sample address here).
+        ...(manifest.icon ? { icon: CHECK_ICON_URL } : {}),
+      },
     },
   });
-  const post = async (event: object, env: Record<string, unknown> | typeof environment = environment) => {
-    const request = envelopeRequest(event, { environment: env });
+  const post = async (event: object, environment: IntegrationEnvironment) => {
+    const request = envelopeRequest(event, { environment });
     const body = new Uint8Array(await request.arrayBuffer());
-    return mf.dispatchFetch('http://integration.local/v1', {
+    const answer = await mf.dispatchFetch('http://integration.local/v1', {
       method: 'POST',
       body,
       headers: { 'content-type': request.headers.get('content-type') ?? '' },
     });
+    return answer as unknown as Response;
   };
+  const installed = sampleInstallation(manifest, checkTarget(manifest), base);
   const problems: BundleProblem[] = [];
   try {
     try {
@@ -146,77 +161,73 @@ export async function bootBundle(
       const reason = error instanceof Error ? error.message : String(error);
       return [{ path: 'script', message: `workerd refused the bundle: ${reason}` }];
     }
-    const setup = await post({
-      type: HOST_EVENT.installationSetup,
-      eventId: 'evt_check',
-      installationId: 'inst_check',
-      status: 'active',
-      target: 'organization',
-      configuration: {},
-    });
+    const setup = await post(
+      {
+        type: HOST_EVENT.installationSetup,
+        eventId: 'evt_check',
+        installationId: CHECK_IDS.installation,
+        status: 'active',
+        target: installed.target,
+        configuration: installed.configuration,
+      },
+      installed.environment,
+    );
     if (!setup.ok) {
       problems.push({
         path: 'script',
-        message: `the integration failed an ${HOST_EVENT.installationSetup} envelope in workerd: ${await describeFailure(setup as unknown as Response)}`,
+        message: `the integration failed an ${HOST_EVENT.installationSetup} envelope in workerd: ${await describeFailure(setup)}`,
       });
     } else await setup.arrayBuffer();
     for (const [i, block] of (manifest.blocks ?? []).entries()) {
-      const render = await post({
-        type: HOST_EVENT.uiRender,
-        eventId: `evt_render_${i}`,
-        componentId: block.id,
-        props: {},
-        context: { type: 'document', editable: true },
-        // A `urlUnfurl` block is created by pasting a URL: render it as the editor creates it.
-        ...(block.urlUnfurl?.[0]
-          ? { action: { action: '@link.unfurl', url: sampleUrl(block.urlUnfurl[0]) } }
-          : {}),
-      });
-      const problem = await renderProblem(render as unknown as Response);
+      const render = await post(
+        {
+          type: HOST_EVENT.uiRender,
+          eventId: `evt_render_${i}`,
+          componentId: block.id,
+          props: {},
+          context: { type: 'document', editable: true },
+          // A `urlUnfurl` block is created by pasting a URL: render it as the editor creates it.
+          ...(block.urlUnfurl?.[0]
+            ? { action: { action: '@link.unfurl', url: sampleUrl(block.urlUnfurl[0]) } }
+            : {}),
+        },
+        installed.environment,
+      );
+      const problem = await renderProblem(render);
       if (problem) {
         problems.push({ path: `blocks[${i}].id`, message: `block \`${block.id}\` ${problem}` });
       }
     }
-    for (const [place, settings] of Object.entries(manifest.configurations ?? {})) {
-      if (!settings?.componentId) continue;
-      const render = await post({
-        type: HOST_EVENT.uiRender,
-        eventId: `evt_render_${place}`,
-        componentId: settings.componentId,
-        props: {},
-        context: { type: 'configuration', editable: true },
-      });
-      const problem = await renderProblem(render as unknown as Response);
+    for (const { place, target, componentId } of shownScreens(manifest)) {
+      const render = await post(
+        {
+          type: HOST_EVENT.uiRender,
+          eventId: `evt_render_${place}`,
+          componentId,
+          props: {},
+          context: { type: 'configuration', editable: true },
+        },
+        sampleInstallation(manifest, target, base).environment,
+      );
+      const problem = await renderProblem(render);
       if (problem) {
         problems.push({
           path: `configurations.${place}.componentId`,
-          message: `the configuration screen \`${settings.componentId}\` ${problem}`,
+          message: `the configuration screen \`${componentId}\` ${problem}`,
         });
       }
     }
     if (options.hooks?.includes(HOST_EVENT.fetchPublishedScript)) {
-      const configuration = configurationDefaults(manifest, 'site');
-      const site = {
-        site: 'site_check',
-        status: 'active',
-        configuration,
-        externalIds: [],
-        urls: environment.integration.urls,
-      };
       const answer = await post(
         {
           type: HOST_EVENT.fetchPublishedScript,
           eventId: 'evt_script',
-          installationId: 'inst_check',
-          siteId: 'site_check',
+          installationId: CHECK_IDS.installation,
+          siteId: CHECK_IDS.site,
         },
-        {
-          ...environment,
-          installation: { ...environment.installation, target: 'site', configuration },
-          siteInstallation: site,
-        },
+        sampleInstallation(manifest, 'site', base).environment,
       );
-      const problem = await publishedScriptProblem(answer as unknown as Response);
+      const problem = await publishedScriptProblem(answer);
       if (problem) problems.push({ path: 'script', message: problem });
     }
   } finally {

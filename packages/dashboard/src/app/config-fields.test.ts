@@ -60,6 +60,21 @@ describe('configFields', () => {
     expect(configFields({}, 'space')).toEqual([]);
   });
 
+  it('shows a site installation the `space` settings of a manifest declaring no `site` ones', () => {
+    const spaceOnly = {
+      configurations: {
+        space: {
+          properties: { website_id: { type: 'string', title: 'Website', description: '' } },
+          required: ['website_id'],
+        },
+      },
+    };
+    expect(placeOf('site', spaceOnly)).toBe('space');
+    expect(configFields(spaceOnly, 'site').map((f) => [f.key, f.required])).toEqual([['website_id', true]]);
+    expect(configFields(spaceOnly, 'space')).toEqual([]);
+    expect(placeOf('site', manifest)).toBe('site');
+  });
+
   it('starts from the saved configuration, then defaults; saves empties as null and never the button', () => {
     const fields = configFields(manifest, 'space');
     const values = initialValues(fields, { channel: 'docs', max: 5 });

@@ -1,3 +1,5 @@
+import type { ConfigurationPlaceName, Manifest } from '@platform/manifest';
+import { settingsPlace } from '@platform/manifest/places';
 /** One field of the configuration screen, derived from a manifest property (docs/contracts.md "Manifest"). */
 export type ConfigField =
   | { kind: 'text'; key: string; title: string; description: string; required: boolean; default?: string }
@@ -23,15 +25,15 @@ export type ConfigField =
       callbackUrl: string;
     };
 
-type Place = 'account' | 'site';
-
 /**
- * Which `configurations` section applies to an installation target: site installations use
- * `site`, space and organization installations use `account`.
- * @example placeOf('site'); // 'site'
+ * Which `configurations` section applies to an installation target: `settingsPlace` of
+ * `@platform/manifest`, the host's own rule (site installations use `site`, or `space` when only
+ * that is declared; space and organization installations use `account`).
+ * @example placeOf('site', { configurations: { site: {} } }); // 'site'
  */
-export function placeOf(target: string): Place {
-  return target === 'site' ? 'site' : 'account';
+export function placeOf(target: string, manifest: Record<string, unknown> = {}): ConfigurationPlaceName {
+  const known = target === 'site' || target === 'space' ? target : 'organization';
+  return settingsPlace(manifest as Pick<Manifest, 'configurations'>, known);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -50,7 +52,7 @@ export function configurationComponentOf(
   target: string,
 ): string | undefined {
   const configurations = isRecord(manifest.configurations) ? manifest.configurations : {};
-  const section = configurations[placeOf(target)];
+  const section = configurations[placeOf(target, manifest)];
   return isRecord(section) && typeof section.componentId === 'string' && section.componentId !== ''
     ? section.componentId
     : undefined;
@@ -65,7 +67,7 @@ export function configurationComponentOf(
  */
 export function configFields(manifest: Record<string, unknown>, target: string): ConfigField[] {
   const configurations = isRecord(manifest.configurations) ? manifest.configurations : {};
-  const section = configurations[placeOf(target)];
+  const section = configurations[placeOf(target, manifest)];
   if (!isRecord(section) || !isRecord(section.properties)) return [];
   const required = new Set(Array.isArray(section.required) ? section.required.map(String) : []);
   const fields: ConfigField[] = [];

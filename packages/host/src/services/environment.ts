@@ -1,11 +1,15 @@
 import type { IntegrationEnvironment } from '@platform/api-client';
+import { installationShapes, type Manifest } from '@platform/manifest';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { type HostContext, publicEndpoint } from './context.js';
+import { integrationIconUrl } from './integrations.js';
 
 /**
  * The normalized `environment` (docs/contracts.md "IntegrationEnvironment") posted with every envelope: API endpoint, a token
- * scoped to this installation, the integration (with the installation's public endpoint),
- * secrets, and the organization plus space/site installation shapes.
+ * scoped to this installation, the integration (with the installation's public endpoint and, when
+ * uploaded, the URL of its icon),
+ * secrets, and the organization plus space/site installation shapes (`installationShapes` of
+ * `@platform/manifest`; docs/published-scripts.md "Settings and environment of a site installation").
  *
  * @example
  * const environment = buildEnvironment(ctx, integration, installation);
@@ -16,28 +20,17 @@ export function buildEnvironment(
   installation: InstallationRecord,
 ): IntegrationEnvironment {
   const urls = { publicEndpoint: publicEndpoint(ctx, integration.name, installation.id) };
-  const shared = {
-    status: installation.status,
-    configuration: installation.configuration,
-    externalIds: installation.externalIds,
-    urls,
-  };
+  const icon = integrationIconUrl(ctx, integration);
   return {
     apiEndpoint: ctx.baseUrl(),
     apiTokens: { installation: ctx.tokens.issue(installation.id) },
-    integration: { name: integration.name, version: integration.version, title: integration.title, urls },
-    secrets: integration.secrets,
-    installation: {
-      id: installation.id,
-      target: installation.target,
-      space_selection: installation.spaceSelection,
-      ...shared,
+    integration: {
+      name: integration.name,
+      version: integration.version,
+      title: integration.title,
+      urls: { ...urls, ...(icon ? { icon } : {}) },
     },
-    ...(installation.target === 'space' && installation.spaceId
-      ? { spaceInstallation: { space: installation.spaceId, ...shared } }
-      : {}),
-    ...(installation.target === 'site' && installation.siteId
-      ? { siteInstallation: { site: installation.siteId, ...shared } }
-      : {}),
+    secrets: integration.secrets,
+    ...installationShapes(integration.manifest as Pick<Manifest, 'configurations'>, installation, urls),
   };
 }

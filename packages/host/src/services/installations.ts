@@ -1,7 +1,7 @@
 import type { Installation } from '@platform/api-client';
 import { HOST_EVENT, WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
 import type { Manifest } from '@platform/manifest';
-import { configurationDefaults, validateConfiguration } from '@platform/manifest';
+import { configurationDefaults, settingsPlace, validateConfiguration } from '@platform/manifest';
 import { generateSecret } from '@platform/webhooks';
 import { hashToken } from '../auth.js';
 import { badRequest, conflict, notFound } from '../errors.js';
@@ -21,11 +21,6 @@ export type InstallationView = Installation;
 /** Who is writing a configuration: the operator (typo protection) or the integration itself (free keys). */
 export type Writer = 'operator' | 'integration';
 
-/** Space and organization installations use `configurations.account`; site installations `configurations.site`. */
-export function configurationPlace(target: InstallationRecord['target']): 'account' | 'site' {
-  return target === 'site' ? 'site' : 'account';
-}
-
 /** Every configuration problem of an installation, for the status machine and the API. */
 export function configurationErrors(
   ctx: HostContext,
@@ -34,7 +29,7 @@ export function configurationErrors(
   configuration: Record<string, unknown>,
 ): Array<{ key: string; message: string }> {
   const manifest = integration.manifest as Manifest;
-  const errors = [...validateConfiguration(manifest, configurationPlace(target), configuration).errors];
+  const errors = [...validateConfiguration(manifest, settingsPlace(manifest, target), configuration).errors];
   if (integration.name === WEBHOOK_INTEGRATION) errors.push(...webhookRules(ctx, target, configuration));
   return errors;
 }
@@ -69,15 +64,16 @@ function checkKeys(
   writer: Writer,
 ): void {
   const manifest = integration.manifest as Manifest;
-  const place = configurationPlace(target);
-  const other = place === 'site' ? 'account' : 'site';
+  const place = settingsPlace(manifest, target);
   const here = Object.keys(manifest.configurations?.[place]?.properties ?? {});
-  const there = Object.keys(manifest.configurations?.[other]?.properties ?? {});
   for (const key of Object.keys(patch)) {
     if (here.includes(key)) continue;
-    if (there.includes(key)) {
+    const other = (['account', 'site', 'space'] as const).find(
+      (p) => p !== place && Object.hasOwn(manifest.configurations?.[p]?.properties ?? {}, key),
+    );
+    if (other) {
       throw badRequest(
-        `configuration.${key} is a ${other === 'site' ? 'site' : 'space/organization'} setting of ${integration.name}; ` +
+        `configuration.${key} is a setting of ${integration.name}'s \`configurations.${other}\`, not of a ${target} installation; ` +
           `a ${target} installation accepts: ${here.join(', ') || '(none)'}.`,
       );
     }
@@ -144,7 +140,7 @@ export async function install(ctx: HostContext, input: InstallInput): Promise<In
   const target = places[0] ?? 'organization';
   checkKeys(integration, target, input.configuration, 'operator');
   const configuration = {
-    ...configurationDefaults(manifest, configurationPlace(target)),
+    ...configurationDefaults(manifest, settingsPlace(manifest, target)),
     ...input.configuration,
   };
   const errors = configurationErrors(ctx, integration, target, configuration);

@@ -55,13 +55,28 @@ export function assetUrl(ctx: Pick<HostContext, 'baseUrl'>, hash: string): strin
 }
 
 /**
+ * Where the host serves the integration's manifest `icon`, or null when it was not uploaded: the
+ * API's `iconUrl` and the environment's `integration.urls.icon`.
+ *
+ * @example
+ * const icon = integrationIconUrl(ctx, record); // 'http://127.0.0.1:8080/v1/assets/3f2a…' or null
+ */
+export function integrationIconUrl(
+  ctx: Pick<HostContext, 'baseUrl'>,
+  record: Pick<IntegrationRecord, 'manifest' | 'assets'>,
+): string | null {
+  const icon = (record.manifest as Manifest).icon;
+  const hash = icon === undefined ? undefined : record.assets?.[icon];
+  return hash ? assetUrl(ctx, hash) : null;
+}
+
+/**
  * How an integration looks through the API (no bundle, no secrets), with the URLs of its uploaded
  * icon and preview images (null / left out when not uploaded).
  */
 export function integrationView(ctx: Pick<HostContext, 'baseUrl'>, record: IntegrationRecord) {
   const manifest = record.manifest as Manifest;
   const assets = record.assets ?? {};
-  const iconHash = manifest.icon === undefined ? undefined : assets[manifest.icon];
   return {
     name: record.name,
     version: record.version,
@@ -70,7 +85,7 @@ export function integrationView(ctx: Pick<HostContext, 'baseUrl'>, record: Integ
     visibility: manifest.visibility,
     scopes: [...manifest.scopes],
     firstParty: record.firstParty,
-    iconUrl: iconHash ? assetUrl(ctx, iconHash) : null,
+    iconUrl: integrationIconUrl(ctx, record),
     previewImageUrls: (manifest.previewImages ?? []).flatMap((path) => {
       const hash = assets[path];
       return hash ? [assetUrl(ctx, hash)] : [];

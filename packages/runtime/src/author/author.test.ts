@@ -18,11 +18,16 @@ import {
 type MyContext = RuntimeContext<RuntimeEnvironment<{ oauth_credentials?: { access_token: string } }>>;
 
 const moduleLogger = Logger.for('porting');
+/** The call form the public integrations use at module scope, typed through `ReturnType`. */
+const calledLogger: ReturnType<typeof Logger> = Logger('porting:called');
 
 /** Typed like the public integrations write it: exported helper, typed context, typed event. */
 export const handleFetchEvent: FetchEventCallback<MyContext> = async (request, context) => {
   const path = new URL(request.url).pathname;
   moduleLogger.info('fetch', path);
+  calledLogger.warn('warned', { path });
+  calledLogger.debug('debugged');
+  calledLogger.error('failed', new Error('boom'));
   if (path.endsWith('/exposed')) throw new ExposableError('Paste a link to a public diagram.');
   if (path.endsWith('/secret')) throw new Error('db password is hunter2');
   const token = context.environment.installation?.configuration.oauth_credentials?.access_token;
@@ -83,14 +88,30 @@ describe('ExposableError', () => {
   });
 });
 
-describe('Logger.for', () => {
-  it("writes prefixed lines into the invocation's log", async () => {
+describe('Logger', () => {
+  it("Logger.for and Logger(name) write prefixed lines at their level into the invocation's log", async () => {
     const response = await integration.fetch(fetchEvent('/hello'));
     expect(await response.text()).toBe('none');
     const lines = decodeLogsHeader(response.headers.get('x-platform-logs'));
     expect(lines).toContainEqual(
       expect.objectContaining({ level: 'info', message: '[porting] fetch /public/hello' }),
     );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: '[porting:called] warned {"path":"/public/hello"}' }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'debug', message: '[porting:called] debugged' }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'error', message: '[porting:called] failed Error: boom' }),
+    );
+  });
+
+  it('is a function with `for` as an alias, returning the four methods', () => {
+    expect(typeof Logger).toBe('function');
+    const logger = Logger('x');
+    expect(Object.keys(logger).sort()).toEqual(['debug', 'error', 'info', 'warn']);
+    expect(Object.keys(Logger.for('x')).sort()).toEqual(['debug', 'error', 'info', 'warn']);
   });
 });
 

@@ -1,0 +1,105 @@
+import type { InstallationTarget, IntegrationEnvironment } from '@platform/api-client';
+import {
+  type ConfigurationPlaceName,
+  installationShapes,
+  type Manifest,
+  sampleConfiguration,
+  settingsPlace,
+} from '@platform/manifest';
+
+/**
+ * Ids of the sample installation, space and site `platform check` calls the script with.
+ * @example const event = { type: 'fetch_published_script', installationId: CHECK_IDS.installation, siteId: CHECK_IDS.site };
+ */
+export const CHECK_IDS = { installation: 'inst_check', space: 'space_check', site: 'site_check' } as const;
+
+/**
+ * `environment.integration.urls.icon` during `platform check` when the manifest names an `icon`.
+ * @example const urls = { publicEndpoint, ...(manifest.icon ? { icon: CHECK_ICON_URL } : {}) };
+ */
+export const CHECK_ICON_URL = 'http://127.0.0.1/v1/assets/check-icon';
+
+/**
+ * An installation `platform check` runs the script as: its environment and configuration.
+ * @example const { environment, configuration }: SampleInstallation = sampleInstallation(manifest, 'site', base);
+ */
+export interface SampleInstallation {
+  target: InstallationTarget;
+  /** The `configurations` section its settings come from (`settingsPlace`). */
+  place: ConfigurationPlaceName;
+  /** `sampleConfiguration` of that section. */
+  configuration: Record<string, unknown>;
+  environment: IntegrationEnvironment;
+}
+
+/**
+ * The active installation of `target` that `platform check` runs the script as, shaped like the
+ * host's (`installationShapes`): configured with the sample of its settings
+ * (`sampleConfiguration`; docs/published-scripts.md "`platform check`").
+ *
+ * @example
+ * const site = sampleInstallation(manifest, 'site', testEnvironment());
+ * site.environment.siteInstallation?.configuration; // { tracking_id: 'sample' }
+ */
+export function sampleInstallation(
+  manifest: Manifest,
+  target: InstallationTarget,
+  base: IntegrationEnvironment,
+): SampleInstallation {
+  const place = settingsPlace(manifest, target);
+  const configuration = sampleConfiguration(manifest, place);
+  const shapes = installationShapes(
+    manifest,
+    {
+      id: CHECK_IDS.installation,
+      target,
+      spaceId: target === 'space' ? CHECK_IDS.space : null,
+      siteId: target === 'site' ? CHECK_IDS.site : null,
+      status: 'active',
+      configuration,
+      externalIds: [],
+      spaceSelection: {
+        mode: target === 'organization' ? 'all' : 'selected',
+        spaces: target === 'space' ? [CHECK_IDS.space] : [],
+      },
+    },
+    base.integration.urls,
+  );
+  const environment: IntegrationEnvironment = { ...base, ...shapes };
+  if (!shapes.spaceInstallation) delete environment.spaceInstallation;
+  if (!shapes.siteInstallation) delete environment.siteInstallation;
+  return { target, place, configuration, environment };
+}
+
+/**
+ * The installation `platform check` sets up and renders blocks in: the manifest's `target`
+ * (`organization` for `all` or none).
+ *
+ * @example
+ * checkTarget({ target: 'site' } as Manifest); // 'site'
+ */
+export function checkTarget(manifest: Pick<Manifest, 'target'>): InstallationTarget {
+  return manifest.target === 'site' || manifest.target === 'space' ? manifest.target : 'organization';
+}
+
+/**
+ * The configuration screens the host shows (`configurations.<place>.componentId`), each with the
+ * installation it is shown for: `account` for an organization installation (space installations
+ * use it too), and the place a site installation uses (`settingsPlace`: `site`, or `space` when
+ * only that is declared). A `space` screen beside `site` settings is never shown, so not rendered.
+ *
+ * @example
+ * for (const { place, target, componentId } of shownScreens(manifest)) render(componentId, target);
+ */
+export function shownScreens(
+  manifest: Manifest,
+): Array<{ place: ConfigurationPlaceName; target: InstallationTarget; componentId: string }> {
+  const shown: Array<{ place: ConfigurationPlaceName; target: InstallationTarget }> = [
+    { place: 'account', target: checkTarget(manifest) === 'space' ? 'space' : 'organization' },
+    { place: settingsPlace(manifest, 'site'), target: 'site' },
+  ];
+  return shown.flatMap(({ place, target }) => {
+    const componentId = manifest.configurations?.[place]?.componentId;
+    return componentId ? [{ place, target, componentId }] : [];
+  });
+}
