@@ -4,6 +4,7 @@ import { HOST_EVENT } from '@platform/events/catalogue';
 import { configurationDefaults, type Manifest } from '@platform/manifest';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from '@platform/runtime/testing';
 import type { BundleProblem } from '../build/verify.js';
+import { offlineOutbound, type RenderPlace, renderSample, sampleExcuse } from './render-sample.js';
 
 let loading: Promise<typeof import('miniflare')> | undefined;
 
@@ -95,7 +96,8 @@ export interface BootOptions {
 
 /**
  * Boots a bundle in workerd (Miniflare, as the host does) and calls it with an installation set-up
- * envelope, then renders every block and configuration screen (`componentId`) of the manifest, and
+ * envelope, then renders every block and configuration screen (`componentId`) of the manifest
+ * (offline, for a sample installation: docs/first-integration.md "What `platform check` renders"), and
  * calls its `fetch_published_script` once for a site (configuration: the manifest's defaults).
  * Returns the problems found.
  *
@@ -109,13 +111,18 @@ export async function bootBundle(
   manifest: Manifest,
   options: BootOptions = {},
 ): Promise<BundleProblem[]> {
-  const { Miniflare } = await preloadMiniflare();
+  const { Miniflare, Response: OfflineResponse } = await preloadMiniflare();
+  const outbound = offlineOutbound();
   const mf = new Miniflare({
     modules: true,
     script: code,
     compatibilityDate: COMPATIBILITY_DATE,
     host: '127.0.0.1',
     port: 0,
+    outboundService: (request: { url: string }) => {
+      const { body, ...init } = outbound.answer(request.url);
+      return new OfflineResponse(body, init);
+    },
     handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
       stdout.resume();
       stderr.resume();
@@ -160,9 +167,30 @@ export async function bootBundle(
         message: `the integration failed an ${HOST_EVENT.installationSetup} envelope in workerd: ${await describeFailure(setup as unknown as Response)}`,
       });
     } else await setup.arrayBuffer();
+    // A sample render: an error, or a warning when the failure may come from the sample itself.
+    const render = async (
+      path: BundleProblem['path'],
+      what: string,
+      place: RenderPlace,
+      event: Record<string, unknown>,
+    ): Promise<void> => {
+      const sample = renderSample(manifest, place, environment);
+      outbound.take();
+      const answer = (await post(
+        { type: HOST_EVENT.uiRender, ...event },
+        sample.environment,
+      )) as unknown as Response;
+      const problem = await renderProblem(answer);
+      if (!problem) return;
+      const excuse = answer.ok ? undefined : sampleExcuse(outbound.take(), sample.unsetKeys);
+      problems.push(
+        excuse
+          ? { path, severity: 'warning', message: `${what} ${problem}; ${excuse}.` }
+          : { path, message: `${what} ${problem}` },
+      );
+    };
     for (const [i, block] of (manifest.blocks ?? []).entries()) {
-      const render = await post({
-        type: HOST_EVENT.uiRender,
+      await render(`blocks[${i}].id`, `block \`${block.id}\``, 'block', {
         eventId: `evt_render_${i}`,
         componentId: block.id,
         props: {},
@@ -172,27 +200,20 @@ export async function bootBundle(
           ? { action: { action: '@link.unfurl', url: sampleUrl(block.urlUnfurl[0]) } }
           : {}),
       });
-      const problem = await renderProblem(render as unknown as Response);
-      if (problem) {
-        problems.push({ path: `blocks[${i}].id`, message: `block \`${block.id}\` ${problem}` });
-      }
     }
     for (const [place, settings] of Object.entries(manifest.configurations ?? {})) {
       if (!settings?.componentId) continue;
-      const render = await post({
-        type: HOST_EVENT.uiRender,
-        eventId: `evt_render_${place}`,
-        componentId: settings.componentId,
-        props: {},
-        context: { type: 'configuration', editable: true },
-      });
-      const problem = await renderProblem(render as unknown as Response);
-      if (problem) {
-        problems.push({
-          path: `configurations.${place}.componentId`,
-          message: `the configuration screen \`${settings.componentId}\` ${problem}`,
-        });
-      }
+      await render(
+        `configurations.${place}.componentId`,
+        `the configuration screen \`${settings.componentId}\``,
+        place as RenderPlace,
+        {
+          eventId: `evt_render_${place}`,
+          componentId: settings.componentId,
+          props: {},
+          context: { type: 'configuration', editable: true },
+        },
+      );
     }
     if (options.hooks?.includes(HOST_EVENT.fetchPublishedScript)) {
       const configuration = configurationDefaults(manifest, 'site');
