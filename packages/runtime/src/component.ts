@@ -58,8 +58,11 @@ export interface ComponentDefinition<
 > {
   /** Unique id; the manifest `blocks[].id` (or `componentId` of a configuration) references it. */
   componentId: string;
-  /** The initial state, or a function of the props and render context; `{}` when omitted. */
-  initialState?: State | ((props: Props, context: ContentKitRenderContext) => State);
+  /**
+   * The initial state, or a function of the props, the render context and the integration's
+   * context (e.g. to start from `context.environment.installation.configuration`); `{}` when omitted.
+   */
+  initialState?: State | ((props: Props, renderContext: ContentKitRenderContext, context: Context) => State);
   /** Handles a user interaction; dispatch on `action.action`. */
   action?: (
     element: ComponentElement<Props, State>,
@@ -98,6 +101,21 @@ export function renderContextOf(event: Pick<UIRenderEvent, 'context'>): ContentK
   return { ...raw, type, editable: raw.editable === true };
 }
 
+/**
+ * What a configuration screen finds in its props besides those sent: the configuration it edits,
+ * as `installation`, `spaceInstallation` and `siteInstallation` (each `{ configuration }`, present
+ * when the environment has that installation; docs/contentkit.md "Component model").
+ */
+function configurationProps({ environment }: IntegrationContext): ComponentData {
+  const out: ComponentData = {};
+  if (environment.installation) out.installation = { configuration: environment.installation.configuration };
+  if (environment.spaceInstallation)
+    out.spaceInstallation = { configuration: environment.spaceInstallation.configuration };
+  if (environment.siteInstallation)
+    out.siteInstallation = { configuration: environment.siteInstallation.configuration };
+  return out;
+}
+
 function checkData(value: unknown, what: string, componentId: string): ComponentData {
   if (!isRecord(value) || Array.isArray(value)) {
     throw new TypeError(`Component "${componentId}": ${what} is not an object`);
@@ -132,13 +150,17 @@ export function createComponent<
     componentId,
     async handle(event, context) {
       const renderContext = renderContextOf(event);
-      let props = (isRecord(event.props) ? event.props : {}) as Props;
+      const sent = isRecord(event.props) ? event.props : {};
+      let props = (
+        renderContext.type === 'configuration' ? { ...sent, ...configurationProps(context) } : sent
+      ) as Props;
+      let propsChanged = false;
       const initial = definition.initialState;
       let state = (
         isRecord(event.state)
           ? event.state
           : typeof initial === 'function'
-            ? initial(props, renderContext)
+            ? initial(props, renderContext, context as Context)
             : (initial ?? {})
       ) as State;
       let cache: ContentKitCache | undefined;
@@ -156,11 +178,15 @@ export function createComponent<
         const result = await definition.action(element(), event.action as Action, context as Context);
         if (result?.state !== undefined)
           state = checkData(result.state, 'action returned a state that', componentId) as State;
-        if (result?.props !== undefined)
+        if (result?.props !== undefined) {
           props = checkData(result.props, 'action returned props that', componentId) as Props;
+          propsChanged = true;
+        }
       }
       const rendered = await definition.render(element(), context as Context);
-      return { element: rendered, state, props, ...(cache ? { cache } : {}) };
+      // The configuration props are derived from the environment on every render: not returned.
+      const answered = propsChanged ? props : sent;
+      return { element: rendered, state, props: answered, ...(cache ? { cache } : {}) };
     },
   };
 }
