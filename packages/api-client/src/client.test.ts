@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from './client';
 import { ApiError } from './errors';
+import { GitBookAPI, GitBookAPIError, PlatformAPI } from './index';
 
 interface Seen {
   method: string;
   url: string;
   authorization: string | undefined;
+  userAgent: string | undefined;
   contentType: string | undefined;
   body: string;
 }
@@ -49,6 +51,7 @@ beforeAll(async () => {
         method: req.method ?? '',
         url: req.url ?? '',
         authorization: req.headers.authorization,
+        userAgent: req.headers['user-agent'],
         contentType: req.headers['content-type'],
         body,
       });
@@ -128,5 +131,34 @@ describe('createApiClient', () => {
     const error = (await api.installations.get('inst_1').catch((e: unknown) => e)) as ApiError;
     expect(error).toMatchObject({ status: 0, code: 'network_error' });
     expect(error.message).not.toContain(TOKEN);
+  });
+});
+
+describe('PlatformAPI (the class client, also exported as GitBookAPI)', () => {
+  it('is the same client, built with { endpoint, authToken, userAgent }', async () => {
+    expect(GitBookAPI).toBe(PlatformAPI);
+    const api: GitBookAPI = new GitBookAPI({ endpoint, authToken: TOKEN, userAgent: 'porting-test/1' });
+    expect(api).toBeInstanceOf(PlatformAPI);
+    expect(api.userAgent).toBe('porting-test/1');
+    const inst = await api.installations.get('inst_1');
+    expect(inst.configuration).toEqual({ channel: 'general' });
+    expect(seen.at(-1)).toMatchObject({ authorization: `Bearer ${TOKEN}`, userAgent: 'porting-test/1' });
+    await api.installations.updateConfiguration('inst_1', { extra: 2 });
+    expect(JSON.parse(seen.at(-1)?.body ?? '')).toEqual({ configuration: { extra: 2 } });
+  });
+
+  it('throws the ApiError every client throws, also exported as GitBookAPIError (HTTP status in `status`)', async () => {
+    expect(GitBookAPIError).toBe(ApiError);
+    const error = await new PlatformAPI({ endpoint, authToken: TOKEN })
+      .request('GET', '/v1/installations/nope')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GitBookAPIError);
+    expect(error).toMatchObject({ status: 404, code: 'installation_not_found' });
+  });
+
+  it('sends no authorization header without a token, and refuses a missing endpoint clearly', async () => {
+    await new PlatformAPI({ endpoint }).installations.get('inst_1');
+    expect(seen.at(-1)?.authorization).toBeUndefined();
+    expect(() => new PlatformAPI({} as never)).toThrow(/`endpoint` is required.*apiEndpoint/);
   });
 });

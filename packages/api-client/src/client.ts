@@ -8,8 +8,10 @@ import { ApiError, apiErrorFromResponse } from './errors';
 export interface ApiClientOptions {
   /** Base URL of the host API (`environment.apiEndpoint`). */
   endpoint: string;
-  /** Bearer token (`environment.apiTokens.installation`). */
+  /** Bearer token (`environment.apiTokens.installation`); `''` sends no `authorization` header. */
   token: string;
+  /** Sent as `user-agent` when set. */
+  userAgent?: string;
   /** The fetch to use; the global `fetch` by default. */
   fetch?: typeof fetch;
 }
@@ -19,6 +21,8 @@ export interface ApiClientOptions {
  * @example const inst = await api.installations.get('inst_1');
  */
 export interface ApiClient {
+  /** The `user-agent` the client sends, if any. */
+  readonly userAgent?: string | undefined;
   installations: {
     /**
      * `GET /v1/installations/{id}`.
@@ -53,10 +57,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const what = `${method} ${path}`;
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${options.token}`,
-      accept: 'application/json',
-    };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.userAgent) headers['user-agent'] = options.userAgent;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
@@ -84,6 +87,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   const installationPath = (id: string) => `/v1/installations/${encodeURIComponent(id)}`;
   return {
+    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
     request,
     installations: {
       get: (id) => request<Installation>('GET', installationPath(id)),

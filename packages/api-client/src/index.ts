@@ -38,7 +38,8 @@ export type {
   SpaceInstallation,
   SpaceSelection,
 } from './environment';
-export { ApiError, apiErrorFromResponse } from './errors';
+// Compatibility names (README "Compatibility names"): what code written for a class client imports.
+export { ApiError, ApiError as GitBookAPIError, apiErrorFromResponse } from './errors';
 export type {
   BaseEvent,
   ComponentAction,
@@ -71,5 +72,7 @@ export type {
   IntegrationSiteInstallation,
   IntegrationSpaceInstallation,
 } from './installation-aliases';
+export type { PlatformAPIOptions } from './platform-api';
+export { PlatformAPI, PlatformAPI as GitBookAPI } from './platform-api';
 export type { Scope, ScopeAlias } from './scopes';
 export { currentScopeName, isScope, SCOPE_ALIASES, SCOPES } from './scopes';

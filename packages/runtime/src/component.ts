@@ -59,8 +59,11 @@ export interface ComponentDefinition<
 > {
   /** Unique id; the manifest `blocks[].id` (or `componentId` of a configuration) references it. */
   componentId: string;
-  /** The initial state, or a function of the props and render context; `{}` when omitted. */
-  initialState?: State | ((props: Props, context: ContentKitRenderContext) => State);
+  /**
+   * The initial state, or a function of the props, the render context and the integration's
+   * context (e.g. to start from `context.environment.installation.configuration`); `{}` when omitted.
+   */
+  initialState?: State | ((props: Props, renderContext: ContentKitRenderContext, context: Context) => State);
   /** Handles a user interaction; dispatch on `action.action`. */
   action?: (
     element: ComponentElement<Props, State>,
@@ -137,13 +140,13 @@ export function createComponent<
       // A configuration screen sees its installation as props, as screens written for the
       // original platform expect (docs/contentkit.md "Configuration screens").
       const added = renderContext.type === 'configuration' ? installationProps(context.environment) : {};
-      let props = { ...added, ...given } as Props;
+      let props = { ...given, ...added } as Props;
       const initial = definition.initialState;
       let state = (
         isRecord(event.state)
           ? event.state
           : typeof initial === 'function'
-            ? initial(props, renderContext)
+            ? initial(props, renderContext, context as Context)
             : (initial ?? {})
       ) as State;
       let cache: ContentKitCache | undefined;

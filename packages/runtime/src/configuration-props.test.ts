@@ -58,13 +58,13 @@ describe('configuration screens: installation props', () => {
     expect(JSON.stringify(body)).not.toContain('site-secret');
   });
 
-  it('lets props the host sent win, and gives other render contexts nothing', async () => {
+  it('gives the current configuration over stale props sent under the same names, and other render contexts nothing', async () => {
     const given = await render(
       { type: 'configuration', editable: true },
       { installation: { configuration: { token: 'given' } } },
     );
-    expect(given.element.children[0]?.text).toBe('token=given site=site_1 note=-');
-    expect(given.props).toEqual({ installation: { configuration: { token: 'given' } } });
+    expect(given.element.children[0]?.text).toBe('token=org-secret site=site_1 note=-');
+    expect(given.props).toEqual({});
     const block = await render({ type: 'document', editable: true });
     expect(block.element.children[0]?.text).toBe('token= site=- note=-');
     expect(block.props).toEqual({});

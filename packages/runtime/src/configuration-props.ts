@@ -7,12 +7,13 @@ const INSTALLATION_PROPS = ['installation', 'spaceInstallation', 'siteInstallati
 /**
  * The props a configuration screen (render context `configuration`) starts from: the installation
  * shapes of the environment (`installation`, and `spaceInstallation`/`siteInstallation` when
- * present), under the props the host sent (docs/contentkit.md "Configuration screens"). They are
+ * present), over props the host sent under the same names, which may be stale (docs/contentkit.md
+ * "Configuration screens"). They are
  * for the component only: {@link withoutInstallationProps} takes them out of the answer, so the
  * configuration never travels back to the page.
  *
  * @example
- * const props = { ...installationProps(context.environment), ...event.props };
+ * const props = { ...event.props, ...installationProps(context.environment) };
  * props.installation?.configuration;
  */
 export function installationProps(environment: IntegrationEnvironment): ComponentData {

@@ -41,6 +41,8 @@ export type { LogLevel, LogLine } from './logs';
 export { LOGS_HEADER } from './logs';
 export type { OAuthConfig, OAuthCredentials } from './oauth';
 export { createOAuthHandler, defaultExtractCredentials } from './oauth';
+export type { OAuthResponse, OAuthTokenResponse } from './oauth-response';
+export { defaultOAuthExtractCredentials } from './oauth-response';
 export { OAUTH_STATE_TTL_MS } from './oauth-state';
 export { signPlatformBody, verifyPlatformSignature } from './platform-signature';
 export type { PublicEndpointOptions } from './public-endpoint';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegration } from './integration';
 import { createOAuthHandler } from './oauth';
+import { defaultOAuthExtractCredentials, type OAuthTokenResponse } from './oauth-response';
 import { signOAuthState } from './oauth-state';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from './testing';
 
@@ -81,7 +82,7 @@ function integration(extra: Partial<Parameters<typeof createOAuthHandler>[0]> = 
   });
 }
 
-function call(query: string, method = 'GET') {
+function call(query: string, method = 'GET', extra: Partial<Parameters<typeof createOAuthHandler>[0]> = {}) {
   const environment = testEnvironment({
     apiEndpoint: host.url,
     secrets: { CLIENT_ID: 'client_1', CLIENT_SECRET: 'client_secret_1' },
@@ -93,7 +94,7 @@ function call(query: string, method = 'GET') {
     eventId: 'e',
     request: { method, url: `${publicEndpoint}/oauth${query}`, headers: {} },
   };
-  return integration().fetch(envelopeRequest(event, { environment }));
+  return integration(extra).fetch(envelopeRequest(event, { environment }));
 }
 
 describe('createOAuthHandler', () => {
@@ -183,5 +184,29 @@ describe('createOAuthHandler', () => {
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('access_denied');
     expect((await call('', 'POST')).status).toBe(405);
+  });
+
+  it('hands extractCredentials the Response with the parsed answer on it: either way of reading works', async () => {
+    const saved: unknown[] = [];
+    const upstreamStyle = async (response: OAuthTokenResponse) => {
+      const patch = defaultOAuthExtractCredentials(response, () => 1_000);
+      saved.push((await response.json()) as unknown);
+      return { configuration: { ...patch.configuration, account: String(response.token_type) } };
+    };
+    const state = await signOAuthState('inst_test', 'client_secret_1');
+    const response = await call(`?code=C2&state=${state}`, 'GET', { extractCredentials: upstreamStyle });
+    expect(response.status).toBe(200);
+    expect(saved).toEqual([expect.objectContaining({ access_token: 'AT_SECRET_1', token_type: 'bearer' })]);
+    expect(JSON.parse(host.seen.at(-1)?.body ?? '')).toEqual({
+      configuration: {
+        oauth_credentials: {
+          access_token: 'AT_SECRET_1',
+          refresh_token: 'RT_SECRET_1',
+          expires_in: 3600,
+          expires_at: 1_000 + 3_600_000,
+        },
+        account: 'bearer',
+      },
+    });
   });
 });

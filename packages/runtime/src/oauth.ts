@@ -2,6 +2,7 @@ import { isRecord } from '@platform/api-client';
 import { type FetchHandler, type IntegrationContext, publicEndpointOf } from './context';
 import { IntegrationError } from './errors';
 import { htmlPage } from './html';
+import { type OAuthTokenResponse, parseTokenAnswer, withTokenFields } from './oauth-response';
 import { checkOAuthState, type StateProblem, signOAuthState } from './oauth-state';
 
 /**
@@ -32,10 +33,12 @@ export interface OAuthConfig {
   prompt?: string;
   /**
    * Turns the token response into credentials; throws when `response.ok` is false.
-   * It may also return `{ configuration: {...} }` to save that patch as is.
+   * It may also return `{ configuration: {...} }` to save that patch as is (other keys are not
+   * saved). The `Response` also carries the parsed answer (`response.access_token`, ...), so
+   * `defaultOAuthExtractCredentials(response)` works on it.
    */
   extractCredentials?: (
-    response: Response,
+    response: OAuthTokenResponse,
   ) =>
     | OAuthCredentials
     | { configuration: Record<string, unknown> }
@@ -57,14 +60,8 @@ export async function defaultExtractCredentials(response: Response): Promise<OAu
       code: 'oauth_exchange_failed',
     });
   }
-  const text = await response.text();
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = Object.fromEntries(new URLSearchParams(text));
-  }
-  if (!isRecord(data) || typeof data.access_token !== 'string' || data.access_token === '') {
+  const data = parseTokenAnswer(await response.text());
+  if (typeof data.access_token !== 'string' || data.access_token === '') {
     throw new IntegrationError('The token response has no access_token', {
       status: 502,
       code: 'oauth_exchange_failed',
@@ -108,7 +105,9 @@ async function exchange(config: OAuthConfig, code: string, redirectUri: string, 
     return undefined;
   }
   try {
-    const result = await (config.extractCredentials ?? defaultExtractCredentials)(response);
+    const result = await (config.extractCredentials ?? defaultExtractCredentials)(
+      await withTokenFields(response),
+    );
     return isRecord(result) && 'configuration' in result && isRecord(result.configuration)
       ? result.configuration
       : { oauth_credentials: result };

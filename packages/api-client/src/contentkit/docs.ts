@@ -118,12 +118,17 @@ const COMPONENT_MODEL = `## Component model
 
 \`createComponent({ componentId, initialState?, action?, render })\`:
 
-- \`initialState\`: a value, or \`(props, context) => state\`; \`{}\` when omitted. Used when the host sends no state.
+- \`initialState\`: a value, or \`(props, renderContext, context) => state\` (\`context\`: the integration's,
+  as handlers get it); \`{}\` when omitted. Used when the host sends no state.
 - \`action(element, action, context)\` returns \`{ state?, props? }\`: \`state\` replaces the state, \`props\`
   the props (the editor saves them on the block), \`{}\` keeps both.
 - \`render(element, context)\` returns an element. \`element\` has \`props\`, \`state\`, \`context\` (below),
   \`dynamicState(key)\` (\`{ "$state": key }\`: an input, code block or webframe value bound to state
   without a round trip) and \`setCache({ maxAge })\`.
+- A configuration screen (\`context.type\` \`configuration\`) also finds in its props the configuration
+  it edits, from the invocation's environment: \`installation: { configuration }\`, and
+  \`spaceInstallation\` / \`siteInstallation\` (each \`{ configuration }\`) for a space or site installation.
+  They replace props sent under those names and are not returned in the answer's \`props\`.
 - Inputs (\`textinput\`, \`select\`, \`switch\`, \`checkbox\`, \`radio\`, editable \`codeblock\`) name a \`state\`
   key: the renderer keeps their value in the component's state and sends it with the next action
   (the legacy \`input\` sends \`action.inputs[id]\`).

@@ -6,6 +6,8 @@ import type { BundleResult } from '../bundle.js';
 export interface BundleProblem {
   path: 'script' | 'scopes' | `blocks[${number}].id` | `configurations.${string}.componentId`;
   message: string;
+  /** `warning` when the problem may not be the integration's (an error when left out). */
+  severity?: 'warning';
 }
 
 /**

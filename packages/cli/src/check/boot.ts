@@ -5,10 +5,13 @@ import { HOST_EVENT } from '@platform/events/catalogue';
 import type { Manifest } from '@platform/manifest';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from '@platform/runtime/testing';
 import type { BundleProblem } from '../build/verify.js';
+import { offlineOutbound, sampleExcuse } from './render-sample.js';
 import {
+  blockTarget,
   CHECK_ICON_URL,
   CHECK_IDS,
   checkTarget,
+  type SampleInstallation,
   sampleInstallation,
   shownScreens,
 } from './sample-installation.js';
@@ -106,7 +109,8 @@ export interface BootOptions {
  * envelope, then renders every block and every configuration screen the host shows
  * (`shownScreens`), and calls its `fetch_published_script` once for a site. Each runs as an active
  * installation configured with the sample of its settings (`sampleInstallation`;
- * docs/published-scripts.md "`platform check`"). Returns the problems found.
+ * docs/published-scripts.md "`platform check`"), offline (docs/first-integration.md "What
+ * `platform check` renders"). Returns the problems found.
  *
  * @example
  * ```ts
@@ -118,13 +122,18 @@ export async function bootBundle(
   manifest: Manifest,
   options: BootOptions = {},
 ): Promise<BundleProblem[]> {
-  const { Miniflare } = await preloadMiniflare();
+  const { Miniflare, Response: OfflineResponse } = await preloadMiniflare();
+  const outbound = offlineOutbound();
   const mf = new Miniflare({
     modules: true,
     script: code,
     compatibilityDate: COMPATIBILITY_DATE,
     host: '127.0.0.1',
     port: 0,
+    outboundService: (request: { url: string }) => {
+      const { body, ...init } = outbound.answer(request.url);
+      return new OfflineResponse(body, init);
+    },
     handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
       stdout.resume();
       stderr.resume();
@@ -178,10 +187,33 @@ export async function bootBundle(
         message: `the integration failed an ${HOST_EVENT.installationSetup} envelope in workerd: ${await describeFailure(setup)}`,
       });
     } else await setup.arrayBuffer();
+    // A sample render: an error, or a warning when the failure may come from the sample itself.
+    const render = async (
+      path: BundleProblem['path'],
+      what: string,
+      event: Record<string, unknown>,
+      sample: SampleInstallation,
+    ): Promise<void> => {
+      outbound.take();
+      const answer = (await post(
+        { type: HOST_EVENT.uiRender, ...event },
+        sample.environment,
+      )) as unknown as Response;
+      const problem = await renderProblem(answer);
+      if (!problem) return;
+      const excuse = answer.ok ? undefined : sampleExcuse(outbound.take(), sample.unsetKeys);
+      problems.push(
+        excuse
+          ? { path, severity: 'warning', message: `${what} ${problem}; ${excuse}.` }
+          : { path, message: `${what} ${problem}` },
+      );
+    };
+    const blockSample = sampleInstallation(manifest, blockTarget(manifest), base);
     for (const [i, block] of (manifest.blocks ?? []).entries()) {
-      const render = await post(
+      await render(
+        `blocks[${i}].id`,
+        `block \`${block.id}\``,
         {
-          type: HOST_EVENT.uiRender,
           eventId: `evt_render_${i}`,
           componentId: block.id,
           props: {},
@@ -191,31 +223,21 @@ export async function bootBundle(
             ? { action: { action: '@link.unfurl', url: sampleUrl(block.urlUnfurl[0]) } }
             : {}),
         },
-        installed.environment,
+        blockSample,
       );
-      const problem = await renderProblem(render);
-      if (problem) {
-        problems.push({ path: `blocks[${i}].id`, message: `block \`${block.id}\` ${problem}` });
-      }
     }
     for (const { place, target, componentId } of shownScreens(manifest)) {
-      const render = await post(
+      await render(
+        `configurations.${place}.componentId`,
+        `the configuration screen \`${componentId}\``,
         {
-          type: HOST_EVENT.uiRender,
           eventId: `evt_render_${place}`,
           componentId,
           props: {},
           context: { type: 'configuration', editable: true },
         },
-        sampleInstallation(manifest, target, base).environment,
+        sampleInstallation(manifest, target, base),
       );
-      const problem = await renderProblem(render);
-      if (problem) {
-        problems.push({
-          path: `configurations.${place}.componentId`,
-          message: `the configuration screen \`${componentId}\` ${problem}`,
-        });
-      }
     }
     if (options.hooks?.includes(HOST_EVENT.fetchPublishedScript)) {
       const answer = await post(

@@ -5,6 +5,7 @@ import {
   type Manifest,
   sampleConfiguration,
   settingsPlace,
+  validateConfiguration,
 } from '@platform/manifest';
 
 /**
@@ -29,13 +30,19 @@ export interface SampleInstallation {
   place: ConfigurationPlaceName;
   /** `sampleConfiguration` of that section. */
   configuration: Record<string, unknown>;
+  /**
+   * Required keys the sample leaves unset (OAuth buttons: only the integration's own flow sets them);
+   * the installation is then `pending`, as the host would mark it.
+   */
+  unsetKeys: string[];
   environment: IntegrationEnvironment;
 }
 
 /**
- * The active installation of `target` that `platform check` runs the script as, shaped like the
- * host's (`installationShapes`): configured with the sample of its settings
- * (`sampleConfiguration`; docs/published-scripts.md "`platform check`").
+ * The installation of `target` that `platform check` runs the script as, shaped like the host's
+ * (`installationShapes`): configured with the sample of its settings (`sampleConfiguration`;
+ * docs/published-scripts.md "`platform check`"); active, or `pending` while a required key the
+ * sample cannot set (an OAuth button) is unset.
  *
  * @example
  * const site = sampleInstallation(manifest, 'site', testEnvironment());
@@ -48,6 +55,7 @@ export function sampleInstallation(
 ): SampleInstallation {
   const place = settingsPlace(manifest, target);
   const configuration = sampleConfiguration(manifest, place);
+  const unsetKeys = validateConfiguration(manifest, place, configuration).errors.map((e) => e.key);
   const shapes = installationShapes(
     manifest,
     {
@@ -55,7 +63,7 @@ export function sampleInstallation(
       target,
       spaceId: target === 'space' ? CHECK_IDS.space : null,
       siteId: target === 'site' ? CHECK_IDS.site : null,
-      status: 'active',
+      status: unsetKeys.length > 0 ? 'pending' : 'active',
       configuration,
       externalIds: [],
       spaceSelection: {
@@ -68,7 +76,7 @@ export function sampleInstallation(
   const environment: IntegrationEnvironment = { ...base, ...shapes };
   if (!shapes.spaceInstallation) delete environment.spaceInstallation;
   if (!shapes.siteInstallation) delete environment.siteInstallation;
-  return { target, place, configuration, environment };
+  return { target, place, configuration, unsetKeys, environment };
 }
 
 /**
@@ -80,6 +88,17 @@ export function sampleInstallation(
  */
 export function checkTarget(manifest: Pick<Manifest, 'target'>): InstallationTarget {
   return manifest.target === 'site' || manifest.target === 'space' ? manifest.target : 'organization';
+}
+
+/**
+ * The installation `platform check` renders blocks in: a block lives in a space's document, so a
+ * space installation unless the manifest's `target` is only `organization` or `site`.
+ *
+ * @example
+ * blockTarget({ target: 'all' } as Manifest); // 'space'
+ */
+export function blockTarget(manifest: Pick<Manifest, 'target'>): InstallationTarget {
+  return manifest.target === 'site' || manifest.target === 'organization' ? manifest.target : 'space';
 }
 
 /**

@@ -43,7 +43,7 @@ function toIssue(text: string, problem: BundleProblem): Issue {
     line: lineOf(text, problem.path),
     column: 1,
     message: problem.message,
-    severity: 'error',
+    severity: problem.severity ?? 'error',
   };
 }
 
