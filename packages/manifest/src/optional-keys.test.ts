@@ -84,3 +84,31 @@ describe('parseManifest: optional keys', () => {
     expect(bare.warnings.map((w) => w.path)).toEqual(['organization', 'description']);
   });
 });
+
+describe('optional keys written with no value, and categories', () => {
+  it('reads an optional key with no value as left out, with a warning; a required one stays an error', () => {
+    const result = parseManifest(`${BASE}summary:\n`);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.manifest.summary).toBeUndefined();
+    expect(result.warnings).toEqual([
+      expect.objectContaining({
+        path: 'summary',
+        severity: 'warning',
+        message: '`summary` has no value, so it is left out; give it a value or remove the key',
+      }),
+    ]);
+    const required = parseManifest(BASE.replace(/^title: .*$/m, 'title:'));
+    expect(required.ok).toBe(false);
+  });
+
+  it('lists an unknown category as written, with a warning and a did-you-mean; refuses what is no slug', () => {
+    const result = parseManifest(`${BASE}categories: [analytics, support, analytcs]\n`);
+    expect(result.ok && result.manifest.categories).toEqual(['analytics', 'support', 'analytcs']);
+    expect(result.ok && result.warnings.map((w) => [w.path, w.message])).toEqual([
+      ['categories[1]', expect.stringMatching(/^`support` is not a known category \(analytics, /)],
+      ['categories[2]', expect.stringMatching(/Did you mean `analytics`\?$/)],
+    ]);
+    expect(parseManifest(`${BASE}categories: ['Support Desk']\n`).ok).toBe(false);
+  });
+});

@@ -1,4 +1,5 @@
 import { type Document, LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { dropEmptyOptionalKeys } from './empty-keys.js';
 import { documentForEnv, envNames, unknownEnvMessage } from './envs.js';
 import { checkFiles } from './files.js';
 import { formatPath, type Issue, type PendingIssue } from './issues.js';
@@ -152,8 +153,10 @@ type Validated = { pending: PendingIssue[] } & ({ success: true; data: Manifest 
 function validate(raw: unknown, options: ParseOptions): Validated {
   // Renamed scopes are read under their new names from here on (docs/contracts.md "Scopes").
   const renamed = renameScopes(raw);
-  const data = renamed.data;
-  const pending: PendingIssue[] = [...renamed.warnings];
+  // An optional key with no value (`summary:` alone) counts as left out.
+  const emptied = dropEmptyOptionalKeys(renamed.data);
+  const data = emptied.data;
+  const pending: PendingIssue[] = [...renamed.warnings, ...emptied.warnings];
   const parsed = manifestSchema.safeParse(data);
   if (!parsed.success) pending.push(...fromZodIssues(manifestSchema, parsed.error.issues, data));
   pending.push(...checkRules(data, { firstParty: options.firstParty ?? false }));

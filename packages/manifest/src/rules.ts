@@ -2,7 +2,7 @@ import { checkContentSecurityPolicy } from './csp.js';
 import { isRecord } from './data.js';
 import type { PathSegments, PendingIssue } from './issues.js';
 import type { Manifest } from './schema.js';
-import { INTERNAL_SCOPES } from './scopes.js';
+import { CATEGORIES, INTERNAL_SCOPES } from './scopes.js';
 import { parseSecretValue } from './secrets.js';
 import { didYouMean } from './suggest.js';
 
@@ -31,6 +31,7 @@ export function checkRules(data: unknown, options: RuleOptions): PendingIssue[] 
     }
   }
   checkSecrets(data.secrets, report);
+  checkCategories(data.categories, report);
   checkTargetPlaces(data, report);
   checkContentSecurityPolicy(data.contentSecurityPolicy, ['contentSecurityPolicy'], report);
   if (isRecord(data.envs)) {
@@ -134,6 +135,19 @@ function checkProperty(path: PathSegments, property: Record<string, unknown>, re
     report(
       [...path, 'completion_url'],
       'use either `enum` (fixed options) or `completion_url` (options fetched from the integration), not both',
+    );
+  }
+}
+
+/** A category outside `CATEGORIES` is a warning (the marketplace lists it as written), with a did-you-mean. */
+function checkCategories(categories: unknown, report: Report): void {
+  if (!Array.isArray(categories)) return;
+  for (const [i, category] of categories.entries()) {
+    if (typeof category !== 'string' || (CATEGORIES as readonly string[]).includes(category)) continue;
+    report(
+      ['categories', i],
+      `\`${category}\` is not a known category (${CATEGORIES.join(', ')}), so the marketplace lists it as written.${didYouMean(category, CATEGORIES)}`,
+      'warning',
     );
   }
 }

@@ -193,7 +193,16 @@ const manifestShape = {
     )
     .optional()
     .describe('Components offered in the Command + / menu.'),
-  categories: z.array(z.enum(CATEGORIES)).optional().describe('Marketplace categories.'),
+  categories: z
+    .array(
+      z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, {
+        error: 'a category is a lowercase word or slug (e.g. `analytics`)',
+      }),
+    )
+    .optional()
+    .describe(
+      `Marketplace categories: ${CATEGORIES.map((c) => `\`${c}\``).join(', ')}; another is a warning and is listed as written.`,
+    ),
   icon: text('`icon`').optional().describe('Icon file, relative to the manifest.'),
   previewImages: z
     .array(text('a preview image path'))
