@@ -105,4 +105,34 @@ describe('ContentKit gallery in Chromium', () => {
       .toBe(320);
     await page.screenshot({ path: join(SHOTS, 'gallery.png'), fullPage: true });
   });
+
+  it('draws a configuration screen: labelled fields name and describe their control, values reach state', async () => {
+    await page.goto(`${t.url}/gallery#token=${encodeURIComponent(ADMIN_TOKEN)}`);
+    const screen = page.locator('.ck-configuration');
+    await screen.waitFor();
+    // The field label is the control's accessible name, the hint its description.
+    const token = screen.getByRole('textbox', { name: 'API token', exact: true });
+    const described = (el: HTMLElement) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ');
+    expect(await token.evaluate(described)).toBe('Found in Settings.');
+    const notify = screen.getByRole('switch', { name: 'Notifications', exact: true });
+    expect(await notify.evaluate(described)).toBe('Post a message on each change.');
+    const save = screen.getByRole('button', { name: 'Apply settings' });
+    expect(await save.evaluate(described)).toBe('Connection Applies the token and the notification choice.');
+
+    // Clicking the label focuses its control; then the keyboard alone fills the screen.
+    await screen.getByText('API token', { exact: true }).click();
+    expect(await token.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('tok_123');
+    await page.keyboard.press('Tab');
+    expect(await notify.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Space');
+    expect(await notify.isChecked()).toBe(true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await poll(log).toContain('{"action":"save.config","token":"tok_123","notify":true}');
+  });
 });

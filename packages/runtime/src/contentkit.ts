@@ -5,6 +5,7 @@ import type {
   ContentKitCard,
   ContentKitCheckbox,
   ContentKitCodeBlock,
+  ContentKitConfiguration,
   ContentKitDescendant,
   ContentKitDivider,
   ContentKitHint,
@@ -23,7 +24,7 @@ import type {
   ContentKitWebframe,
 } from '@platform/api-client';
 
-type Props<T extends { type: string }> = Omit<T, 'type'>;
+type Props<T extends { type: string }> = T extends unknown ? Omit<T, 'type'> : never;
 type WithoutChildren<T extends { type: string }> = Omit<T, 'type' | 'children'>;
 
 /**
@@ -35,6 +36,10 @@ type WithoutChildren<T extends { type: string }> = Omit<T, 'type' | 'children'>;
  */
 export const ContentKit = {
   block: (...children: ContentKitDescendant[]): ContentKitBlock => ({ type: 'block', children }),
+  configuration: (...children: ContentKitDescendant[]): ContentKitConfiguration => ({
+    type: 'configuration',
+    children,
+  }),
   modal: (props: WithoutChildren<ContentKitModal>, ...children: ContentKitDescendant[]): ContentKitModal => ({
     type: 'modal',
     ...props,
@@ -79,7 +84,7 @@ export const ContentKit = {
     children,
     ...(style ? { style } : {}),
   }),
-  input: (props: Props<ContentKitInput>): ContentKitInput => ({ type: 'input', ...props }),
+  input: (props: Props<ContentKitInput>): ContentKitInput => ({ type: 'input', ...props }) as ContentKitInput,
   textinput: (props: Props<ContentKitTextInput>): ContentKitTextInput => ({ type: 'textinput', ...props }),
   select: (props: Props<ContentKitSelect>): ContentKitSelect => ({ type: 'select', ...props }),
   switch: (props: Props<ContentKitSwitch>): ContentKitSwitch => ({ type: 'switch', ...props }),

@@ -2,10 +2,12 @@ import type {
   ContentKitElement,
   ContentKitElementType,
   ContentKitInline,
+  ContentKitInputField,
   ContentKitLink,
+  ContentKitTextFieldInput,
 } from '@platform/api-client';
 
-/** What may appear between container tags (`block`, `box`, `vstack`, `hstack`, `card`, `modal`). */
+/** What may appear between container tags (`block`, `configuration`, `box`, `vstack`, `hstack`, `card`, `modal`). */
 export type ContentKitChild = ContentKitElement | null | undefined | false | readonly ContentKitChild[];
 /** What may appear between `<text>`/`<hint>` tags: strings, numbers, `<text>` spans and `<link>`s. */
 export type TextChild =
@@ -38,6 +40,20 @@ type ElementSlots = {
   submit?: ContentKitElement;
 };
 type WithSlots<T> = Omit<T, keyof ElementSlots> & Pick<ElementSlots, Extract<keyof T, keyof ElementSlots>>;
+/**
+ * `<input>`: with `element` a labelled field (`label`, `hint`, one form control), else the
+ * one-line text input with `id`. `element={<textinput state="x" />}` has the type every JSX
+ * expression has (`JSX.Element`), so the attribute takes an element and the host checks it is a form
+ * control (`textinput`, `select`, `switch`, `checkbox`, `radio`, `button`, `codeblock`); built
+ * as an object (`ContentKitInputField`) it is typed as one. `hint` also takes `<text>`/`<link>`.
+ */
+type InputAttributes =
+  | (Omit<ContentKitTextFieldInput, 'type'> & { element?: never; hint?: never; children?: never })
+  | (Omit<ContentKitInputField, 'type' | 'element' | 'hint'> & {
+      element: ContentKitInputField['element'] | ContentKitElement;
+      hint?: ContentKitInputField['hint'] | ContentKitElement;
+      children?: never;
+    });
 type Container<T extends ContentKitElementType> = WithSlots<Attributes<T>> & { children?: ContentKitChild };
 type Leaf<T extends ContentKitElementType> = WithSlots<Attributes<T>> & { children?: never };
 
@@ -50,6 +66,7 @@ export namespace JSX {
   /** Attributes of every element, derived from the ContentKit types: a wrong attribute is a compile error. */
   export interface IntrinsicElements {
     block: Container<'block'>;
+    configuration: Container<'configuration'>;
     modal: Container<'modal'>;
     box: Container<'box'>;
     vstack: Container<'vstack'>;
@@ -60,7 +77,7 @@ export namespace JSX {
     link: { target: ContentKitLink['target']; children?: string | number | readonly (string | number)[] };
     markdown: Leaf<'markdown'>;
     divider: Leaf<'divider'>;
-    input: Leaf<'input'>;
+    input: InputAttributes;
     textinput: Leaf<'textinput'>;
     select: Leaf<'select'>;
     switch: Leaf<'switch'>;
@@ -74,7 +91,15 @@ export namespace JSX {
 }
 
 type IntrinsicName = keyof JSX.IntrinsicElements;
-const CONTAINER_NAMES: IntrinsicName[] = ['block', 'modal', 'box', 'vstack', 'hstack', 'card'];
+const CONTAINER_NAMES: IntrinsicName[] = [
+  'block',
+  'configuration',
+  'modal',
+  'box',
+  'vstack',
+  'hstack',
+  'card',
+];
 const CONTAINERS = new Set<string>(CONTAINER_NAMES);
 const KNOWN = new Set<string>([
   ...CONTAINER_NAMES,

@@ -8,10 +8,12 @@ import {
   ELEMENT_SCHEMAS,
   ICONS,
   IconSchema,
+  InputFieldSchema,
   LinkSchema,
   RenderContextSchema,
   RenderOutputSchema,
   SelectOptionSchema,
+  TextFieldInputSchema,
 } from './schema';
 
 /*
@@ -25,6 +27,9 @@ interface Def {
 }
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
 const descriptionOf = (schema: unknown): string => (schema as { description?: string }).description ?? '';
+
+/** Elements with several forms: each form is a schema with its own table. */
+const FORMS: Record<string, z.ZodType[]> = { input: [InputFieldSchema, TextFieldInputSchema] };
 
 /** Sub-schemas shown by name (with their own section) instead of expanded. */
 const NAMED = new Map<unknown, string>([
@@ -81,7 +86,10 @@ function table(shape: Record<string, unknown>, skip: string[] = []): string {
     .filter(([key]) => !skip.includes(key))
     .map(([key, value]) => {
       const required = defOf(value).type === 'optional' ? '' : 'yes';
-      const type = key === 'children' ? `${typeOf(value)} (elements but \`block\`/\`modal\`)` : typeOf(value);
+      const type =
+        key === 'children'
+          ? `${typeOf(value)} (elements but the roots \`block\`/\`modal\`/\`configuration\`)`
+          : typeOf(value);
       return `| \`${key}\` | ${type} | ${required} | ${descriptionOf(value)} |`;
     });
   if (rows.length === 0) return '_No attributes._\n';
@@ -89,7 +97,7 @@ function table(shape: Record<string, unknown>, skip: string[] = []): string {
 }
 
 const FAMILIES: Array<[string, string[]]> = [
-  ['Layout', ['block', 'box', 'vstack', 'hstack', 'divider', 'card']],
+  ['Layout', ['block', 'configuration', 'box', 'vstack', 'hstack', 'divider', 'card']],
   ['Text', ['text', 'markdown', 'hint']],
   ['Inputs', ['input', 'textinput', 'select', 'switch', 'checkbox', 'radio', 'button']],
   ['Media', ['image', 'codeblock', 'webframe']],
@@ -147,7 +155,8 @@ A component named by \`configurations.<place>.componentId\` renders with \`conte
 \`element.props.installation\`, and \`spaceInstallation\` / \`siteInstallation\` when the environment has
 them (the shapes of \`context.environment\`), so \`initialState: (props) => ({ token:
 props.installation.configuration.token })\` works. They are left out of the answer's \`props\`: the
-configuration never travels back to the page.
+configuration never travels back to the page. A screen usually returns a \`configuration\` root
+whose fields are labelled inputs: \`<input label="Token" hint="..." element={<textinput state="token" />} />\`.
 
 ### Render output
 
@@ -172,8 +181,12 @@ export function contentKitReference(): string {
     parts.push(`### ${family}\n`);
     for (const type of types) {
       const schema = schemas[type];
-      const shape = (schema as unknown as { shape: Record<string, unknown> }).shape;
-      parts.push(`#### \`${type}\`\n\n${descriptionOf(schema)}\n\n${table(shape, ['type'])}`);
+      const forms = FORMS[type] ?? [schema];
+      const tables = forms.map((form) => {
+        const shape = (form as unknown as { shape: Record<string, unknown> }).shape;
+        return `${forms.length > 1 ? `${descriptionOf(form)}\n\n` : ''}${table(shape, ['type'])}`;
+      });
+      parts.push(`#### \`${type}\`\n\n${descriptionOf(schema)}\n\n${tables.join('\n')}`);
     }
   }
   parts.push(

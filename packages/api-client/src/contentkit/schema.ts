@@ -165,17 +165,6 @@ export const DividerSchema = z
   .strict()
   .describe('A horizontal rule.');
 
-export const InputSchema = z
-  .object({
-    type: z.literal('input'),
-    id: z.string().min(1).describe('key of the value in `action.inputs`'),
-    label: z.string().optional().describe('label above the input'),
-    placeholder: z.string().optional().describe('placeholder while empty'),
-    initialValue: z.string().optional().describe('value on first render'),
-  })
-  .strict()
-  .describe('A one-line text input; its value is sent with the next action as `action.inputs[id]`.');
-
 export const TextInputSchema = z
   .object({
     type: z.literal('textinput'),
@@ -306,7 +295,77 @@ export const WebframeSchema = z
   .strict()
   .describe('A sandboxed frame with a message bridge (ready, resize, state); see the CSP in the manifest.');
 
-/** Children of a container: any element but `block` and `modal`. */
+export const TextFieldInputSchema = z
+  .object({
+    type: z.literal('input'),
+    id: z.string().min(1).describe('key of the value in `action.inputs`'),
+    label: z.string().optional().describe('label above the input'),
+    placeholder: z.string().optional().describe('placeholder while empty'),
+    initialValue: z.string().optional().describe('value on first render'),
+  })
+  .strict()
+  .describe(
+    'Without `element`: a one-line text input; its value is sent with the next action as `action.inputs[id]`.',
+  );
+
+/** The elements an `input` field may wrap (its `element`). */
+export type ContentKitFormElement =
+  | z.infer<typeof TextInputSchema>
+  | z.infer<typeof SelectSchema>
+  | z.infer<typeof SwitchSchema>
+  | z.infer<typeof CheckboxSchema>
+  | z.infer<typeof RadioSchema>
+  | z.infer<typeof ButtonSchema>
+  | ContentKitCodeBlockShape;
+
+/** Schemas of the elements an `input` field may wrap, by `type`. */
+export const FORM_ELEMENT_SCHEMAS = {
+  textinput: TextInputSchema,
+  select: SelectSchema,
+  switch: SwitchSchema,
+  checkbox: CheckboxSchema,
+  radio: RadioSchema,
+  button: ButtonSchema,
+  codeblock: CodeBlockSchema,
+} as const;
+
+/** `input` with `element`: a labelled field wrapping one form element. */
+export interface ContentKitInputFieldShape {
+  type: 'input';
+  label: string;
+  hint?: ContentKitInline;
+  element: ContentKitFormElement;
+}
+
+export const InputFieldSchema: z.ZodType<ContentKitInputFieldShape> = z
+  .object({
+    type: z.literal('input'),
+    label: z.string().describe('the field label, bound to the control (its accessible name); may be empty'),
+    hint: inline
+      .optional()
+      .describe("help under the label (a string, `text` or `link`), the control's description"),
+    element: z
+      .lazy(() => byType<ContentKitFormElement>(FORM_ELEMENT_SCHEMAS, "as an `input`'s `element`"))
+      .describe('the control: `textinput`, `select`, `switch`, `checkbox`, `radio`, `button` or `codeblock`'),
+  })
+  .strict()
+  .describe(
+    'With `element`: a labelled form field (configuration screens); the label names the control and the hint describes it.',
+  );
+
+/**
+ * `input`: a labelled field when it has `element` ({@link InputFieldSchema}), else the one-line
+ * text input sending `action.inputs[id]` ({@link TextFieldInputSchema}).
+ */
+export const InputSchema = z
+  .custom<ContentKitInputFieldShape | z.infer<typeof TextFieldInputSchema>>()
+  .superRefine((value, ctx) => {
+    const field = typeof value === 'object' && value !== null && 'element' in value;
+    forwardIssues(field ? InputFieldSchema : TextFieldInputSchema, value, ctx);
+  })
+  .describe('A labelled form field (with `element`) or a one-line text input (with `id`).');
+
+/** Children of a container: any element but the roots (`block`, `modal`, `configuration`). */
 interface ContainerChildren {
   children: ContentKitDescendant[];
 }
@@ -384,15 +443,10 @@ export type ContentKitDescendant =
   | z.infer<typeof MarkdownSchema>
   | z.infer<typeof HintSchema>
   | z.infer<typeof DividerSchema>
-  | z.infer<typeof InputSchema>
-  | z.infer<typeof TextInputSchema>
-  | z.infer<typeof SelectSchema>
-  | z.infer<typeof SwitchSchema>
-  | z.infer<typeof CheckboxSchema>
-  | z.infer<typeof RadioSchema>
-  | z.infer<typeof ButtonSchema>
+  | ContentKitInputFieldShape
+  | z.infer<typeof TextFieldInputSchema>
+  | ContentKitFormElement
   | z.infer<typeof ImageSchema>
-  | ContentKitCodeBlockShape
   | z.infer<typeof WebframeSchema>;
 
 /** Schemas of the elements allowed inside containers, by `type`, grouped as the docs list them. */
@@ -439,8 +493,37 @@ export const ModalSchema = z
   .strict()
   .describe('The root of a component opened with `@ui.modal.open` (Escape closes it).');
 
-/** Every element schema by `type`: roots (`block`, `modal`) first. */
-export const ELEMENT_SCHEMAS = { block: BlockSchema, modal: ModalSchema, ...DESCENDANT_SCHEMAS } as const;
+/*
+ * `configuration` is accepted at the root in every render context: the validator checks an answer
+ * without the request it answers, and outside a configuration screen the dashboard draws it as a
+ * plain container (docs/contentkit.md, `configuration`).
+ */
+export const ConfigurationSchema = z
+  .object({
+    type: z.literal('configuration'),
+    children: children('elements'),
+  })
+  .strict()
+  .describe(
+    'The root of a configuration screen (render context `configuration`), drawn like `block`. Accepted in other contexts too (validation does not depend on the context), where it is a plain container like `block`.',
+  );
+
+/** Every element schema by `type`: roots (`block`, `modal`, `configuration`) first. */
+export const ELEMENT_SCHEMAS = {
+  block: BlockSchema,
+  modal: ModalSchema,
+  configuration: ConfigurationSchema,
+  ...DESCENDANT_SCHEMAS,
+} as const;
+
+/** Parses `value` with `schema`, reporting its issues (paths kept) on `ctx`. */
+function forwardIssues(schema: z.ZodType, value: unknown, ctx: z.RefinementCtx): void {
+  const result = schema.safeParse(value);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  }
+}
 
 /**
  * Picks the schema by the element's `type`, so an error names the attribute that is wrong rather
@@ -461,11 +544,7 @@ function byType<Out>(schemas: Record<string, z.ZodType>, where: string): z.ZodTy
       });
       return;
     }
-    const result = schema.safeParse(value);
-    if (result.success) return;
-    for (const issue of result.error.issues) {
-      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-    }
+    forwardIssues(schema, value, ctx);
   });
 }
 
@@ -474,9 +553,12 @@ export const DescendantSchema: z.ZodType<ContentKitDescendant> = byType<ContentK
   'inside a container',
 );
 
-/** The element a component's `render` returns: a `block`, a `modal`, or any single element. */
+/** The element a component's `render` returns: a `block`, a `modal`, a `configuration` or any single element. */
 export const ElementSchema = byType<
-  ContentKitDescendant | z.infer<typeof BlockSchema> | z.infer<typeof ModalSchema>
+  | ContentKitDescendant
+  | z.infer<typeof BlockSchema>
+  | z.infer<typeof ModalSchema>
+  | z.infer<typeof ConfigurationSchema>
 >(ELEMENT_SCHEMAS, 'at the root');
 
 /** Where a component renders (`element.context`). */

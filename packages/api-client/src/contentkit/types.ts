@@ -6,7 +6,7 @@ import type * as S from './schema';
  * reaches an integration bundle.
  */
 
-export type { ContentKitDescendant, ContentKitInline } from './schema';
+export type { ContentKitDescendant, ContentKitFormElement, ContentKitInline } from './schema';
 
 /** An action (`onPress`, ...): `action` names it, other keys are payload. @example const a: ContentKitAction = { action: '@ui.url.open', url: 'https://example.com' }; */
 export type ContentKitAction = z.infer<typeof S.ActionSchema>;
@@ -21,6 +21,8 @@ export type ContentKitSelectOption = z.infer<typeof S.SelectOptionSchema>;
 export type ContentKitBlock = z.infer<typeof S.BlockSchema>;
 /** @example const m: ContentKitModal = { type: 'modal', title: 'Preview', children: [] }; */
 export type ContentKitModal = z.infer<typeof S.ModalSchema>;
+/** @example const c: ContentKitConfiguration = { type: 'configuration', children: [] }; */
+export type ContentKitConfiguration = z.infer<typeof S.ConfigurationSchema>;
 /** @example const b: ContentKitBox = { type: 'box', children: [] }; */
 export type ContentKitBox = S.ContentKitBoxShape;
 /** @example const s: ContentKitStack = { type: 'hstack', align: 'center', children: [] }; */
@@ -37,8 +39,12 @@ export type ContentKitMarkdown = z.infer<typeof S.MarkdownSchema>;
 export type ContentKitHint = z.infer<typeof S.HintSchema>;
 /** @example const d: ContentKitDivider = { type: 'divider' }; */
 export type ContentKitDivider = z.infer<typeof S.DividerSchema>;
-/** @example const i: ContentKitInput = { type: 'input', id: 'name' }; */
+/** Either form of `input`. @example const i: ContentKitInput = { type: 'input', id: 'name' }; */
 export type ContentKitInput = z.infer<typeof S.InputSchema>;
+/** `input` as a labelled field. @example const f: ContentKitInputField = { type: 'input', label: 'Token', hint: 'From your account settings', element: { type: 'textinput', state: 'token' } }; */
+export type ContentKitInputField = S.ContentKitInputFieldShape;
+/** `input` as a one-line text input (no `element`). @example const i: ContentKitTextFieldInput = { type: 'input', id: 'name' }; */
+export type ContentKitTextFieldInput = z.infer<typeof S.TextFieldInputSchema>;
 /** @example const t: ContentKitTextInput = { type: 'textinput', state: 'title' }; */
 export type ContentKitTextInput = z.infer<typeof S.TextInputSchema>;
 /** @example const s: ContentKitSelect = { type: 'select', state: 'branch', options: [{ id: 'main', label: 'main' }] }; */

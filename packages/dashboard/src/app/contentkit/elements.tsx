@@ -4,12 +4,12 @@ import type {
   ContentKitButton,
   ContentKitElement,
   ContentKitInline,
-  ContentKitSelect,
 } from '@platform/api-client';
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { markdownToSafeHtml } from '../markdown';
 import { resolveAction, type State } from './bindings';
+import { type Field, fieldAttributes, LABELABLE, Select } from './fields';
 import { Webframe } from './webframe';
 
 /** Props of {@link ContentKitView}. */
@@ -58,10 +58,13 @@ function Button({
   node,
   busy,
   press,
+  describedBy,
 }: {
   node: ContentKitButton;
   busy: boolean;
   press(a: ComponentAction): void;
+  /** Ids of the field label and hint describing the button inside an `input` field. */
+  describedBy?: string;
 }) {
   const [asking, setAsking] = useState(false);
   const label = node.label ?? node.tooltip ?? node.icon ?? 'Button';
@@ -73,6 +76,7 @@ function Button({
         disabled={busy || node.disabled === true}
         title={node.tooltip}
         aria-label={node.label ? undefined : label}
+        aria-describedby={describedBy}
         onClick={() => (node.confirm ? setAsking(true) : press(node.onPress))}
       >
         {node.icon ? <span class={`ck-icon ck-icon-${node.icon}`} aria-hidden="true" /> : null}
@@ -101,72 +105,6 @@ function Button({
   );
 }
 
-function Select({ node, value, set }: { node: ContentKitSelect; value: unknown; set(v: unknown): void }) {
-  const [remote, setRemote] = useState<Array<{ id: string; label: string }>>([]);
-  const id = `ck-select-${node.state}`;
-  if (!Array.isArray(node.options)) {
-    const url = node.options.url;
-    const complete = async (q: string) => {
-      try {
-        const response = await fetch(`${url}${url.includes('?') ? '&' : '?'}q=${encodeURIComponent(q)}`);
-        const list = (await response.json()) as Array<{ id: string; label: string }>;
-        setRemote(Array.isArray(list) ? list : []);
-      } catch {
-        setRemote([]);
-      }
-    };
-    return (
-      <label class="ck-field" for={id}>
-        <span class="ck-field-label">{node.label ?? node.state}</span>
-        <input
-          id={id}
-          list={`${id}-options`}
-          placeholder={node.placeholder}
-          value={typeof value === 'string' ? value : ''}
-          onFocus={(e) => void complete((e.currentTarget as HTMLInputElement).value)}
-          onInput={(e) => {
-            const v = (e.currentTarget as HTMLInputElement).value;
-            set(v);
-            void complete(v);
-          }}
-        />
-        <datalist id={`${id}-options`}>
-          {remote.map((o) => (
-            <option key={o.id} value={o.id}>
-              {o.label}
-            </option>
-          ))}
-        </datalist>
-      </label>
-    );
-  }
-  return (
-    <label class="ck-field" for={id}>
-      <span class="ck-field-label">{node.label ?? node.state}</span>
-      <select
-        id={id}
-        multiple={node.multiple}
-        value={node.multiple ? undefined : typeof value === 'string' ? value : ''}
-        onChange={(e) => {
-          const el = e.currentTarget as HTMLSelectElement;
-          set(node.multiple ? [...el.selectedOptions].map((o) => o.value) : el.value);
-        }}
-      >
-        {!node.multiple ? <option value="">{node.placeholder ?? 'Choose…'}</option> : null}
-        {node.options.map((o) => (
-          <option
-            key={o.id}
-            value={o.id}
-            selected={node.multiple && Array.isArray(value) ? value.includes(o.id) : undefined}
-          >
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
 /**
  * Draws a ContentKit tree (docs/contentkit.md: every element) as accessible HTML: native
  * buttons and form controls (keyboard operable), labelled inputs, text always as text, Markdown
@@ -182,13 +120,15 @@ export function ContentKitView({
   busy = false,
 }: ContentKitViewProps) {
   const [inputs] = useState<Record<string, string>>({});
+  const uid = useId();
+  let fields = 0;
   const press = (action: ComponentAction) =>
     onAction({ ...resolveAction(action, state), inputs: { ...inputs } });
   const bound = (key: string, initial: unknown) => (Object.hasOwn(state, key) ? state[key] : initial);
   const set = (key: string) => (value: unknown) => onState?.(key, value);
   const all = (nodes: readonly Node[]) => nodes.map((n, i) => draw(n, i));
 
-  function draw(node: Node, key: number): ComponentChildren {
+  function draw(node: Node, key: number, field?: Field): ComponentChildren {
     const n = node as ContentKitElement;
     switch (n.type) {
       case 'block':
@@ -201,6 +141,12 @@ export function ContentKitView({
                 ))}
               </div>
             ) : null}
+            {all(n.children)}
+          </div>
+        );
+      case 'configuration':
+        return (
+          <div key={key} class="ck-block ck-configuration">
             {all(n.children)}
           </div>
         );
@@ -284,9 +230,40 @@ export function ContentKitView({
             <Inline runs={n.children} />
           </p>
         );
-      case 'button':
-        return <Button key={key} node={n} busy={busy} press={press} />;
+      case 'button': {
+        const describedBy = [field?.labelId, field?.hintId].filter(Boolean).join(' ') || undefined;
+        return <Button key={key} node={n} busy={busy} press={press} describedBy={describedBy} />;
+      }
       case 'input': {
+        if ('element' in n) {
+          // A labelled field: the label names the control, the hint describes it.
+          const base = `${uid}-field-${fields++}`;
+          const labelable = LABELABLE.has(n.element.type);
+          const own: Field = {
+            controlId: `${base}-control`,
+            labelId: n.label ? `${base}-label` : undefined,
+            hintId: n.hint ? `${base}-hint` : undefined,
+          };
+          return (
+            <div key={key} class="ck-field ck-input-field">
+              {!own.labelId ? null : labelable ? (
+                <label id={own.labelId} for={own.controlId} class="ck-field-label">
+                  {n.label}
+                </label>
+              ) : (
+                <span id={own.labelId} class="ck-field-label">
+                  {n.label}
+                </span>
+              )}
+              {n.hint ? (
+                <span id={own.hintId} class="ck-field-hint muted">
+                  <Inline runs={[n.hint]} />
+                </span>
+              ) : null}
+              {draw(n.element, 0, own)}
+            </div>
+          );
+        }
         const id = `ck-input-${n.id}`;
         if (!(n.id in inputs)) inputs[n.id] = n.initialValue ?? '';
         return (
@@ -305,34 +282,48 @@ export function ContentKitView({
         );
       }
       case 'textinput': {
-        const id = `ck-textinput-${n.state}`;
+        const id = field?.controlId ?? `ck-textinput-${n.state}`;
         const value = String(bound(n.state, n.initialValue ?? '') ?? '');
         const change = (e: Event) => set(n.state)((e.currentTarget as HTMLInputElement).value);
+        const bind = fieldAttributes(field, n.label ?? n.state);
+        const control = n.multiline ? (
+          <textarea key={key} id={id} {...bind} placeholder={n.placeholder} value={value} onInput={change} />
+        ) : (
+          <input
+            key={key}
+            id={id}
+            {...bind}
+            type={n.inputType ?? 'text'}
+            placeholder={n.placeholder}
+            value={value}
+            onInput={change}
+          />
+        );
+        if (field) return control;
         return (
           <label key={key} class="ck-field" for={id}>
             <span class="ck-field-label">{n.label ?? n.state}</span>
-            {n.multiline ? (
-              <textarea id={id} placeholder={n.placeholder} value={value} onInput={change} />
-            ) : (
-              <input
-                id={id}
-                type={n.inputType ?? 'text'}
-                placeholder={n.placeholder}
-                value={value}
-                onInput={change}
-              />
-            )}
+            {control}
           </label>
         );
       }
       case 'select':
-        return <Select key={key} node={n} value={bound(n.state, n.initialValue)} set={set(n.state)} />;
+        return (
+          <Select
+            key={key}
+            node={n}
+            value={bound(n.state, n.initialValue)}
+            set={set(n.state)}
+            field={field}
+          />
+        );
       case 'switch':
       case 'checkbox': {
         const checked = bound(n.state, n.initialValue ?? false) === true;
         return (
           <label key={key} class={`ck-toggle ck-${n.type}`}>
             <input
+              {...fieldAttributes(field, n.label ?? n.state)}
               type="checkbox"
               role={n.type === 'switch' ? 'switch' : undefined}
               checked={checked}
@@ -345,7 +336,7 @@ export function ContentKitView({
                 set(n.state)(next);
               }}
             />
-            <span>{n.label ?? n.state}</span>
+            {field && !n.label ? null : <span>{n.label ?? n.state}</span>}
           </label>
         );
       }
@@ -353,13 +344,14 @@ export function ContentKitView({
         return (
           <label key={key} class="ck-toggle ck-radio">
             <input
+              {...fieldAttributes(field, n.label ?? n.value)}
               type="radio"
               name={`ck-radio-${n.state}`}
               value={n.value}
               checked={bound(n.state, n.initialValue) === n.value}
               onChange={() => set(n.state)(n.value)}
             />
-            <span>{n.label ?? n.value}</span>
+            {field && !n.label ? null : <span>{n.label ?? n.value}</span>}
           </label>
         );
       case 'image':
@@ -377,7 +369,12 @@ export function ContentKitView({
         const editable = n.state !== undefined;
         const value = editable ? String(bound(n.state as string, content) ?? '') : content;
         return (
-          <figure key={key} class="ck-codeblock">
+          <figure
+            key={key}
+            class="ck-codeblock"
+            aria-labelledby={field?.labelId}
+            aria-describedby={field?.hintId}
+          >
             {n.header ? <div class="ck-codeblock-header">{all(n.header)}</div> : null}
             {editable ? (
               <textarea

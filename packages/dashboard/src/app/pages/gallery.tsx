@@ -130,6 +130,41 @@ export function galleryBlock(): ContentKitElement {
   };
 }
 
+/** A configuration screen: the `configuration` root and labelled `input` fields (docs/contentkit.md). */
+export function galleryConfiguration(): ContentKitElement {
+  return {
+    type: 'configuration',
+    children: [
+      {
+        type: 'input',
+        label: 'API token',
+        hint: {
+          type: 'text',
+          children: ['Found in ', { type: 'text', style: 'bold', text: 'Settings' }, '.'],
+        },
+        element: { type: 'textinput', state: 'token', placeholder: 'tok_…' },
+      },
+      {
+        type: 'input',
+        label: 'Notifications',
+        hint: 'Post a message on each change.',
+        element: { type: 'switch', state: 'notify' },
+      },
+      {
+        type: 'input',
+        label: 'Connection',
+        hint: 'Applies the token and the notification choice.',
+        element: {
+          type: 'button',
+          label: 'Apply settings',
+          style: 'primary',
+          onPress: { action: 'save.config', token: { $state: 'token' }, notify: { $state: 'notify' } },
+        },
+      },
+    ],
+  };
+}
+
 const PREVIEW: ContentKitModal = {
   type: 'modal',
   title: 'Preview',
@@ -176,6 +211,13 @@ export function GalleryPage() {
       </p>
       <ContentKitView
         element={galleryBlock()}
+        state={state}
+        onState={(key, value) => setState((s) => ({ ...s, [key]: value }))}
+        onAction={dispatch}
+      />
+      <h2>Configuration screen</h2>
+      <ContentKitView
+        element={galleryConfiguration()}
         state={state}
         onState={(key, value) => setState((s) => ({ ...s, [key]: value }))}
         onAction={dispatch}
