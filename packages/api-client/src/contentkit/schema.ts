@@ -460,14 +460,9 @@ export const DESCENDANT_SCHEMAS = {
   markdown: MarkdownSchema,
   hint: HintSchema,
   input: InputSchema,
-  textinput: TextInputSchema,
-  select: SelectSchema,
-  switch: SwitchSchema,
-  checkbox: CheckboxSchema,
-  radio: RadioSchema,
-  button: ButtonSchema,
+  // the form elements: textinput, select, switch, checkbox, radio, button, codeblock
+  ...FORM_ELEMENT_SCHEMAS,
   image: ImageSchema,
-  codeblock: CodeBlockSchema,
   webframe: WebframeSchema,
 } as const;
 
