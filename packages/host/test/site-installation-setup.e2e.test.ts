@@ -71,15 +71,21 @@ describe.each(BACKENDS)('%s', (backend) => {
     return seen.flatMap((i) => i.lines.map((l) => l.message));
   }
 
-  it('sends site_installation_setup when a site installation is created and when its configuration is edited', async () => {
-    const created = await t.api<Installation>('POST', '/v1/installations', {
+  /** Installs the fixture, unconfigured, into a site or a space. */
+  async function install(place: { site: string } | { space: string }): Promise<Installation> {
+    const res = await t.api<Installation>('POST', '/v1/installations', {
       integration: 'site-setup',
-      site: 'site_docs',
+      ...place,
       configuration: {},
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body.status).toBe('pending');
-    const id = created.body.id;
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body;
+  }
+
+  it('sends site_installation_setup when a site installation is created and when its configuration is edited', async () => {
+    const created = await install({ site: 'site_docs' });
+    expect(created.status).toBe('pending');
+    const id = created.id;
     expect(await lines(id, 'site_installation_setup', 1)).toEqual([
       `site setup ${id} site=site_docs status=pending flag=undefined env=site_docs/undefined`,
     ]);
@@ -100,14 +106,9 @@ describe.each(BACKENDS)('%s', (backend) => {
   });
 
   it('sends no site_installation_setup to a space installation', async () => {
-    const space = await t.api<Installation>('POST', '/v1/installations', {
-      integration: 'site-setup',
-      space: 'space_docs',
-      configuration: {},
-    });
-    expect(space.status, JSON.stringify(space.body)).toBe(201);
-    await lines(space.body.id, 'space_installation_setup', 1);
-    await lines(space.body.id, 'installation_setup', 1);
-    expect(await invocations(space.body.id, 'site_installation_setup')).toEqual([]);
+    const { id } = await install({ space: 'space_docs' });
+    await lines(id, 'space_installation_setup', 1);
+    await lines(id, 'installation_setup', 1);
+    expect(await invocations(id, 'site_installation_setup')).toEqual([]);
   });
 });
