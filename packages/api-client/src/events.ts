@@ -58,6 +58,24 @@ export interface SpaceInstallationSetupEvent extends BaseEvent {
 }
 
 /**
+ * Fired when the integration is installed into a site, and again on every edit of the site
+ * installation's configuration (docs/contracts.md "Events"). The site installation itself is also in
+ * `context.environment.siteInstallation`.
+ * @example events: { site_installation_setup: async (e) => console.log(e.siteId, e.status) }
+ */
+export interface SiteInstallationSetupEvent extends BaseEvent {
+  type: 'site_installation_setup';
+  /** Id of the site installation that was set up or edited. */
+  installationId: string;
+  /** Id of the site the integration was installed into. */
+  siteId: string;
+  /** Status after the edit (`active` once the configuration validates, `pending` before). */
+  status: InstallationStatus;
+  /** Configuration of the site installation after the edit. */
+  configuration: InstallationConfiguration;
+}
+
+/**
  * A user action dispatched to a component: `action` names it, other keys are the
  * payload given in the element's `onPress`.
  * @example const a: ComponentAction = { action: 'increment', by: 2 };
@@ -133,6 +151,7 @@ export interface FetchPublishedScriptEvent extends BaseEvent {
 export type Event =
   | InstallationSetupEvent
   | SpaceInstallationSetupEvent
+  | SiteInstallationSetupEvent
   | SpaceViewEvent
   | SpaceContentUpdatedEvent
   | SpaceVisibilityUpdatedEvent

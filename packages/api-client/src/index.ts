@@ -51,6 +51,7 @@ export type {
   FetchPublishedScriptEvent,
   InstallationSetupEvent,
   PageFeedbackEvent,
+  SiteInstallationSetupEvent,
   SiteViewEvent,
   SpaceInstallationSetupEvent,
   UIRenderEvent,

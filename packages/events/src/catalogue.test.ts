@@ -22,6 +22,13 @@ describe('event catalogue', () => {
     expect(WEBHOOK_EVENT_TYPES_BY_PLACE.site.every((t) => EVENT_CATALOGUE[t].place === 'site')).toBe(true);
     expect(EVENT_SCOPES.page_feedback).toBe('site:views:read');
     expect(EVENT_SCOPES.ui_render).toBeNull();
+    expect(EVENT_CATALOGUE.site_installation_setup).toMatchObject({
+      source: 'host',
+      place: 'site',
+      scope: null,
+    });
+    expect(PLATFORM_EVENT_TYPES).not.toContain('site_installation_setup');
+    expect(WEBHOOK_EVENT_TYPES).not.toContain('site_installation_setup');
     expect(isEventType('site_view')).toBe(true);
     expect(isEventType('toString')).toBe(false);
   });

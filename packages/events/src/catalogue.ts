@@ -61,6 +61,15 @@ export const EVENT_CATALOGUE = {
     scope: null,
     webhook: false,
   },
+  site_installation_setup: {
+    title: 'Site installation set up',
+    summary:
+      'The integration was installed into a site, or the configuration of its site installation was edited.',
+    source: 'host',
+    place: 'site',
+    scope: null,
+    webhook: false,
+  },
   space_content_updated: {
     title: 'Space content updated',
     summary: 'Content in a space changed: a new revision exists.',
@@ -160,6 +169,7 @@ export type EventType = keyof Catalogue;
 export const HOST_EVENT = {
   installationSetup: 'installation_setup',
   spaceInstallationSetup: 'space_installation_setup',
+  siteInstallationSetup: 'site_installation_setup',
   uiRender: 'ui_render',
   fetchPublishedScript: 'fetch_published_script',
   fetch: 'fetch',

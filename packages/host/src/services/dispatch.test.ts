@@ -8,7 +8,14 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { InstallationRecord } from '../storage/index.js';
 import { WEBHOOK_INTEGRATION } from './context.js';
-import { type DeliverJobPayload, fanOutJobs, type InvokeJobPayload } from './dispatch.js';
+import {
+  type DeliverJobPayload,
+  fanOutJobs,
+  hasScopeFor,
+  type InvokeJobPayload,
+  installationSetupJobs,
+  placeSetupEvents,
+} from './dispatch.js';
 
 function installation(configuration: Record<string, unknown>): InstallationRecord {
   return {
@@ -62,4 +69,30 @@ describe('fanOutJobs and the event catalogue', () => {
       });
     },
   );
+});
+
+describe('set-up events', () => {
+  it('tells a site installation of its install and of every configuration edit, a space one of its install', () => {
+    expect(placeSetupEvents('site', 'install')).toEqual(['site_installation_setup']);
+    expect(placeSetupEvents('site', 'configure')).toEqual(['site_installation_setup']);
+    expect(placeSetupEvents('space', 'install')).toEqual(['space_installation_setup']);
+    expect(placeSetupEvents('space', 'configure')).toEqual([]);
+    expect(placeSetupEvents('organization', 'install')).toEqual([]);
+  });
+
+  it('gives site_installation_setup the site, status and configuration, and needs no scope', () => {
+    const site = { ...installation({ flag: 'beta' }), status: 'pending' as const };
+    const [setup, siteSetup] = installationSetupJobs(site, ['installation_setup', 'site_installation_setup']);
+    const event = (siteSetup!.payload as unknown as InvokeJobPayload).event;
+    expect(event).toEqual({
+      type: 'site_installation_setup',
+      eventId: expect.stringMatching(/^evt_/),
+      installationId: 'inst_1',
+      siteId: 'site_dev',
+      status: 'pending',
+      configuration: { flag: 'beta' },
+    });
+    expect(event.eventId).not.toBe((setup!.payload as unknown as InvokeJobPayload).event.eventId);
+    expect(hasScopeFor({ manifest: { scopes: [] } }, 'site_installation_setup')).toBe(true);
+  });
 });

@@ -20,32 +20,58 @@ export function newEventId(): string {
   return newSortableId('evt');
 }
 
-/** The set-up jobs (installation, and space for a space) of an installation. */
+/** The host's set-up events: the installation's own, and the one of its place (space or site). @example const t: SetupEventType = 'site_installation_setup'; */
+export type SetupEventType =
+  | typeof HOST_EVENT.installationSetup
+  | typeof HOST_EVENT.spaceInstallationSetup
+  | typeof HOST_EVENT.siteInstallationSetup;
+
+/** The body of one set-up event of an installation (docs/contracts.md "Events"). */
+function setupEvent(installation: InstallationRecord, type: SetupEventType): InvokeJobPayload['event'] {
+  const base = { eventId: newEventId(), installationId: installation.id };
+  const { configuration, status } = installation;
+  switch (type) {
+    case HOST_EVENT.installationSetup:
+      return { type, ...base, status, target: installation.target, configuration };
+    case HOST_EVENT.spaceInstallationSetup:
+      return { type, ...base, spaceId: installation.spaceId ?? '', configuration };
+    case HOST_EVENT.siteInstallationSetup:
+      return { type, ...base, siteId: installation.siteId ?? '', status, configuration };
+  }
+}
+
+/**
+ * The set-up jobs of an installation: `installation_setup`, plus the event of its place when it lives
+ * in one (`space_installation_setup` on install, `site_installation_setup` on install and on every
+ * configuration edit; see {@link placeSetupEvents}).
+ */
 export function installationSetupJobs(
   installation: InstallationRecord,
-  types: ReadonlyArray<typeof HOST_EVENT.installationSetup | typeof HOST_EVENT.spaceInstallationSetup>,
+  types: readonly SetupEventType[],
 ): EnqueueInput[] {
-  return types.map((type) => {
-    const eventId = newEventId();
-    const event =
-      type === HOST_EVENT.installationSetup
-        ? {
-            type,
-            eventId,
-            installationId: installation.id,
-            status: installation.status,
-            target: installation.target,
-            configuration: installation.configuration,
-          }
-        : {
-            type,
-            eventId,
-            installationId: installation.id,
-            spaceId: installation.spaceId ?? '',
-            configuration: installation.configuration,
-          };
-    return { kind: 'invoke', installationId: installation.id, eventId: null, payload: { event } };
-  });
+  return types.map((type) => ({
+    kind: 'invoke',
+    installationId: installation.id,
+    eventId: null,
+    payload: { event: setupEvent(installation, type) },
+  }));
+}
+
+/**
+ * The place set-up events an installation gets besides `installation_setup`: on install, the one of
+ * its space or site; on a configuration edit, the site one only (a space installation is told of edits
+ * by `installation_setup` alone).
+ *
+ * @example
+ * placeSetupEvents('site', 'configure'); // ['site_installation_setup']
+ */
+export function placeSetupEvents(
+  target: InstallationRecord['target'],
+  moment: 'install' | 'configure',
+): SetupEventType[] {
+  if (target === 'site') return [HOST_EVENT.siteInstallationSetup];
+  if (target === 'space' && moment === 'install') return [HOST_EVENT.spaceInstallationSetup];
+  return [];
 }
 
 /** Does the integration's manifest grant the scope an event type needs (docs/contracts.md "Scopes")? */

@@ -13,7 +13,7 @@ import type {
   StorageTx,
 } from '../storage/index.js';
 import { type HostContext, publicEndpoint, WEBHOOK_INTEGRATION } from './context.js';
-import { installationSetupJobs } from './dispatch.js';
+import { installationSetupJobs, placeSetupEvents } from './dispatch.js';
 
 /** How an installation looks through the API: the `Installation` of `@platform/api-client`. */
 export type InstallationView = Installation;
@@ -128,7 +128,7 @@ async function requireIntegration(ctx: HostContext, name: string): Promise<Integ
 
 /**
  * Installs an integration into a space, a site or an organization. Fires the installation set-up
- * event (and the space one for a space) through the durable queue, in the same transaction.
+ * event (and the space or site one for a space or a site) through the durable queue, in the same transaction.
  */
 export async function install(ctx: HostContext, input: InstallInput): Promise<InstallationView> {
   const places = (['space', 'site', 'organization'] as const).filter((p) => input[p] !== undefined);
@@ -169,7 +169,7 @@ export async function install(ctx: HostContext, input: InstallInput): Promise<In
     await tx.jobs.enqueue(
       installationSetupJobs(withToken, [
         HOST_EVENT.installationSetup,
-        ...(target === 'space' ? [HOST_EVENT.spaceInstallationSetup] : []),
+        ...placeSetupEvents(target, 'install'),
       ]),
     );
     return withToken;
@@ -203,7 +203,8 @@ export function mergePatch(
 
 /**
  * Edits an installation's configuration (merge patch), re-validates it and moves the status to
- * `active` or `pending` (a paused installation stays paused); fires the set-up event.
+ * `active` or `pending` (a paused installation stays paused); fires the set-up event (and, for a site
+ * installation, `site_installation_setup`) when the patch edits the configuration.
  */
 export async function configure(
   ctx: HostContext,
@@ -227,7 +228,12 @@ export async function configure(
       ...(patch.externalIds ? { externalIds: patch.externalIds } : {}),
     });
     if (patch.configuration)
-      await tx.jobs.enqueue(installationSetupJobs(next, [HOST_EVENT.installationSetup]));
+      await tx.jobs.enqueue(
+        installationSetupJobs(next, [
+          HOST_EVENT.installationSetup,
+          ...placeSetupEvents(next.target, 'configure'),
+        ]),
+      );
     return next;
   });
   ctx.notify.invocations();
