@@ -55,7 +55,7 @@ describe('input as a labelled field, and the configuration root', () => {
   it('takes `configuration` only at the root, in any render context', () => {
     expect(problems(screen({ type: 'text', text: 'a' }))).toEqual([]);
     expect(problems({ type: 'block', children: [screen()] })).toEqual([
-      'element.children[0].type: unknown element type "configuration" inside a container; expected one of box, vstack, hstack, divider, card, text, markdown, hint, input, textinput, select, switch, checkbox, radio, button, image, codeblock, webframe',
+      'element.children[0].type: unknown element type "configuration" inside a container; expected one of box, vstack, hstack, divider, card, text, markdown, hint, input, textinput, select, switch, checkbox, radio, button, codeblock, image, webframe',
     ]);
     expect(problems({ type: 'configuration', title: 'x', children: [] })[0]).toMatch(
       /Unrecognized key: "title"/,
