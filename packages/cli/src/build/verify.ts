@@ -83,7 +83,7 @@ export type ModuleInspection =
       componentIds: string[];
       /** Keys of `events`. */
       handlers: string[];
-      /** Hooks given to `createIntegration` itself (`fetch_published_script`). */
+      /** Hooks given to `createIntegration` itself (the published-script hook, `HOST_EVENT.fetchPublishedScript`). */
       hooks: string[];
     }
   | { ok: false; message: string };
@@ -158,7 +158,7 @@ function missingScope(name: string, scopes: readonly string[]): BundleProblem[] 
 }
 
 /**
- * Problems with the script's event handlers (`events` keys) and hooks (`fetch_published_script`): a
+ * Problems with the script's event handlers (`events` keys) and hooks (the published-script hook): a
  * name that is no event type (a typo never runs), a hook put in `events`, and an event whose scope the
  * manifest lacks (the host never sends it; see docs/first-integration.md).
  *

@@ -85,7 +85,7 @@ async function renderProblem(response: Response): Promise<string | undefined> {
 /** JavaScript media types a published script may be served as. */
 const JAVASCRIPT = /^(application|text)\/(javascript|ecmascript|x-javascript)\s*(;|$)/i;
 
-/** What is wrong with a `fetch_published_script` answer: a script (200, JavaScript) or nothing (204) is fine. */
+/** What is wrong with an answer of the published-script hook: a script (200, JavaScript) or nothing (204) is fine. */
 async function publishedScriptProblem(response: Response): Promise<string | undefined> {
   if (response.status === 204) return undefined;
   if (response.status !== 200) {
@@ -100,14 +100,14 @@ async function publishedScriptProblem(response: Response): Promise<string | unde
 
 /** Options of {@link bootBundle}. */
 export interface BootOptions {
-  /** Hooks the module defines (`fetch_published_script`): each is called once with a sample event. */
+  /** Hooks the module defines (the published-script hook): each is called once with a sample event. */
   hooks?: readonly string[];
 }
 
 /**
  * Boots a bundle in workerd (Miniflare, as the host does) and calls it with an installation set-up
  * envelope, then renders every block and every configuration screen the host shows
- * (`shownScreens`), and calls its `fetch_published_script` once for a site. Each runs as an active
+ * (`shownScreens`), and calls its published-script hook once for a site. Each runs as an active
  * installation configured with the sample of its settings (`sampleInstallation`;
  * docs/published-scripts.md "`platform check`"), offline (docs/first-integration.md "What
  * `platform check` renders"). Returns the problems found.

@@ -10,7 +10,7 @@ import {
 
 /**
  * Ids of the sample installation, space and site `platform check` calls the script with.
- * @example const event = { type: 'fetch_published_script', installationId: CHECK_IDS.installation, siteId: CHECK_IDS.site };
+ * @example const event = { type: HOST_EVENT.fetchPublishedScript, installationId: CHECK_IDS.installation, siteId: CHECK_IDS.site };
  */
 export const CHECK_IDS = { installation: 'inst_check', space: 'space_check', site: 'site_check' } as const;
 

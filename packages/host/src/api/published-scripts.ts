@@ -18,7 +18,7 @@ export const PUBLISHED_SCRIPT_PATH = /^\/v1\/sites\/[^/]+\/integrations\/[^/]+\/
 
 /**
  * `GET /v1/sites/{siteId}/integrations/{name}/script.js`: the script the installation of `name` on the
- * site answers from `fetch_published_script` (docs/published-scripts.md), for the site's pages. No
+ * site answers from its published-script hook (docs/published-scripts.md), for the site's pages. No
  * token; served on the content origin (and, like public endpoints, on the API's under the same path).
  *
  * @example
@@ -64,7 +64,8 @@ export function publishedScriptListRoutes(ctx: HostContext) {
       middleware: [operatorOnly],
       method: 'get',
       path: '/v1/sites/{siteId}/published-scripts',
-      summary: "The scripts a site's pages include (fetch_published_script), with the CSP sources they need",
+      summary:
+        "The scripts a site's pages include (the integrations' published-script hooks), with the CSP sources they need",
       request: { params: z.object({ siteId: z.string() }) },
       responses: {
         200: {

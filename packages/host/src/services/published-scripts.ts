@@ -112,8 +112,8 @@ async function toScript(response: Response, integration: string): Promise<Publis
       502,
       'invalid_published_script',
       response.status !== 200
-        ? `${integration}'s fetch_published_script answered HTTP ${response.status}; it must answer a script (200) or nothing (204).`
-        : `${integration}'s fetch_published_script answered ${type ? `\`${type}\`` : 'no Content-Type'}; a script is served as \`application/javascript\`.`,
+        ? `${integration}'s ${HOST_EVENT.fetchPublishedScript} answered HTTP ${response.status}; it must answer a script (200) or nothing (204).`
+        : `${integration}'s ${HOST_EVENT.fetchPublishedScript} answered ${type ? `\`${type}\`` : 'no Content-Type'}; a script is served as \`application/javascript\`.`,
     );
   }
   const body = new Uint8Array(await response.arrayBuffer());
@@ -184,7 +184,7 @@ function failure(error: ExecutorError): HttpError {
 
 /**
  * The script of integration `name`'s installation on `siteId` (its oldest active one): from the cache,
- * else by calling its `fetch_published_script` (bounded like every invocation: time and response size).
+ * else by calling its published-script hook (bounded like every invocation: time and response size).
  * 404 when the site has no such installation or the integration lacks `site:script:inject`.
  *
  * @example

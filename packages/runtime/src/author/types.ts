@@ -55,7 +55,7 @@ export type FetchEventCallback<Context extends RuntimeContext = RuntimeContext> 
 export type EventByType<T extends EventType> = EventOf<T>;
 
 /**
- * The integration's `fetch_published_script` hook (docs/published-scripts.md) with a typed context:
+ * The integration's published-script hook (docs/published-scripts.md) with a typed context:
  * the script for the installation's site, or nothing.
  * @example
  * const handleFetchEvent: FetchPublishScriptEventCallback<MyContext> = async (event, { environment }) =>
