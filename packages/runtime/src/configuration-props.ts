@@ -1,5 +1,7 @@
 import type { IntegrationEnvironment } from '@platform/api-client';
-import type { ComponentData } from './component';
+
+/** Props and state of a component (as `ComponentData` in component.ts, which imports this file). */
+type ComponentData = Record<string, unknown>;
 
 /** The props a configuration screen gets from its installation. */
 const INSTALLATION_PROPS = ['installation', 'spaceInstallation', 'siteInstallation'] as const;
