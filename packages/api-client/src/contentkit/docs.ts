@@ -151,7 +151,8 @@ Other keys the host sends (\`spaceId\`, \`siteId\`, ...) are passed through.
 ### Configuration screens
 
 A component named by \`configurations.<place>.componentId\` renders with \`context.type\`
-\`configuration\`. The runtime gives it its installation as props, under any props the host sent:
+\`configuration\`. The runtime gives it its installation as props, over any the host sent under the
+same names (those may be stale):
 \`element.props.installation\`, and \`spaceInstallation\` / \`siteInstallation\` when the environment has
 them (the shapes of \`context.environment\`), so \`initialState: (props) => ({ token:
 props.installation.configuration.token })\` works. They are left out of the answer's \`props\`: the
