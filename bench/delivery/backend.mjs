@@ -54,7 +54,10 @@ export async function createBenchDatabase(adminUrl) {
     dropped = true;
     unregister();
     // FORCE: a host killed with -9 may leave connections the server has not noticed yet.
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    // BENCH_KEEP_DATABASE=1 keeps it for a look afterwards (EXPLAIN, pg_stat_user_tables); drop it by hand.
+    if (process.env.BENCH_KEEP_DATABASE)
+      console.error(`kept the benchmark's database ${name} (BENCH_KEEP_DATABASE)`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   };
   const unregister = onCleanup(drop);

@@ -7,7 +7,8 @@
 // `--backend=sqlite` (default) | `pg` | `both`: the host's storage. `pg` creates a fresh database
 //   `platform_bench_<random>` for the run (through `--database-url=`, default
 //   postgres://postgres@127.0.0.1:5432/test, or $BENCH_DATABASE_URL), starts the host(s) with
-//   DATABASE_URL, and drops it at the end, also after an error, the watchdog or Ctrl-C.
+//   DATABASE_URL, and drops it at the end, also after an error, the watchdog or Ctrl-C (unless the
+//   environment has BENCH_KEEP_DATABASE=1: then it is kept, and named, for a look at its plans and rows).
 //   `both` (= `--compare`, compare.mjs): the raw ceiling, SQLite and PostgreSQL (and PostgreSQL with
 //   `--hosts` hosts) in ONE run, bursts in alternating rounds, then the same paced and retry phases for
 //   each, printed side by side with the ratios and targets.

@@ -187,4 +187,17 @@ ALTER TABLE assets ALTER COLUMN size TYPE BIGINT;`,
   updated_at BIGINT NOT NULL
 );`,
   },
+  {
+    version: 10,
+    name: 'the queue read in index order whatever the planner knows: one partial index per claim lane (kind first) and one of finished jobs for pruning, instead of jobs_due over every state',
+    // Each lane of the claim and each part of nextDueAt is one range of one of these, read in order and
+    // cut at the claim's limit: the cost does not grow with the backlog, and the right index is the only
+    // one that fits, whatever the planner's statistics say (storage/README.md, "The queue's indexes").
+    sql: `DROP INDEX jobs_retry_queued;
+DROP INDEX jobs_due;
+CREATE INDEX jobs_first_due ON jobs (kind, run_at, id) WHERE state = 'queued' AND attempt = 0;
+CREATE INDEX jobs_retry_due ON jobs (kind, run_at, id) WHERE state = 'queued' AND attempt > 0;
+CREATE INDEX jobs_leases ON jobs (kind, lease_until, id) WHERE state = 'running';
+CREATE INDEX jobs_finished ON jobs (run_at) WHERE state IN ('succeeded', 'failed', 'exhausted', 'cancelled');`,
+  },
 ];

@@ -15,16 +15,16 @@ import { finishAll, refGuard } from './queue-finish.js';
 const ENQUEUE_CHUNK = 100;
 const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL)';
 
-function kindList(kinds: readonly JobKind[]): string {
+function checkKinds(kinds: readonly JobKind[]): void {
   if (kinds.length === 0) throw new StorageError('invalid', 'kinds must list at least one job kind');
-  return placeholders(kinds.length);
 }
 
 /**
- * The claim: one UPDATE over three lanes, each an index range scan cut at `limit` — due retries
- * (`attempt > 0`, partial index `jobs_retry_queued`) and expired leases (a crashed worker's jobs) first, then
- * first attempts; oldest runAt first within a lane. Parameters: leaseUntil, token, now, the shares (below),
- * then (now, ...kinds, ...excluded installation ids, limit) per lane, then limit.
+ * The claim: one UPDATE over three lanes per kind, each one range of a partial index (kind first, then the
+ * lane's time and id; migration 10) read in order and cut at `limit`: due retries (`jobs_retry_due`) and
+ * expired leases (`jobs_leases`: a crashed worker's jobs) first, then first attempts (`jobs_first_due`);
+ * oldest first within a lane. Parameters: leaseUntil, token, now, the shares (below), then
+ * (now, kind, ...excluded installation ids, limit) per lane and kind, then limit.
  *
  * With allowances per installation (`shared`), the candidates are numbered per installation in claim order
  * and only the first `allowance` of each are taken: `CASE installation_id WHEN ? THEN ? ... ELSE ? END`
@@ -36,21 +36,18 @@ export function claimStatement(
   excludeCount: number,
   shared: { partial: number } | null,
 ): string {
-  const kinds = placeholders(kindCount);
   const lock = dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   const exclude = excludeCount > 0 ? ` AND installation_id NOT IN (${placeholders(excludeCount)})` : '';
-  const lane = (n: number, where: string) =>
-    `SELECT id, ${n} AS lane, run_at, installation_id FROM (
-       SELECT id, run_at, installation_id FROM jobs WHERE ${where} AND kind IN (${kinds})${exclude}
-       ORDER BY run_at, id LIMIT ? ${lock}
-     ) lane${n}`;
+  const arms: string[] = [];
+  for (const [n, where, by] of CLAIM_LANES)
+    for (let k = 0; k < kindCount; k++)
+      arms.push(`SELECT id, ${n} AS lane, run_at, installation_id FROM (
+       SELECT id, run_at, installation_id FROM jobs WHERE ${where} AND kind = ?${exclude}
+       ORDER BY ${by}, id LIMIT ? ${lock}
+     ) lane${n}_${k}`);
   const order = 'CASE WHEN lane = 2 THEN 1 ELSE 0 END, run_at, id';
   const due = `(
-        ${lane(0, "state = 'queued' AND attempt > 0 AND run_at <= ?")}
-        UNION ALL
-        ${lane(1, "state = 'running' AND lease_until <= ?")}
-        UNION ALL
-        ${lane(2, "state = 'queued' AND attempt = 0 AND run_at <= ?")}
+        ${arms.join('\n        UNION ALL\n        ')}
       ) due`;
   const allowance = shared
     ? `CASE installation_id ${'WHEN ? THEN CAST(? AS INTEGER) '.repeat(shared.partial)}ELSE CAST(? AS INTEGER) END`
@@ -67,17 +64,53 @@ export function claimStatement(
 }
 
 /**
- * The queue's size now, per kind: waiting (queued), of those already due, held (a slow endpoint's), in
- * flight (running), and the oldest due time (how far behind the workers are). One pass over the
- * `jobs_due` index range of the unfinished jobs. Parameters: now, now.
+ * The claim's lanes: number, condition (the predicate of its partial index, then the bound on the time the
+ * index is ordered by) and order. Lane 2 (first attempts) is taken after the others.
  */
-export const QUEUE_STATS = `SELECT kind,
-    SUM(CASE WHEN state = 'queued' THEN 1 ELSE 0 END) AS queued,
-    SUM(CASE WHEN state = 'held' THEN 1 ELSE 0 END) AS held,
-    SUM(CASE WHEN state = 'queued' AND run_at <= ? THEN 1 ELSE 0 END) AS due,
-    SUM(CASE WHEN state = 'running' THEN 1 ELSE 0 END) AS running,
-    MIN(CASE WHEN state = 'queued' AND run_at <= ? THEN run_at END) AS oldest_due
-  FROM jobs WHERE state IN ('queued', 'held', 'running') GROUP BY kind ORDER BY kind`;
+const CLAIM_LANES: readonly (readonly [number, string, string])[] = [
+  [0, "state = 'queued' AND attempt > 0 AND run_at <= ?", 'run_at'],
+  [1, "state = 'running' AND lease_until <= ?", 'lease_until'],
+  [2, "state = 'queued' AND attempt = 0 AND run_at <= ?", 'run_at'],
+];
+
+/**
+ * The earliest time a job of one kind falls due: the first entry of each partial index of the claim's lanes
+ * (queued first attempts and retries by `run_at`, running jobs by `lease_until`), skipping excluded
+ * installations. Parameters: (kind, ...excluded installation ids) three times.
+ */
+export function nextDueStatement(excludeCount: number): string {
+  const not = excludeCount > 0 ? ` AND installation_id NOT IN (${placeholders(excludeCount)})` : '';
+  const first = (column: string, where: string) =>
+    `SELECT ${column} AS t FROM (SELECT ${column} FROM jobs WHERE ${where} AND kind = ?${not} ORDER BY ${column} LIMIT 1) first`;
+  return `SELECT MIN(t) AS t FROM (
+       ${first('run_at', "state = 'queued' AND attempt = 0")}
+       UNION ALL
+       ${first('run_at', "state = 'queued' AND attempt > 0")}
+       UNION ALL
+       ${first('lease_until', "state = 'running'")}
+     ) due`;
+}
+
+/**
+ * The queue's size now, per kind: waiting (queued), of those already due, held (a slow endpoint's), in
+ * flight (running), and the oldest due time (how far behind the workers are). One pass over each partial
+ * index of the unfinished jobs (`jobs_first_due`, `jobs_retry_due`, `jobs_held`, `jobs_leases`).
+ * Parameters: now four times.
+ */
+export const QUEUE_STATS = `SELECT kind, SUM(queued) AS queued, SUM(held) AS held, SUM(due) AS due,
+    SUM(running) AS running, MIN(oldest_due) AS oldest_due
+  FROM (
+    SELECT kind, COUNT(*) AS queued, 0 AS held, SUM(CASE WHEN run_at <= ? THEN 1 ELSE 0 END) AS due,
+      0 AS running, MIN(CASE WHEN run_at <= ? THEN run_at END) AS oldest_due
+    FROM jobs WHERE state = 'queued' AND attempt = 0 GROUP BY kind
+    UNION ALL
+    SELECT kind, COUNT(*), 0, SUM(CASE WHEN run_at <= ? THEN 1 ELSE 0 END), 0, MIN(CASE WHEN run_at <= ? THEN run_at END)
+    FROM jobs WHERE state = 'queued' AND attempt > 0 GROUP BY kind
+    UNION ALL
+    SELECT kind, 0, COUNT(*), 0, 0, NULL FROM jobs WHERE state = 'held' GROUP BY kind
+    UNION ALL
+    SELECT kind, 0, 0, 0, COUNT(*), NULL FROM jobs WHERE state = 'running' GROUP BY kind
+  ) states GROUP BY kind ORDER BY kind`;
 
 /**
  * Claims an installation's oldest held jobs: the `jobs_held` index range of one installation, cut at the
@@ -197,12 +230,14 @@ export function queueRepo(sql: Sql): QueueRepo {
         if (allowance === 0) exclude.push(installationId);
         else if (allowance < limit) partial.push(installationId, allowance);
       }
+      checkKinds(kinds);
+      const once = [...new Set(kinds)];
       const token = newLeaseToken();
-      const lane = [now, ...kinds, ...exclude, limit];
+      const lane = once.flatMap((kind) => [now, kind, ...exclude, limit]);
       const shares = partial.length > 0 ? [...partial, limit] : [];
       const statement = claimStatement(
         sql.dialect,
-        kinds.length,
+        once.length,
         exclude.length,
         partial.length > 0 ? { partial: partial.length / 2 } : null,
       );
@@ -237,7 +272,7 @@ export function queueRepo(sql: Sql): QueueRepo {
     },
 
     async prune(before: number, limit: number) {
-      // A range of jobs_due (state, run_at) per final state, in no particular order (every row found is
+      // A range of jobs_finished (run_at of the finished jobs), in no particular order (every row found is
       // past `before`; sorting them all first would cost more than the batch). Attempts follow their job
       // (ON DELETE CASCADE).
       const { changes } = await sql.run(
@@ -250,7 +285,7 @@ export function queueRepo(sql: Sql): QueueRepo {
     },
 
     async queueStats(now: number) {
-      const rows = await sql.all(QUEUE_STATS, [now, now]);
+      const rows = await sql.all(QUEUE_STATS, [now, now, now, now]);
       return rows.map((row) => ({
         kind: str(row, 'kind') as JobKind,
         queued: num(row, 'queued'),
@@ -293,17 +328,17 @@ export function queueRepo(sql: Sql): QueueRepo {
     },
 
     async nextDueAt(kinds: readonly JobKind[], exclude: readonly string[] = []) {
-      const list = kindList(kinds);
-      const not = exclude.length > 0 ? ` AND installation_id NOT IN (${placeholders(exclude.length)})` : '';
-      const row = await sql.get(
-        `SELECT MIN(t) AS t FROM (
-           SELECT MIN(run_at) AS t FROM jobs WHERE state = 'queued' AND kind IN (${list})${not}
-           UNION ALL
-           SELECT MIN(lease_until) AS t FROM jobs WHERE state = 'running' AND kind IN (${list})${not}
-         ) due`,
-        [...kinds, ...exclude, ...kinds, ...exclude],
-      );
-      return row ? numOrNull(row, 't') : null;
+      checkKinds(kinds);
+      // One probe of each index per kind: a MIN over `kind IN (...)` would read the whole ranges.
+      const statement = nextDueStatement(exclude.length);
+      let earliest: number | null = null;
+      for (const kind of new Set(kinds)) {
+        const params = [kind, ...exclude];
+        const row = await sql.get(statement, [...params, ...params, ...params]);
+        const t = row ? numOrNull(row, 't') : null;
+        if (t !== null && (earliest === null || t < earliest)) earliest = t;
+      }
+      return earliest;
     },
 
     async release(refs: readonly { id: string; leaseToken: string | null }[], now: number) {
