@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { StorageError } from './errors.js';
 import { describePgError, wrapPgError } from './pg-errors.js';
-import { encodeSignal, QUEUE_CHANNEL, type QueueSignal } from './queue-signals.js';
+import { encodeSignal, type QueueSignal, queueChannel } from './queue-signals.js';
+import { SignalCoalescer } from './signal-coalescer.js';
 import { normalizeParams, type Row, type Sql, type SqlValue, toDollarParams } from './sql.js';
 import { assertOutsideOwnTx, assertTxOpen, runInTxScope, type TxState, withSavepoint } from './tx-scope.js';
 
@@ -83,7 +84,7 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
       { cause: error },
     );
   }
-  return new PgSql(pool, null, null, options.schema ?? '');
+  return PgSql.root(pool, options.schema ?? '');
 }
 
 class PgSql implements Sql {
@@ -95,10 +96,32 @@ class PgSql implements Sql {
     private readonly tx: TxState | null,
     /** The schema, which scopes this database's queue signals. */
     private readonly schema: string,
+    /** Shared by the adapter and its transactions: at most one signal per kind and window. */
+    private readonly coalescer: SignalCoalescer,
+    /** In a transaction: what to call when it ends (commit or rollback). */
+    private readonly ends: (() => void)[] | null,
   ) {}
 
+  /** The adapter on a pool (outside any transaction). */
+  static root(pool: pg.Pool, schema: string): PgSql {
+    const notify = async (signal: QueueSignal) => {
+      await pool.query('SELECT pg_notify($1, $2)', [queueChannel(signal.kind), encodeSignal(schema, signal)]);
+    };
+    return new PgSql(pool, null, null, schema, new SignalCoalescer(notify), null);
+  }
+
   async signal(signal: QueueSignal): Promise<void> {
-    await this.#query('SELECT pg_notify(?, ?)', [QUEUE_CHANNEL, encodeSignal(this.schema, signal)]);
+    const admission = this.coalescer.admit(signal);
+    if (!admission.send) {
+      // Merged into the window's trailing signal, sent once this write is committed (or rolled back).
+      if (this.ends) this.ends.push(admission.done);
+      else admission.done();
+      return;
+    }
+    await this.#query('SELECT pg_notify(?, ?)', [
+      queueChannel(signal.kind),
+      encodeSignal(this.schema, signal),
+    ]);
   }
 
   async all(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
@@ -130,6 +153,7 @@ class PgSql implements Sql {
       throw wrapPgError(error);
     }
     const state: TxState = { owner: this.pool, open: true, savepoints: 0 };
+    const ends: (() => void)[] = [];
     let broken: Error | undefined;
     // A checked-out client has no listener of the pool: its connection dying between two queries (server
     // crash, restart) would be an unhandled 'error' event, which ends the process. Note it instead, and
@@ -142,7 +166,8 @@ class PgSql implements Sql {
       await client.query('BEGIN').catch((error: unknown) => {
         throw wrapPgError(error);
       });
-      const result = await runInTxScope(state, () => fn(new PgSql(this.pool, client, state, this.schema)));
+      const tx = new PgSql(this.pool, client, state, this.schema, this.coalescer, ends);
+      const result = await runInTxScope(state, () => fn(tx));
       await client.query('COMMIT').catch((error: unknown) => {
         throw wrapPgError(error);
       });
@@ -156,10 +181,12 @@ class PgSql implements Sql {
       state.open = false;
       client.release(broken); // from here the pool's own listener takes the client's errors
       client.off('error', onClientError);
+      for (const end of ends) end();
     }
   }
 
   async close(): Promise<void> {
+    this.coalescer.close();
     await this.pool.end();
   }
 

@@ -6,14 +6,23 @@ import type { JobKind, QueueSignal } from './types.js';
 /**
  * Queue signals between hosts on one PostgreSQL database (docs/operations.md, "Several hosts"): whenever
  * the queue gets work that is not already in a local worker's hands — jobs queued by an accepted event, a
- * retry scheduled, jobs given back or queued again — the writing transaction sends `pg_notify` on
- * {@link QUEUE_CHANNEL}, delivered to every listening host when it commits. A host that hears it claims
- * at once (due now) or arms its timer for the due time, so no polling interval sits in the latency path
- * of another host's work. The embedded default (SQLite, one host) has no signals.
+ * retry scheduled, jobs given back or queued again — the writing transaction sends `pg_notify` on the
+ * channel of the job's kind ({@link queueChannel}), delivered to every host listening for that kind when
+ * it commits (at most one per kind and window: signal-coalescer.ts). A host that hears it claims at once
+ * (due now) or arms its timer for the due time, so no polling interval sits in the latency path of
+ * another host's work. The embedded default (SQLite, one host) has no signals.
  */
 
-/** The PostgreSQL channel of queue signals (one per database; the schema is part of each payload). */
-export const QUEUE_CHANNEL = 'platform_jobs';
+/**
+ * The PostgreSQL channel of one kind's queue signals (one per database and kind; the schema is part of
+ * each payload): each worker listens only for the kind it claims.
+ *
+ * @example
+ * queueChannel('deliver'); // 'platform_jobs_deliver'
+ */
+export function queueChannel(kind: JobKind): string {
+  return `platform_jobs_${kind}`;
+}
 
 /** This process (its threads share it): a host ignores its own signals, its threads tell each other. */
 export const PROCESS_TAG = `${hostname()}:${process.pid}`;
@@ -76,7 +85,7 @@ const RECONNECT_MAX_MS = 5_000;
  * connection is lost, calling `onResync` once it is back.
  *
  * @example
- * const listener = listenForSignals('postgres://127.0.0.1/platform', 'public', {
+ * const listener = listenForSignals('postgres://127.0.0.1/platform', 'public', 'deliver', {
  *   onSignal: ({ dueAt }) => (dueAt <= Date.now() ? engine.notify() : engine.jobLoop.notifyDue(dueAt)),
  *   onResync: () => engine.notify(),
  * });
@@ -85,8 +94,10 @@ const RECONNECT_MAX_MS = 5_000;
 export function listenForSignals(
   databaseUrl: string,
   schema: string,
+  kind: JobKind,
   handlers: QueueListenerHandlers,
 ): QueueListener {
+  const channel = queueChannel(kind);
   let closed = false;
   let client: pg.Client | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -118,13 +129,13 @@ export function listenForSignals(
     next.on('error', fail);
     next.on('end', () => fail(new Error('the listening connection ended')));
     next.on('notification', (message) => {
-      if (message.channel !== QUEUE_CHANNEL || message.payload === undefined) return;
+      if (message.channel !== channel || message.payload === undefined) return;
       const signal = decodeSignal(message.payload, schema);
       if (signal) handlers.onSignal(signal);
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${QUEUE_CHANNEL}`);
+      await next.query(`LISTEN ${channel}`);
     } catch (error) {
       fail(error);
       return;
@@ -187,12 +198,12 @@ export interface SignalledLoop {
  * await listener.close();
  */
 export function wakeOnSignals(
-  listen: (handlers: QueueListenerHandlers) => QueueListener,
+  listen: (kind: JobKind, handlers: QueueListenerHandlers) => QueueListener,
   kind: JobKind,
   loop: SignalledLoop,
   onError: (error: unknown) => void,
 ): QueueListener {
-  return listen({
+  return listen(kind, {
     onSignal: (signal) => {
       if (signal.kind === kind) loop.notifyDue(signal.dueAt);
     },

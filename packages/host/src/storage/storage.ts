@@ -19,6 +19,7 @@ import { type SettingsRepo, settingsRepo } from './repos/settings.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
 import type { Dialect, Sql } from './sql.js';
 import { openSqlite, type SqliteOptions } from './sqlite.js';
+import type { JobKind } from './types.js';
 
 /**
  * Pool settings of a PostgreSQL storage (the host's `PLATFORM_PG_*` settings): connections at most, the
@@ -72,10 +73,10 @@ export interface Storage extends Repositories {
   /** The migration versions applied when this storage was opened (empty when already up to date). */
   readonly appliedMigrations: readonly number[];
   /**
-   * Hears the queue signals of the other hosts on the same database (PostgreSQL: LISTEN on a dedicated
-   * connection that reconnects by itself; SQLite, one host: nothing). See queue-signals.ts.
+   * Hears the queue signals of one job kind from the other hosts on the same database (PostgreSQL: LISTEN
+   * on a dedicated connection that reconnects by itself; SQLite, one host: nothing). See queue-signals.ts.
    */
-  listenQueue(handlers: QueueListenerHandlers): QueueListener;
+  listenQueue(kind: JobKind, handlers: QueueListenerHandlers): QueueListener;
   close(): Promise<void>;
 }
 
@@ -135,9 +136,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     await sql.close().catch(() => undefined);
     throw error;
   }
-  const listenQueue = (handlers: QueueListenerHandlers): QueueListener =>
+  const listenQueue = (kind: JobKind, handlers: QueueListenerHandlers): QueueListener =>
     'databaseUrl' in options
-      ? listenForSignals(options.databaseUrl, options.schema ?? '', handlers)
+      ? listenForSignals(options.databaseUrl, options.schema ?? '', kind, handlers)
       : silentListener;
   return { ...repositories(sql), appliedMigrations, listenQueue, close: () => sql.close() };
 }
