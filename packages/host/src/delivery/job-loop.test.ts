@@ -472,4 +472,39 @@ describe('createJobLoop: announced work another process holds', () => {
     expect(jobs.done).toEqual([1]);
     expect(Date.now() - due).toBeLessThan(5_000);
   });
+
+  it('a signal is answered by one read of the next due time, not by one read per short claim after it', async () => {
+    // Another host's signal, then local wake-ups (finishing handles, hand-overs) whose claims come back
+    // short: until the loop's timer next fired, each read the next due time again, as if the signal were
+    // still unanswered.
+    const queue = timedQueue();
+    let reads = 0;
+    const jobs = probe(() => 1);
+    const worker = createJobLoop({
+      claim: (limit) => queue.claim(limit),
+      nextDueAt: async () => {
+        reads += 1;
+        return queue.nextDueAt();
+      },
+      handle: jobs.handle,
+      concurrency: 8,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+    });
+    worker.start();
+    await sleep(50);
+    const before = reads;
+    queue.add(1);
+    worker.notifyDue(Date.now()); // the signal
+    await sleep(30);
+    for (let i = 2; i < 12; i++) {
+      queue.add(i);
+      worker.notify(); // local work: claimed at once, the claim short of the free slots
+      await sleep(10);
+    }
+    await worker.stop();
+    expect(jobs.done).toHaveLength(11);
+    expect(queue.claims.length - 1).toBeGreaterThanOrEqual(11); // every wake-up claimed
+    expect(reads - before).toBe(1); // the signal's one read (2 before the change)
+  });
 });

@@ -272,10 +272,15 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     // (work enqueued here was just claimed; retries announce themselves with notifyDue).
     if (!needDue && timer !== undefined) return;
     needDue = false;
+    // The read sees every due time committed before it starts, so announcements made before it are in its
+    // answer; only those heard while it runs may not be (and a failed read forgets none).
+    const announcedBefore = announcedAt;
+    announcedAt = Number.POSITIVE_INFINITY;
     let next: number | null;
     try {
       next = await options.nextDueAt(fair ? fair.saturated() : []);
     } catch (error) {
+      announcedAt = Math.min(announcedAt, announcedBefore);
       report(error, 'nextDueAt');
       needDue = true;
       armAt(clock.now() + idleCheckMs);
