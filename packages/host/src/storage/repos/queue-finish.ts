@@ -7,8 +7,8 @@ import type { AttemptInput, FinishItem, JobRef } from './jobs-api.js';
 /**
  * Finishing attempts (the queue's hot write path, docs/architecture.md): each attempt recorded and its
  * job ended (final state, or back in the queue for a retry) under the claim's lease guard, for a group
- * of attempts in one transaction with two statements (a multi-row upsert of the attempts, one UPDATE …
- * FROM a VALUES list for the jobs) whatever the group's size.
+ * of attempts with two statements in one transaction (a multi-row upsert of the attempts, one UPDATE …
+ * FROM a VALUES list for the jobs) whatever the group's size, or, on PostgreSQL, one statement.
  */
 
 const EXCERPT_BYTES = 4096;
@@ -87,33 +87,63 @@ export async function finishAll(tx: Sql, items: readonly FinishItem[], now: numb
     await signalDue(tx, retries);
     return results;
   }
-  await insertAttempts(tx, items);
-  const ended = await endJobs(tx, items, now);
+  const attempts = attemptsUpsert(items);
+  await tx.run(attempts.sql, attempts.values);
+  return afterEnd(tx, items, await endJobs(tx, items, now, null));
+}
+
+/**
+ * Finishes a group of attempts (`jobs.finishAttempts`). On PostgreSQL, when the group names each job once:
+ * ONE statement outside any transaction, atomic by itself (the attempts' upsert as a data-modifying
+ * `WITH`, then the jobs' UPDATE); a transaction's BEGIN and COMMIT would be two more round trips per
+ * group. Then the attempt counters of claims lost meanwhile (rare; each its own statement, as a bare
+ * attempt record is) and the retries' signal. Otherwise (SQLite, whose statements cost no round trip, or
+ * a job named twice): {@link finishAll} in one transaction.
+ */
+export async function finishGroup(sql: Sql, items: readonly FinishItem[], now: number): Promise<boolean[]> {
+  const ids = items.map((item) => jobIdOf(item.job));
+  if (items.length === 0 || sql.dialect !== 'postgres' || new Set(ids).size !== ids.length)
+    return sql.transaction((tx) => finishAll(tx, items, now));
+  return afterEnd(sql, items, await endJobs(sql, items, now, attemptsUpsert(items)));
+}
+
+/** What follows the jobs' UPDATE: the counters of lost claims, the retries' signal, one result per item. */
+async function afterEnd(
+  sql: Sql,
+  items: readonly FinishItem[],
+  ended: Map<string, JobKind>,
+): Promise<boolean[]> {
+  const ids = items.map((item) => jobIdOf(item.job));
   const results = ids.map((id) => ended.has(id));
   // A lost claim: its attempt counts all the same (never backwards, never for another series).
   for (const [index, item] of items.entries()) {
-    if (!results[index]) await advanceAttempt(tx, ids[index] ?? '', item.attempt);
+    if (!results[index]) await advanceAttempt(sql, ids[index] ?? '', item.attempt);
   }
   const retries = items.flatMap((item, index) => {
     const kind = ended.get(ids[index] ?? '');
     return kind && 'runAt' in item.outcome ? [{ kind, runAt: item.outcome.runAt }] : [];
   });
-  await signalDue(tx, retries);
+  await signalDue(sql, retries);
   return results;
 }
 
 const jobIdOf = (ref: JobRef): string => (typeof ref === 'string' ? ref : ref.id);
 
 /** The attempts of a group: one multi-row upsert (a repeated attempt replaces the stored one). */
-async function insertAttempts(tx: Sql, items: readonly FinishItem[]): Promise<void> {
-  await tx.run(
-    `INSERT INTO job_attempts (job_id, series, number, started_at, duration_ms, status_code, error, response_excerpt)
+function attemptsUpsert(items: readonly FinishItem[]): { sql: string; values: SqlValue[] } {
+  return {
+    sql: `INSERT INTO job_attempts (job_id, series, number, started_at, duration_ms, status_code, error, response_excerpt)
      VALUES ${items.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
      ON CONFLICT (job_id, series, number) DO UPDATE SET started_at = excluded.started_at,
        duration_ms = excluded.duration_ms, status_code = excluded.status_code, error = excluded.error,
        response_excerpt = excluded.response_excerpt`,
-    items.flatMap(({ job, attempt }) => attemptValues(jobIdOf(job), attempt)),
-  );
+    values: items.flatMap(({ job, attempt }) => attemptValues(jobIdOf(job), attempt)),
+  };
+}
+
+async function insertAttempts(tx: Sql, items: readonly FinishItem[]): Promise<void> {
+  const { sql, values } = attemptsUpsert(items);
+  await tx.run(sql, values);
 }
 
 function attemptValues(jobId: string, attempt: AttemptInput): SqlValue[] {
@@ -133,13 +163,19 @@ function attemptValues(jobId: string, attempt: AttemptInput): SqlValue[] {
 /**
  * The jobs of a group ended in one UPDATE … FROM a VALUES list, each under its own guard (still running,
  * and under its claim when a lease token is given): a final state with `finished_at`, or back in the
- * queue at its retry time; the attempt counter moves with it. Returns the kind of each job it ended.
+ * queue at its retry time; the attempt counter moves with it. With `attempts` (PostgreSQL), the attempts'
+ * upsert runs in the same statement, as a data-modifying WITH. Returns the kind of each job it ended.
  */
-async function endJobs(tx: Sql, items: readonly FinishItem[], now: number): Promise<Map<string, JobKind>> {
+async function endJobs(
+  tx: Sql,
+  items: readonly FinishItem[],
+  now: number,
+  attempts: { sql: string; values: SqlValue[] } | null,
+): Promise<Map<string, JobKind>> {
   const row =
     '(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT))';
   const rows = await tx.all(
-    `WITH v (id, token, state, run_at, last_error, series, number) AS (VALUES ${items.map(() => row).join(', ')})
+    `WITH ${attempts ? `recorded AS (${attempts.sql}), ` : ''}v (id, token, state, run_at, last_error, series, number) AS (VALUES ${items.map(() => row).join(', ')})
      UPDATE jobs SET
        state = v.state,
        run_at = CASE WHEN v.state = 'queued' THEN v.run_at ELSE jobs.run_at END,
@@ -151,6 +187,7 @@ async function endJobs(tx: Sql, items: readonly FinishItem[], now: number): Prom
      WHERE jobs.id = v.id AND jobs.state = 'running' AND (v.token IS NULL OR jobs.lease_token = v.token)
      RETURNING jobs.id, jobs.kind`,
     [
+      ...(attempts?.values ?? []),
       ...items.flatMap(({ job, attempt, outcome }) => [
         jobIdOf(job),
         typeof job === 'string' ? null : job.leaseToken,

@@ -9,7 +9,7 @@ import { placeholders, type Sql, type SqlValue } from '../sql.js';
 import type { JobKind, JobRecord, TerminalJobState } from '../types.js';
 import { COLUMNS, TERMINAL, toJob } from './job-rows.js';
 import type { AttemptInput, EnqueueInput, FinishItem, FinishOutcome, JobRef, QueueRepo } from './jobs-api.js';
-import { finishAll, refGuard } from './queue-finish.js';
+import { finishAll, finishGroup, refGuard } from './queue-finish.js';
 
 /** Rows per multi-row INSERT of `enqueue` (11 bound values each). */
 const ENQUEUE_CHUNK = 100;
@@ -241,9 +241,18 @@ export function queueRepo(sql: Sql): QueueRepo {
         exclude.length,
         partial.length > 0 ? { partial: partial.length / 2 } : null,
       );
-      const rows = await sql.transaction((tx) =>
-        tx.all(statement, [now + leaseMs, token, now, ...shares, ...lane, ...lane, ...lane, limit]),
-      );
+      // One statement, atomic by itself: no explicit transaction (on PostgreSQL a BEGIN and a COMMIT would
+      // be two more round trips per claim).
+      const rows = await sql.all(statement, [
+        now + leaseMs,
+        token,
+        now,
+        ...shares,
+        ...lane,
+        ...lane,
+        ...lane,
+        limit,
+      ]);
       return rows.map(toJob).sort(claimOrder);
     },
 
@@ -255,7 +264,7 @@ export function queueRepo(sql: Sql): QueueRepo {
 
     finishAttempts: async (items: readonly FinishItem[], now: number) => {
       for (const item of items) checkOutcome(item.outcome);
-      return sql.transaction((tx) => finishAll(tx, items, now));
+      return finishGroup(sql, items, now);
     },
 
     async complete(ref: JobRef, state: TerminalJobState, now: number, lastError?: string | null) {
