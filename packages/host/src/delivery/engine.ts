@@ -12,7 +12,15 @@ import {
   systemClock,
 } from './job-loop.js';
 import { diagnoseRetry, type LateRetry } from './lateness.js';
-import { type AttemptOutcome, classify, type Decision, decide, type FinalState } from './policy.js';
+import {
+  type AttemptOutcome,
+  arrivalSlackMs,
+  classify,
+  type Decision,
+  decide,
+  type FinalState,
+  MAX_RETRIES,
+} from './policy.js';
 import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
 
 /** One delivery (one attempt series) as the engine needs it. Storage may carry more fields. */
@@ -104,8 +112,9 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   /** Called after each attempt with its decision (logs, metrics). */
   onAttempt?(job: J, attempt: RecordedAttempt, decision: Decision): void;
   /**
-   * A retry (attempt 2 or later, with `dueAt`) leaves more than 100 ms (`LATE_RETRY_MS`) after it fell due:
-   * how late and why, as the host can see it (`diagnoseRetry`). For a metric and a log line.
+   * A retry (attempt 2 or later, with `dueAt`) leaves later after it fell due than its window leaves for
+   * the trip to the receiver (`arrivalSlackMs`: 50 / 100 / 200 ms): how late and why, as the host can see
+   * it (`diagnoseRetry`). For a metric and a log line.
    */
   onLateRetry?(job: J, late: LateRetry): void;
 }
@@ -175,7 +184,10 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       url = checked.parsed ?? url;
     }
     if (timing && job.attempt > 1 && job.dueAt !== undefined && options.onLateRetry) {
-      const late = diagnoseRetry({ dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now() });
+      const late = diagnoseRetry(
+        { dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now() },
+        arrivalSlackMs(Math.min(job.attempt - 1, MAX_RETRIES)),
+      );
       if (late) options.onLateRetry(job, late);
     }
     // The fair share times the HTTP exchange only: the host's own storage work before and after it

@@ -29,6 +29,12 @@ describe('diagnoseRetry', () => {
     });
   });
 
+  it('takes the bound it is given: a first retry past its 50 ms of arrival slack is late', () => {
+    expect(diagnoseRetry({ ...on, sendingAt: 1070 })).toBeNull(); // within the default 100 ms
+    expect(diagnoseRetry({ ...on, sendingAt: 1070 }, 50)).toMatchObject({ lateMs: 70, cause: 'preparing' });
+    expect(diagnoseRetry({ ...on, sendingAt: 1050 }, 50)).toBeNull();
+  });
+
   it('a claim that began before the due time counts only from the due time', () => {
     const late = diagnoseRetry({
       dueAt: 1000,
@@ -91,6 +97,12 @@ describe('createDeliveryEngine: late retries are reported with their cause', () 
     expect(late.map((l) => l.id)).toEqual(['late']);
     expect(late[0]?.late.cause).toBe('waiting_for_slot');
     expect(late[0]?.late.lateMs).toBeGreaterThanOrEqual(400);
+  });
+
+  it("bounds each retry by its window's arrival slack: 50 ms for the first retry, 200 ms for the third", async () => {
+    // Each leaves about 120 ms after it fell due: outside the first retry's share, inside the third's.
+    const late = await runOnce([job('retry-1', 2, 120), job('retry-3', 4, 120)]);
+    expect(late.map((l) => l.id)).toEqual(['retry-1']);
   });
 
   it('blames the claim when the claim itself took the time', async () => {

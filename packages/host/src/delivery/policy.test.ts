@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AttemptOutcome,
+  arrivalSlackMs,
   type Classification,
   classify,
   DRAWN_SHARE,
@@ -8,6 +9,17 @@ import {
   MAX_RETRIES,
   nextAttemptDelay,
 } from './policy.js';
+
+describe('arrivalSlackMs', () => {
+  it("is what each window leaves after the latest due time: its end minus the drawn share's end", () => {
+    for (const retry of [1, 2, 3]) {
+      const windowEnd = 1000 * 2 ** (retry - 1) * 1.1;
+      expect(arrivalSlackMs(retry)).toBe(windowEnd - nextAttemptDelay(retry, () => 1));
+    }
+    expect([1, 2, 3].map(arrivalSlackMs)).toEqual([50, 100, 200]);
+    expect(() => arrivalSlackMs(0)).toThrow(RangeError);
+  });
+});
 
 describe('nextAttemptDelay', () => {
   it.each([

@@ -62,6 +62,21 @@ export function nextAttemptDelay(retry: number, rng: () => number = Math.random)
 }
 
 /**
+ * What retry `retry` (1, 2 or 3) leaves for the trip to the receiver after its latest possible due time:
+ * the second half of its window's 10 %, 50 / 100 / 200 ms. A request that leaves later than this after its
+ * due time may arrive outside its window: the host used the receiver's share (see `delivery/lateness.ts`).
+ *
+ * @example
+ * arrivalSlackMs(1); // 50
+ */
+export function arrivalSlackMs(retry: number): number {
+  if (!Number.isInteger(retry) || retry < 1 || retry > MAX_RETRIES) {
+    throw new RangeError(`arrivalSlackMs: retry must be an integer from 1 to ${MAX_RETRIES}, got ${retry}`);
+  }
+  return BASE_DELAY_MS * 2 ** (retry - 1) * JITTER_RATIO * (1 - DRAWN_SHARE);
+}
+
+/**
  * Classifies one attempt: 2xx succeeded; 429 and 5xx retry; 1xx, 3xx and other 4xx failed
  * (redirects are not followed); retryable network errors (timeout, refused, reset, DNS, TLS,
  * other network errors) retry; `target_blocked` and any unknown error code failed.

@@ -18,7 +18,10 @@ export interface DeliveryMetrics {
   readonly registry: Registry;
   /** One attempt: how long it took, and what came of it (`decision`). */
   recordAttempt(attempt: { durationMs: number; error?: { code: string } }, decision: Decision): void;
-  /** A retry that left more than 100 ms after it fell due, and the cause the host saw (`diagnoseRetry`). */
+  /**
+   * A retry that left later after it fell due than its window leaves for the trip (50 / 100 / 200 ms), and
+   * the cause the host saw (`diagnoseRetry`).
+   */
   retryLate(cause: string, lateMs: number): void;
 }
 
@@ -65,7 +68,7 @@ export function createDeliveryMetrics(registry = new Registry()): DeliveryMetric
   const lateRetries = new Map<string, number>();
   new Counter({
     name: 'platform_webhook_retries_late_total',
-    help: 'Webhook retries that left more than 100 ms after they fell due, by the cause the host saw: event_loop_delay, waiting_for_slot, claim (the database), preparing',
+    help: 'Webhook retries that left later after they fell due than their window leaves for the trip to the receiver (50, 100, 200 ms for retries 1, 2, 3), by the cause the host saw: event_loop_delay, waiting_for_slot, claim (the database), preparing',
     labelNames: ['cause'],
     registers: [registry],
     collect() {
@@ -75,7 +78,7 @@ export function createDeliveryMetrics(registry = new Registry()): DeliveryMetric
   });
   const lateness = new Histogram({
     name: 'platform_webhook_retry_lateness_seconds',
-    help: 'How long after it fell due a late webhook retry (more than 100 ms) left',
+    help: 'How long after it fell due a late webhook retry left (late: past 50, 100, 200 ms for retries 1, 2, 3)',
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
