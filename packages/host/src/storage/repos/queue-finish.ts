@@ -87,8 +87,7 @@ export async function finishAll(tx: Sql, items: readonly FinishItem[], now: numb
     await signalDue(tx, retries);
     return results;
   }
-  const attempts = attemptsUpsert(items);
-  await tx.run(attempts.sql, attempts.values);
+  await insertAttempts(tx, items);
   return afterEnd(tx, items, await endJobs(tx, items, now, null));
 }
 
