@@ -32,6 +32,12 @@ export interface PostgresOptions {
  */
 export const PG_DEFAULTS = { poolSize: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 } as const;
 
+/**
+ * Connections each pool keeps open while idle (at most its size): enough for a quiet host's claim, attempt
+ * records, target reads and an accepted group at once (packages/host/README.md, "Running on PostgreSQL").
+ */
+const WARM_CONNECTIONS = 4;
+
 const INT8_OID = 20;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -60,9 +66,14 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
     );
   }
   const statementTimeoutMs = options.statementTimeoutMs ?? PG_DEFAULTS.statementTimeoutMs;
+  const max = options.max ?? PG_DEFAULTS.poolSize;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: options.max ?? PG_DEFAULTS.poolSize,
+    max,
+    // Connections above WARM_CONNECTIONS close after 10 s unused; those below stay open, so the first claim
+    // or accept after a quiet spell does not wait for a new connection (20-50 ms on a busy machine, then a
+    // parse and plan of every statement it runs: named statements are per connection).
+    min: Math.min(max, WARM_CONNECTIONS),
     connectionTimeoutMillis: options.connectTimeoutMs ?? PG_DEFAULTS.connectTimeoutMs,
     // A connection whose peer vanished (host down, network cut) is noticed by TCP keepalive.
     keepAlive: true,
