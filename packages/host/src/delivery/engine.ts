@@ -33,7 +33,7 @@ export interface DeliveryJob {
   body: string;
   /** 1-based number of the attempt about to be made in this series. */
   attempt: number;
-  /** When this attempt fell due (ms, the clock's scale): a retry's scheduled time. */
+  /** When this attempt falls due (ms, the clock's scale): a retry's scheduled time. It is not sent before. */
   dueAt?: number;
 }
 
@@ -59,10 +59,10 @@ export type AttemptEnd = { state: FinalState } | { runAt: number };
  */
 export interface DeliveryQueue<J extends DeliveryJob = DeliveryJob> {
   /**
-   * Leases at most `limit` due jobs; with `perTarget`, at most `allowances.get(target)` of each target
-   * listed (the slow ones; 0: none), the others uncapped.
+   * Leases at most `limit` jobs due by `dueBy` (now, or `claimAheadMs` later); with `perTarget`, at most
+   * `allowances.get(target)` of each target listed (the slow ones; 0: none), the others uncapped.
    */
-  claim(limit: number, allowances?: ReadonlyMap<string, number>): Promise<J[]>;
+  claim(limit: number, dueBy: number, allowances?: ReadonlyMap<string, number>): Promise<J[]>;
   /** Stores the attempt (time, duration, status or error, excerpt) and completes or reschedules the job. */
   finish(job: J, attempt: RecordedAttempt, end: AttemptEnd): Promise<void>;
   /** Due time of the next unclaimed job of a target not `exclude`d, or null. */
@@ -90,6 +90,13 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   clock?: JobLoopClock;
   /** Deliveries in flight at once. Default 8. */
   concurrency?: number;
+  /**
+   * Claims a job up to this many ms before it falls due and sends it at its due time (`dueAt`), so what
+   * happens between a retry falling due and its request leaving (the claim on a busy database, a busy
+   * thread) is spent before the due time instead of from the window (docs/operations.md, "Retry
+   * punctuality"). The job holds its slot meanwhile. Default 0.
+   */
+  claimAheadMs?: number;
   /**
    * A fair share per target (`targetOf`: the installation), so a slow or dead endpoint cannot hold every
    * slot: an attempt whose HTTP exchange runs past `slowMs` (default 500) gives its slot back and makes its target slow,
@@ -124,6 +131,8 @@ export interface DeliveryEngine<J extends DeliveryJob = DeliveryJob> {
   start(): void;
   /** A delivery was enqueued: look for due work now. */
   notify(): void;
+  /** Work falls due at `at` (another process queued it): claim it in time (`claimAheadMs` before). */
+  notifyDue(at: number): void;
   /** Delivers jobs already leased to this engine elsewhere (see `JobLoop.adopt`). */
   adopt(jobs: readonly J[]): void;
   /** Stops claiming; graceful (default) waits for in-flight attempts. */
@@ -158,6 +167,20 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   const send = options.send ?? sendWebhook;
   const rng = options.rng ?? Math.random;
   const { queue } = options;
+  const ahead = options.claimAheadMs ?? 0;
+  if (!(Number.isInteger(ahead) && ahead >= 0)) {
+    throw new RangeError(`createDeliveryEngine: claimAheadMs must be a whole number >= 0, got ${ahead}`);
+  }
+  /** The loop works in claimable times: a job can be claimed `ahead` ms before it falls due. */
+  const notifyDue = (at: number) => jobLoop.notifyDue(at - ahead);
+  /** Until the clock reads `at` (a timer may fire up to a millisecond early: look again). */
+  const waitUntil = async (at: number) => {
+    while (clock.now() < at) {
+      await new Promise<void>((resolve) => {
+        clock.setTimeout(resolve, Math.max(1, at - clock.now()));
+      });
+    }
+  };
 
   const refused = (code: 'invalid_target' | 'target_unavailable', message: string): AttemptResult => ({
     startedAt: clock.now(),
@@ -183,6 +206,8 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       if (!checked.check.ok) return refused('invalid_target', checked.check.message);
       url = checked.parsed ?? url;
     }
+    // Claimed ahead: the request leaves at its due time, never before.
+    if (job.dueAt !== undefined) await waitUntil(job.dueAt);
     if (timing && job.attempt > 1 && job.dueAt !== undefined && options.onLateRetry) {
       const late = diagnoseRetry(
         { dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now() },
@@ -228,9 +253,10 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     if ('state' in decision) {
       await queue.finish(job, recorded, { state: decision.state });
     } else {
-      const runAt = endedAt + decision.retryInMs;
+      // The clock counts whole ms: the attempt ended before `endedAt + 1`, the retry is due that long after.
+      const runAt = endedAt + 1 + decision.retryInMs;
       await queue.finish(job, recorded, { runAt });
-      jobLoop.notifyDue(runAt);
+      notifyDue(runAt);
     }
     options.onAttempt?.(job, recorded, decision);
   }
@@ -241,8 +267,11 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     throw new TypeError('createDeliveryEngine: perTarget needs queue.release to give jobs back');
   }
   const jobLoop = createJobLoop<J>({
-    claim: (limit, allowances) => queue.claim(limit, allowances),
-    nextDueAt: (exclude) => queue.nextDueAt(exclude),
+    claim: (limit, allowances) => queue.claim(limit, clock.now() + ahead, allowances),
+    nextDueAt: async (exclude) => {
+      const at = await queue.nextDueAt(exclude);
+      return at === null ? null : at - ahead;
+    },
     handle: deliver,
     clock,
     concurrency: options.concurrency ?? 8,
@@ -266,6 +295,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   return {
     start: () => jobLoop.start(),
     notify: () => jobLoop.notify(),
+    notifyDue,
     adopt: (jobs) => jobLoop.adopt(jobs),
     stop: (stopOptions) => jobLoop.stop(stopOptions),
     deliver,

@@ -95,10 +95,17 @@ function toQueued(record: JobRecord): QueuedDelivery {
     eventType: payload.eventType,
     body: payload.body,
     attempt: record.attempt + 1,
-    // A retry's scheduled time (a first attempt's runAt is when it was accepted).
-    ...(record.attempt > 0 ? { dueAt: record.runAt } : {}),
+    // A retry's scheduled time (a first attempt's runAt is when it was accepted: already past).
+    dueAt: record.runAt,
   };
 }
+
+/**
+ * A delivery is claimed up to this many ms before it falls due, and its request leaves at its due time
+ * (`DeliveryEngineOptions.claimAheadMs`): a claim slowed by a busy database or thread costs a retry none of
+ * the 50-200 ms its window leaves for the trip to the receiver (docs/operations.md, "Retry punctuality").
+ */
+export const CLAIM_AHEAD_MS = 50;
 
 /** How often held deliveries of installations no longer slow are queued again (see `unhold`). */
 export const HELD_SWEEP_MS = 10_000;
@@ -160,13 +167,14 @@ export function startDeliveryEngine(
   };
   const engine = createDeliveryEngine<QueuedDelivery>({
     queue: {
-      claim: async (limit, allowances) => {
+      claim: async (limit, dueBy, allowances) => {
         const now = Date.now();
         const claimed = await jobs.claim({
           kinds: ['deliver'],
           limit,
           leaseMs: lease,
           now,
+          dueBy: Math.max(now, dueBy),
           ...(allowances && allowances.size > 0 ? { perInstallation: allowances } : {}),
         });
         // A slow installation's new deliveries are held (see events.ts): what its share has room for
@@ -226,6 +234,7 @@ export function startDeliveryEngine(
     userAgentVersion: version,
     timeoutMs: config.deliveryTimeoutMs,
     concurrency: config.deliveryConcurrency,
+    claimAheadMs: CLAIM_AHEAD_MS,
     idleCheckMs: config.queuePollMs,
     perTarget: {
       targetOf: (job) => job.record.installationId,
@@ -257,7 +266,7 @@ export function startDeliveryEngine(
   engine.start();
   // Deliveries queued or rescheduled by other hosts on the same database (PostgreSQL): claim them at
   // once, or at their due time, instead of at the next idle check.
-  const listener = wakeOnSignals(storage.listenQueue, 'deliver', engine.jobLoop, (error) =>
+  const listener = wakeOnSignals(storage.listenQueue, 'deliver', engine, (error) =>
     logger.error({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
   );
   // Held deliveries of installations this engine does not hold for slow (after a restart, a recovery seen

@@ -82,6 +82,45 @@ export function queueContract(ctx: () => Ctx): void {
     expect(isStorageError(bad, 'invalid')).toBe(true);
   });
 
+  it('claim with dueBy takes what falls due up to dueBy (queued and leases), leased from now', async () => {
+    const { storage } = ctx();
+    const installationId = await setup(storage);
+    const [soon, later] = await storage.jobs.enqueue([
+      { kind: 'deliver', installationId, payload: {}, runAt: 1040 },
+      { kind: 'deliver', installationId, payload: {}, runAt: 1060 },
+    ]);
+    // A retry: queued again with attempt 1, due at 1030.
+    const [retry] = await storage.jobs.enqueue([{ kind: 'deliver', installationId, payload: {}, runAt: 0 }]);
+    const [taken] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 1000, now: 0 });
+    expect(taken?.id).toBe(retry!.id);
+    const failed = { series: 1, number: 1, startedAt: 0, durationMs: 5, statusCode: 500 };
+    expect(await storage.jobs.finishAttempt(taken!, failed, { runAt: 1030, lastError: null }, 5)).toBe(true);
+    // A lease that ends at 1045.
+    const [leased] = await storage.jobs.enqueue([{ kind: 'deliver', installationId, payload: {}, runAt: 0 }]);
+    expect((await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 1045, now: 0 }))[0]?.id).toBe(
+      leased!.id,
+    );
+
+    expect(await storage.jobs.claim({ kinds: ['deliver'], limit: 10, leaseMs: 1000, now: 1000 })).toEqual([]);
+    const ahead = await storage.jobs.claim({
+      kinds: ['deliver'],
+      limit: 10,
+      leaseMs: 1000,
+      now: 1000,
+      dueBy: 1050,
+    });
+    // The retry first, then the lease ending by 1050 and the first attempt due by 1050, oldest first; each
+    // leased from now.
+    expect(ahead.map((j) => j.id)).toEqual([retry!.id, leased!.id, soon!.id]);
+    for (const job of ahead)
+      expect(job).toMatchObject({ state: 'running', leaseUntil: 2000, updatedAt: 1000 });
+    expect((await storage.jobs.getJob(later!.id))?.state).toBe('queued');
+    const bad = await storage.jobs
+      .claim({ kinds: ['deliver'], limit: 1, leaseMs: 1, now: 1000, dueBy: 999 })
+      .catch((e: unknown) => e);
+    expect(isStorageError(bad, 'invalid')).toBe(true);
+  });
+
   it('a job whose lease expired (process died mid-attempt) is claimed again; the old claim can no longer finish it', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);

@@ -29,6 +29,13 @@ export interface ClaimOptions {
   leaseMs: number;
   now: number;
   /**
+   * Claims what falls due up to this time (default `now`; never before it): queued jobs whose `runAt` and
+   * leases whose end is at most `dueBy`. For a worker that claims a little ahead and then waits for each
+   * job's due time itself, so the claim's own latency is spent before the due time (docs/operations.md,
+   * "Retry punctuality"). The new lease runs from `now`.
+   */
+  dueBy?: number;
+  /**
    * At most this many jobs of each installation listed (0: none of it; its due jobs are skipped, which
    * costs a scan past them, so list only the installations to cap); installations not listed are not
    * capped.

@@ -24,7 +24,7 @@ function checkKinds(kinds: readonly JobKind[]): void {
  * lane's time and id; migration 10) read in order and cut at `limit`: due retries (`jobs_retry_due`) and
  * expired leases (`jobs_leases`: a crashed worker's jobs) first, then first attempts (`jobs_first_due`);
  * oldest first within a lane. Parameters: leaseUntil, token, now, the shares (below), then
- * (now, kind, ...excluded installation ids, limit) per lane and kind, then limit.
+ * (dueBy, kind, ...excluded installation ids, limit) per lane and kind, then limit.
  *
  * With allowances per installation (`shared`), the candidates are numbered per installation in claim order
  * and only the first `allowance` of each are taken: `CASE installation_id WHEN ? THEN ? ... ELSE ? END`
@@ -217,10 +217,11 @@ export function queueRepo(sql: Sql): QueueRepo {
       return jobs;
     },
 
-    async claim({ kinds, limit, leaseMs, now, perInstallation }) {
+    async claim({ kinds, limit, leaseMs, now, dueBy = now, perInstallation }) {
       if (!Number.isInteger(limit) || limit < 1)
         throw new StorageError('invalid', 'claim limit must be an integer >= 1');
       if (!(leaseMs > 0)) throw new StorageError('invalid', 'claim leaseMs must be > 0');
+      if (!(dueBy >= now)) throw new StorageError('invalid', 'claim dueBy must not be before now');
       // Installations with nothing left are left out; the others listed get at most their allowance.
       const exclude: string[] = [];
       const partial: SqlValue[] = [];
@@ -233,7 +234,7 @@ export function queueRepo(sql: Sql): QueueRepo {
       checkKinds(kinds);
       const once = [...new Set(kinds)];
       const token = newLeaseToken();
-      const lane = once.flatMap((kind) => [now, kind, ...exclude, limit]);
+      const lane = once.flatMap((kind) => [dueBy, kind, ...exclude, limit]);
       const shares = partial.length > 0 ? [...partial, limit] : [];
       const statement = claimStatement(
         sql.dialect,

@@ -1,0 +1,119 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AttemptEnd, createDeliveryEngine, type DeliveryJob, type DeliveryQueue } from './engine.js';
+
+/** Every claim of this queue takes this long (a busy database): longer than retry 1's 50 ms of slack. */
+const CLAIM_MS = 150;
+
+/** One delivery whose first attempt fails; records each claim's `dueBy` and the retry's due time. */
+class SlowClaimQueue implements DeliveryQueue {
+  job: DeliveryJob | null = { id: 'dlv_1', eventId: 'evt_1', eventType: 't', body: '{}', attempt: 1 };
+  runAt = Date.now();
+  leased = false;
+  retryDueAt: number | null = null;
+  readonly claims: { at: number; dueBy: number }[] = [];
+  done: Promise<void>;
+  private resolveDone!: () => void;
+
+  constructor() {
+    this.done = new Promise((resolve) => {
+      this.resolveDone = resolve;
+    });
+  }
+  async claim(_limit: number, dueBy: number): Promise<DeliveryJob[]> {
+    this.claims.push({ at: Date.now(), dueBy });
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_MS));
+    if (!this.job || this.leased || this.runAt > dueBy) return [];
+    this.leased = true;
+    return [{ ...this.job, ...(this.job.attempt > 1 ? { dueAt: this.runAt } : {}) }];
+  }
+  async finish(job: DeliveryJob, _attempt: unknown, end: AttemptEnd): Promise<void> {
+    this.leased = false;
+    if ('state' in end) {
+      this.job = null;
+      this.resolveDone();
+      return;
+    }
+    this.job = { ...job, attempt: job.attempt + 1 };
+    this.runAt = end.runAt;
+    this.retryDueAt = end.runAt;
+  }
+  async nextDueAt(): Promise<number | null> {
+    return this.job && !this.leased ? this.runAt : null;
+  }
+}
+
+let server: Server;
+let url: string;
+const arrivals: { attempt: number; at: number }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const attempt = Number(req.headers['x-platform-delivery-attempt']);
+    arrivals.push({ attempt, at: Date.now() });
+    req.resume();
+    req.on('end', () => res.writeHead(attempt === 1 ? 503 : 200).end());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+async function retryLateness(claimAheadMs: number) {
+  arrivals.length = 0;
+  const queue = new SlowClaimQueue();
+  const dispatcher = new Agent();
+  const engine = createDeliveryEngine({
+    queue,
+    resolveTarget: () => ({ url, secrets: ['whsec_test'] }),
+    dispatcher,
+    userAgentVersion: 'test',
+    claimAheadMs,
+    concurrency: 4,
+  });
+  engine.start();
+  await queue.done;
+  await engine.stop();
+  await dispatcher.close();
+  const retry = arrivals.find((a) => a.attempt === 2);
+  if (!retry || queue.retryDueAt === null) throw new Error('the retry never arrived');
+  return { lateMs: retry.at - queue.retryDueAt, claims: queue.claims };
+}
+
+describe('claimAheadMs', () => {
+  it('spends a slow claim before the due time: the retry leaves at its due time, never before', async () => {
+    const ahead = await retryLateness(200);
+    // Never early: the engine waits for the due time of a job it claimed ahead.
+    expect(ahead.lateMs).toBeGreaterThanOrEqual(0);
+    // Without the claim's 150 ms (the control below is late by at least that much). The bound leaves a
+    // loaded machine 150 ms for a timer and one loopback request.
+    expect(ahead.lateMs).toBeLessThan(CLAIM_MS);
+    // Each claim asked for what falls due within the next 200 ms.
+    for (const claim of ahead.claims) expect(claim.dueBy - claim.at).toBeGreaterThanOrEqual(199);
+  });
+
+  it('without it, the same slow claim makes the retry leave that much after its due time', async () => {
+    const control = await retryLateness(0);
+    expect(control.lateMs).toBeGreaterThanOrEqual(CLAIM_MS - 2);
+    for (const claim of control.claims) expect(claim.dueBy - claim.at).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses a claimAheadMs that is not a whole number >= 0', () => {
+    const base = {
+      queue: new SlowClaimQueue(),
+      resolveTarget: () => null,
+      dispatcher: new Agent(),
+      userAgentVersion: 'test',
+    };
+    expect(() => createDeliveryEngine({ ...base, claimAheadMs: -1 })).toThrow(/claimAheadMs/);
+    expect(() => createDeliveryEngine({ ...base, claimAheadMs: 1.5 })).toThrow(/claimAheadMs/);
+  });
+});
