@@ -173,11 +173,15 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   }
   /** The loop works in claimable times: a job can be claimed `ahead` ms before it falls due. */
   const notifyDue = (at: number) => jobLoop.notifyDue(at - ahead);
-  /** Until the clock reads `at` (a timer may fire up to a millisecond early: look again). */
-  const waitUntil = async (at: number) => {
-    while (clock.now() < at) {
+  /**
+   * Until the clock reads past `at`: the millisecond after it, a margin for the receiver's clock (measured:
+   * a retry sent the moment the host's clock read its due time arrived 0.03 ms "early" by the receiver's).
+   * A timer may fire up to a millisecond early: look again.
+   */
+  const waitPast = async (at: number) => {
+    while (clock.now() <= at) {
       await new Promise<void>((resolve) => {
-        clock.setTimeout(resolve, Math.max(1, at - clock.now()));
+        clock.setTimeout(resolve, Math.max(1, at + 1 - clock.now()));
       });
     }
   };
@@ -207,7 +211,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       url = checked.parsed ?? url;
     }
     // Claimed ahead: the request leaves at its due time, never before.
-    if (job.dueAt !== undefined) await waitUntil(job.dueAt);
+    if (job.dueAt !== undefined) await waitPast(job.dueAt);
     if (timing && job.attempt > 1 && job.dueAt !== undefined && options.onLateRetry) {
       const late = diagnoseRetry(
         { dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now() },
