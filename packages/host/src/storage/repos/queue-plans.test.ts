@@ -201,3 +201,17 @@ describe.each(['sqlite', 'postgres'] as const)(
     });
   },
 );
+
+it('postgres: the queue table is vacuumed after 10 000 changed rows plus 1 % of it (migration 11), not a fifth', async () => {
+  const sql = await openDialect('postgres');
+  const row = await sql.get(`SELECT reloptions FROM pg_class WHERE oid = to_regclass('jobs')`);
+  const options = new Map(
+    (row?.reloptions as string[]).map((option) => option.split('=') as [string, string]),
+  );
+  const threshold = (rows: number) =>
+    Number(options.get('autovacuum_vacuum_threshold')) +
+    Number(options.get('autovacuum_vacuum_scale_factor')) * rows;
+  // A history of a million jobs: vacuumed after 20 000 dead row versions (PostgreSQL's default: 200 050).
+  expect(threshold(1_000_000)).toBe(20_000);
+  expect(Number(options.get('autovacuum_analyze_scale_factor'))).toBe(0.02);
+});
