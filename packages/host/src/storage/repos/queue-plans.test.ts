@@ -206,7 +206,7 @@ it('postgres: the queue table is vacuumed after 10 000 changed rows plus 1 % of 
   const sql = await openDialect('postgres');
   const row = await sql.get(`SELECT reloptions FROM pg_class WHERE oid = to_regclass('jobs')`);
   const options = new Map(
-    (row?.reloptions as string[]).map((option) => option.split('=') as [string, string]),
+    ((row?.reloptions ?? []) as string[]).map((option) => option.split('=') as [string, string]),
   );
   const threshold = (rows: number) =>
     Number(options.get('autovacuum_vacuum_threshold')) +
