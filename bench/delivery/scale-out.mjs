@@ -14,10 +14,18 @@
 // receiver has verified every accepted event. Each host's own attempt counter (`GET /metrics`) shows how
 // the deliveries spread over the hosts.
 //
-// Options: --delay-ms=N, --slots=N, --count=N, --rounds=N, --database-url=URL (default
-// postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL).
+// Per burst it also reads each host process's CPU (/proc) and, when the server has `pg_stat_statements`
+// (the extension created in the database of --database-url; `shared_preload_libraries` set), the
+// statements the burst ran, per delivery: where a second host's extra cost comes from (docs/benchmarks.md,
+// "Two hosts on two cores: where the CPU goes"). The CPU-bound case of `bench:delivery` is
+// `--delay-ms=0 --slots=64 --post-concurrency=32 --count=6000`.
+//
+// Options: --delay-ms=N (0 or more), --slots=N, --count=N, --rounds=N, --post-concurrency=N (default 64),
+// --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL).
+import pg from 'pg';
 import { benchHostEnv, DEFAULT_DATABASE_URL, startBackend } from './backend.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
+import { procCpuSeconds } from './host-process.mjs';
 import { ADMIN_TOKEN, fmt, machine, percentile, startReceiver, table, writeResults } from './lib.mjs';
 import { burstPhase, warmUp } from './phases.mjs';
 
@@ -26,24 +34,63 @@ function rawOption(name, fallback) {
   return arg ? arg.slice(name.length + 3) : fallback;
 }
 
-function option(name, fallback) {
+function option(name, fallback, min = 1) {
   const raw = rawOption(name, fallback);
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) {
-    console.error(`--${name} must be a whole number of at least 1; got "${raw}"`);
+  if (!Number.isSafeInteger(value) || value < min) {
+    console.error(`--${name} must be a whole number of at least ${min}; got "${raw}"`);
     process.exit(2);
   }
   return value;
 }
 
 const O = {
-  delayMs: option('delay-ms', '50'),
+  delayMs: option('delay-ms', '50', 0),
   slots: option('slots', '16'),
   count: option('count', '3000'),
   rounds: option('rounds', '3'),
   databaseUrl: rawOption('database-url', process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL),
-  postConcurrency: 64,
+  postConcurrency: option('post-concurrency', '64'),
 };
+
+/**
+ * The statements of the benchmark's databases from `pg_stat_statements`, or null when the server has none:
+ * `reset()` before a burst, `perDelivery(databaseName, n)` after it (calls per delivery, by statement).
+ */
+async function statementCounter(databaseUrl) {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_stat_statements_reset()');
+  } catch {
+    await admin.end();
+    return null;
+  }
+  return {
+    reset: () => admin.query('SELECT pg_stat_statements_reset()'),
+    async perDelivery(databaseName, deliveries) {
+      const { rows } = await admin.query(
+        `SELECT SUM(calls)::bigint AS calls, regexp_replace(query, '\\s+', ' ', 'g') AS query
+           FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+          WHERE d.datname = $1 GROUP BY 2`,
+        [databaseName],
+      );
+      // One line per kind of statement: its verb and table (IN lists and row counts vary).
+      const byKind = new Map();
+      for (const { calls, query } of rows) {
+        const write = /^(WITH \w+ AS \(\w+ INTO \w+|UPDATE \w+|INSERT INTO \w+|DELETE FROM \w+)/i.exec(query);
+        const read = /^SELECT\b.*?\bFROM (\w+)/i.exec(query);
+        const kind = write ? write[0] : read ? `SELECT … FROM ${read[1]}` : query.slice(0, 40);
+        byKind.set(kind, (byKind.get(kind) ?? 0) + Number(calls));
+      }
+      const out = {};
+      for (const [kind, calls] of [...byKind].sort((a, b) => b[1] - a[1]))
+        out[kind] = Math.round((calls / deliveries) * 1000) / 1000;
+      return out;
+    },
+    end: () => admin.end(),
+  };
+}
 
 /** The host's own count of attempts (all outcomes), from its Prometheus text. */
 async function attemptsOf(hostUrl) {
@@ -66,6 +113,12 @@ async function main() {
   const ceiling = (O.slots * 1000) / O.delayMs;
   console.log(
     `one host's slot-bound ceiling: ${O.slots} / ${O.delayMs} ms = ${fmt(ceiling, 0)} deliveries/s`,
+  );
+  const statements = await statementCounter(O.databaseUrl);
+  console.log(
+    statements
+      ? 'statements per delivery: from pg_stat_statements'
+      : 'statements per delivery: not measured (no pg_stat_statements on this server)',
   );
   const receiver = await startReceiver();
   const hostEnv = { ...benchHostEnv({}), PLATFORM_DELIVERY_CONCURRENCY: String(O.slots) };
@@ -90,8 +143,12 @@ async function main() {
       for (let k = 0; k < backends.length; k++) {
         const b = backends[(k + round) % backends.length];
         const before = await Promise.all(b.hosts.map((h) => attemptsOf(h.url)));
+        await statements?.reset();
+        const cpuBefore = b.hosts.map((h) => procCpuSeconds(h.pid));
         const burst = await burstPhase(receiver, b, O.count, O.postConcurrency);
+        const cpuAfter = b.hosts.map((h) => procCpuSeconds(h.pid));
         const after = await Promise.all(b.hosts.map((h) => attemptsOf(h.url)));
+        const hostCpuSeconds = cpuAfter.reduce((sum, cpu, i) => sum + cpu - cpuBefore[i], 0);
         row[b.key] = {
           deliveriesPerSecond: burst.deliveriesPerSecond,
           verified: burst.verified,
@@ -99,6 +156,10 @@ async function main() {
           attemptsPerHost: after.map((a, i) => a - before[i]),
           machineBusyCores: burst.load.machineBusyCores,
           hostProcessCores: burst.load.hostProcessCores,
+          hostCpuUsPerDelivery: Math.round((hostCpuSeconds * 1e6) / burst.verified),
+          ...(statements
+            ? { statementsPerDelivery: await statements.perDelivery(b.databaseName, burst.verified) }
+            : {}),
         };
       }
       results.rounds.push(row);
@@ -110,6 +171,7 @@ async function main() {
   } finally {
     for (const b of backends) await b.stop().catch((error) => console.error(`stopping: ${error}`));
     await receiver.stop();
+    await statements?.end();
   }
   const med = (key, field) =>
     percentile(
@@ -121,17 +183,36 @@ async function main() {
   results.summary = { oneHost: one, twoHosts: two, ratio: two / one, ceilingOneHost: ceiling };
   console.log(
     `\n${table(
-      ['', 'deliveries/s (median)', 'machine busy cores', 'host cores', 'lost'],
+      ['', 'deliveries/s (median)', 'machine busy cores', 'host cores', 'host CPU µs / delivery', 'lost'],
       ['1', '2'].map((key) => [
         key === '1' ? 'PostgreSQL, one host' : 'PostgreSQL, two hosts',
         fmt(med(key, 'deliveriesPerSecond'), 0),
         fmt(med(key, 'machineBusyCores'), 2),
         fmt(med(key, 'hostProcessCores'), 2),
+        fmt(med(key, 'hostCpuUsPerDelivery'), 0),
         String(results.rounds.reduce((s, r) => s + r[key].neverArrived, 0)),
       ]),
     )}`,
   );
   console.log(`two hosts / one host: ${fmt(two / one, 2)} (target: at least 1)`);
+  if (statements) {
+    // The last round's counts (the code is warmest there).
+    const last = results.rounds.at(-1);
+    const kinds = [...new Set(['1', '2'].flatMap((key) => Object.keys(last[key].statementsPerDelivery)))];
+    const total = (key) => Object.values(last[key].statementsPerDelivery).reduce((a, b) => a + b, 0);
+    console.log(
+      `\nstatements per delivery, last round:\n${table(
+        ['statement', 'one host', 'two hosts'],
+        [
+          ...kinds.map((kind) => [
+            kind,
+            ...['1', '2'].map((key) => fmt(last[key].statementsPerDelivery[kind] ?? 0, 3)),
+          ]),
+          ['all', fmt(total('1'), 2), fmt(total('2'), 2)],
+        ],
+      )}`,
+    );
+  }
   writeResults(results, 'scale-out');
 }
 
