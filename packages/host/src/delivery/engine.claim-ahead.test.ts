@@ -106,6 +106,41 @@ describe('claimAheadMs', () => {
     for (const claim of control.claims) expect(claim.dueBy - claim.at).toBeLessThanOrEqual(1);
   });
 
+  it('a first attempt due this millisecond leaves at once; a retry due this millisecond waits for the next', async () => {
+    // A clock stopped at 1000 whose timers fire only when told: whatever waits shows up in `timers`.
+    const timers: { ms: number; fire: () => void }[] = [];
+    const clock = {
+      now: () => 1000,
+      setTimeout: (fire: () => void, ms: number) => timers.push({ ms, fire }),
+      clearTimeout: () => undefined,
+    };
+    const sent: number[] = [];
+    const engine = createDeliveryEngine({
+      queue: new SlowClaimQueue(),
+      resolveTarget: () => ({ url: 'http://127.0.0.1:1/hook', secrets: ['whsec_test'] }),
+      dispatcher: new Agent(),
+      userAgentVersion: 'test',
+      clock,
+      claimAheadMs: 50,
+      send: async (input) => {
+        sent.push(input.attempt);
+        return { startedAt: 1000, durationMs: 0, statusCode: 200 };
+      },
+    });
+    const job = { id: 'dlv_1', eventId: 'evt_1', eventType: 't', body: '{}', dueAt: 1000 };
+    await engine.deliver({ ...job, attempt: 1 });
+    expect(sent).toEqual([1]);
+    expect(timers).toEqual([]);
+    const retry = engine.deliver({ ...job, attempt: 2 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([1]); // not in the millisecond it fell due
+    expect(timers.map((t) => t.ms)).toEqual([1]);
+    clock.now = () => 1001;
+    timers[0]?.fire();
+    await retry;
+    expect(sent).toEqual([1, 2]);
+  });
+
   it('refuses a claimAheadMs that is not a whole number >= 0', () => {
     const base = {
       queue: new SlowClaimQueue(),

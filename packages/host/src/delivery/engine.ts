@@ -210,8 +210,9 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       if (!checked.check.ok) return refused('invalid_target', checked.check.message);
       url = checked.parsed ?? url;
     }
-    // Claimed ahead: the request leaves at its due time, never before.
-    if (job.dueAt !== undefined) await waitPast(job.dueAt);
+    // Claimed ahead: a retry leaves after its due time, never before. A first attempt is due when its event
+    // was accepted: it leaves at once (unless claimed ahead of a later due time).
+    if (job.dueAt !== undefined && (job.attempt > 1 || job.dueAt > clock.now())) await waitPast(job.dueAt);
     if (timing && job.attempt > 1 && job.dueAt !== undefined && options.onLateRetry) {
       const late = diagnoseRetry(
         { dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now() },
