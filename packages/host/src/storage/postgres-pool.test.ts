@@ -93,3 +93,25 @@ describe('PostgreSQL pool bounds', () => {
     }
   });
 });
+
+describe('PostgreSQL pool: warm connections', () => {
+  it('keeps 4 connections open past the 10 s idle timeout, closes the others', async () => {
+    const name = `platform_warm_${process.pid}_${Date.now()}`;
+    const sql = await openPostgres(`${DATABASE_URL}?application_name=${name}`, { max: 8 });
+    const admin = await openPostgres(DATABASE_URL, { max: 1 });
+    const open = async () =>
+      Number(
+        (await admin.get('SELECT COUNT(*) AS n FROM pg_stat_activity WHERE application_name = ?', [name]))?.n,
+      );
+    try {
+      // Eight statements at once: the pool opens eight connections.
+      await Promise.all(Array.from({ length: 8 }, () => sql.get('SELECT pg_sleep(0.2)')));
+      expect(await open()).toBe(8);
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      expect(await open()).toBe(4);
+    } finally {
+      await sql.close();
+      await admin.close();
+    }
+  }, 20_000);
+});
