@@ -48,6 +48,8 @@ class SlowClaimQueue implements DeliveryQueue {
 
 let server: Server;
 let url: string;
+/** For the engines that never send through it (a stopped clock's `send`, refused options). */
+const unused = new Agent();
 const arrivals: { attempt: number; at: number }[] = [];
 
 beforeAll(async () => {
@@ -62,9 +64,10 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 });
 
-afterAll(() => {
+afterAll(async () => {
   server.closeAllConnections();
   server.close();
+  await unused.close();
 });
 
 async function retryLateness(claimAheadMs: number) {
@@ -118,7 +121,7 @@ describe('claimAheadMs', () => {
     const engine = createDeliveryEngine({
       queue: new SlowClaimQueue(),
       resolveTarget: () => ({ url: 'http://127.0.0.1:1/hook', secrets: ['whsec_test'] }),
-      dispatcher: new Agent(),
+      dispatcher: unused,
       userAgentVersion: 'test',
       clock,
       claimAheadMs: 50,
@@ -145,7 +148,7 @@ describe('claimAheadMs', () => {
     const base = {
       queue: new SlowClaimQueue(),
       resolveTarget: () => null,
-      dispatcher: new Agent(),
+      dispatcher: unused,
       userAgentVersion: 'test',
     };
     expect(() => createDeliveryEngine({ ...base, claimAheadMs: -1 })).toThrow(/claimAheadMs/);
