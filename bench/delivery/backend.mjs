@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@platform/host';
 import pg from 'pg';
 import { onCleanup } from './cleanup.mjs';
+import { limitCpu } from './cpu-budget.mjs';
 import { inProcessHost, procCpuSeconds, spawnHost, summarizeLog } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook } from './lib.mjs';
 import { eventPoster } from './load.mjs';
@@ -86,7 +87,8 @@ export async function createBenchDatabase(adminUrl) {
 /**
  * Starts one backend: `kind` 'sqlite' or 'pg', `hosts` host processes (pg only for more than one),
  * installs the webhook on host 1 delivering to `receiverUrl`, and returns the hosts, the installation
- * and a poster spreading events over the hosts.
+ * and a poster spreading events over the hosts. `hostCpus` (a number of cores, e.g. 0.4) puts each host
+ * process in a cgroup of its own limited to that much CPU (cpu-budget.mjs); null: no limit.
  */
 export async function startBackend({
   kind,
@@ -99,6 +101,7 @@ export async function startBackend({
   receiverUrl,
   postConcurrency,
   sortableIds,
+  hostCpus = null,
 }) {
   if (kind === 'sqlite' && hostCount !== 1)
     throw new Error('SQLite runs one host: --hosts needs --backend=pg');
@@ -129,13 +132,19 @@ export async function startBackend({
       ...nodeArgs,
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `${kind}-host-${i + 1}`)}`] : []),
     ];
-    return hostMode === 'process' ? spawnHost(env, args, undefined, logFile) : inProcessHost(env);
+    if (hostMode !== 'process') return inProcessHost(env);
+    const host = await spawnHost(env, args, undefined, logFile);
+    if (hostCpus !== null) host.budget = limitCpu(host.pid, hostCpus, `${kind}-host-${i + 1}`);
+    return host;
   };
   let poster = null;
   const stop = async () => {
     await poster?.close();
     const hostStops = [];
-    for (const host of hosts) hostStops.push(await host.stop());
+    for (const host of hosts) {
+      hostStops.push(await host.stop());
+      host.budget?.release();
+    }
     const hostLogs = logs.map((file) => summarizeLog(file));
     await database?.drop();
     unregisterWorkDir();

@@ -20,7 +20,14 @@
 // "Two hosts on two cores: where the CPU goes"). The CPU-bound case of `bench:delivery` is
 // `--delay-ms=0 --slots=64 --post-concurrency=32 --count=6000`.
 //
+// `--host-cpus=F` gives each host process a CPU budget of its own (F cores, a cgroup quota; needs root):
+// the nearest this 2-core machine comes to each host on its own machine. With it, the CPU-bound burst
+// asks whether a second host adds capacity when the host, not the machine, is the bound
+// (docs/benchmarks.md, "Two hosts, each with its own CPU budget").
+//
 // Options: --delay-ms=N (0 or more), --slots=N, --count=N, --rounds=N, --post-concurrency=N (default 64),
+// --host-cpus=F (cores per host, above 0; default no limit), --delivery-thread=true|false (the hosts'
+// PLATFORM_DELIVERY_THREAD; default the host's own),
 // --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL).
 import pg from 'pg';
 import { benchHostEnv, DEFAULT_DATABASE_URL, startBackend } from './backend.mjs';
@@ -51,7 +58,19 @@ const O = {
   rounds: option('rounds', '3'),
   databaseUrl: rawOption('database-url', process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL),
   postConcurrency: option('post-concurrency', '64'),
+  hostCpus: cores(rawOption('host-cpus', '')),
+  deliveryThread: rawOption('delivery-thread', undefined),
 };
+
+function cores(raw) {
+  if (raw === '') return null;
+  const value = Number(raw);
+  if (!(value > 0 && value <= 64)) {
+    console.error(`--host-cpus must be a number of cores above 0 (e.g. 0.4); got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+}
 
 /**
  * The statements of the benchmark's databases from `pg_stat_statements`, or null when the server has none:
@@ -121,7 +140,11 @@ async function main() {
       : 'statements per delivery: not measured (no pg_stat_statements on this server)',
   );
   const receiver = await startReceiver();
-  const hostEnv = { ...benchHostEnv({}), PLATFORM_DELIVERY_CONCURRENCY: String(O.slots) };
+  if (O.hostCpus !== null) console.log(`each host limited to ${O.hostCpus} cores (a cgroup of its own)`);
+  const hostEnv = {
+    ...benchHostEnv({ deliveryThread: O.deliveryThread }),
+    PLATFORM_DELIVERY_CONCURRENCY: String(O.slots),
+  };
   const backends = [];
   const results = { date: new Date().toISOString(), machine: info, options: O, rounds: [] };
   try {
@@ -133,6 +156,7 @@ async function main() {
         databaseUrl: O.databaseUrl,
         receiverUrl: receiver.url,
         postConcurrency: O.postConcurrency,
+        hostCpus: O.hostCpus,
       });
       backends.push({ ...backend, key: `${hosts}` });
     }
@@ -145,10 +169,18 @@ async function main() {
         const before = await Promise.all(b.hosts.map((h) => attemptsOf(h.url)));
         await statements?.reset();
         const cpuBefore = b.hosts.map((h) => procCpuSeconds(h.pid));
+        const throttledBefore = b.hosts.map((h) => h.budget?.throttledSeconds() ?? 0);
         const burst = await burstPhase(receiver, b, O.count, O.postConcurrency);
         const cpuAfter = b.hosts.map((h) => procCpuSeconds(h.pid));
         const after = await Promise.all(b.hosts.map((h) => attemptsOf(h.url)));
         const hostCpuSeconds = cpuAfter.reduce((sum, cpu, i) => sum + cpu - cpuBefore[i], 0);
+        // The share of the burst each host spent held back by its budget (0 without --host-cpus).
+        const throttledShare = b.hosts.map(
+          (h, i) =>
+            Math.round(
+              (((h.budget?.throttledSeconds() ?? 0) - throttledBefore[i]) / burst.load.seconds) * 100,
+            ) / 100,
+        );
         row[b.key] = {
           deliveriesPerSecond: burst.deliveriesPerSecond,
           verified: burst.verified,
@@ -157,6 +189,10 @@ async function main() {
           machineBusyCores: burst.load.machineBusyCores,
           hostProcessCores: burst.load.hostProcessCores,
           hostCpuUsPerDelivery: Math.round((hostCpuSeconds * 1e6) / burst.verified),
+          hostCores: cpuAfter.map(
+            (cpu, i) => Math.round(((cpu - cpuBefore[i]) / burst.load.seconds) * 100) / 100,
+          ),
+          throttledShare,
           ...(statements
             ? { statementsPerDelivery: await statements.perDelivery(b.databaseName, burst.verified) }
             : {}),
@@ -183,13 +219,22 @@ async function main() {
   results.summary = { oneHost: one, twoHosts: two, ratio: two / one, ceilingOneHost: ceiling };
   console.log(
     `\n${table(
-      ['', 'deliveries/s (median)', 'machine busy cores', 'host cores', 'host CPU µs / delivery', 'lost'],
+      [
+        '',
+        'deliveries/s (median)',
+        'machine busy cores',
+        'host cores',
+        'host CPU µs / delivery',
+        'held back by the budget (share of the burst, each host)',
+        'lost',
+      ],
       ['1', '2'].map((key) => [
         key === '1' ? 'PostgreSQL, one host' : 'PostgreSQL, two hosts',
         fmt(med(key, 'deliveriesPerSecond'), 0),
         fmt(med(key, 'machineBusyCores'), 2),
         fmt(med(key, 'hostProcessCores'), 2),
         fmt(med(key, 'hostCpuUsPerDelivery'), 0),
+        O.hostCpus === null ? '—' : results.rounds.at(-1)[key].throttledShare.join(' / '),
         String(results.rounds.reduce((s, r) => s + r[key].neverArrived, 0)),
       ]),
     )}`,
