@@ -7,11 +7,12 @@ export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-
 export { type SignalledLoop, wakeOnSignals } from './queue-signals.js';
 export { type AssetsRepo, assetHash } from './repos/assets.js';
 export type { DocumentsRepo } from './repos/documents.js';
-export type { EventInput, EventsRepo } from './repos/events.js';
+export type { EventInput, EventsRepo, EventWithJobs } from './repos/events.js';
 export type {
   CreateInstallationInput,
   InstallationFilter,
   InstallationPatch,
+  InstallationRoute,
   InstallationsRepo,
 } from './repos/installations.js';
 export type { IntegrationMeta, IntegrationsRepo, PublishInput } from './repos/integrations.js';

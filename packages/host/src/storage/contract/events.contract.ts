@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
+import type { EnqueueInput } from '../repos/jobs-api.js';
 import type { StorageTx } from '../storage.js';
 import { type Ctx, installationInput } from './fixtures.js';
 
@@ -64,6 +65,81 @@ export function eventsContract(ctx: () => Ctx): void {
       .catch((e: unknown) => e);
     expect(isStorageError(bad, 'invalid')).toBe(true);
     expect(await storage.events.get('evt_ok')).toBeNull();
+  });
+
+  it('insertWithJobs stores a group with its jobs at once; a known or repeated event stores no job', async () => {
+    const { storage } = ctx();
+    await storage.events.insertIfAbsent({ eventId: 'evt_known', type: 'site_view', payload: { a: 1 } });
+    const deliver = (n: number, extra: Partial<EnqueueInput> = {}): EnqueueInput => ({
+      kind: 'deliver',
+      installationId: 'inst_1',
+      payload: { n },
+      ...extra,
+    });
+    const lease = { until: 5_000, token: 'lease_token_1' };
+    const { inserted, jobs } = await storage.events.insertWithJobs(
+      [
+        {
+          event: { eventId: 'evt_a', type: 'site_view', payload: { e: 'a' }, siteId: 's1' },
+          jobs: [deliver(1, { lease }), deliver(2)],
+        },
+        { event: { eventId: 'evt_known', type: 'site_view', payload: { a: 2 } }, jobs: [deliver(3)] },
+        {
+          event: { eventId: 'evt_b', type: 't', payload: {} },
+          jobs: [deliver(4, { hold: true, runAt: 2_000 })],
+        },
+        { event: { eventId: 'evt_a', type: 'site_view', payload: { e: 'again' } }, jobs: [deliver(5)] },
+        { event: { eventId: 'evt_c', type: 't', payload: {} }, jobs: [] },
+      ],
+      1_000,
+    );
+    expect(inserted).toEqual([true, false, true, false, true]);
+    expect(jobs.map((job) => [job.eventId, job.payload, job.state, job.runAt, job.leaseToken])).toEqual([
+      ['evt_a', { n: 1 }, 'running', 1_000, 'lease_token_1'],
+      ['evt_a', { n: 2 }, 'queued', 1_000, null],
+      ['evt_b', { n: 4 }, 'held', 2_000, null],
+    ]);
+    // What is stored is what was returned, and nothing else.
+    for (const job of jobs) expect(await storage.jobs.getJob(job.id)).toMatchObject({ ...job, attempts: [] });
+    expect(await storage.jobs.queueStats(1_000)).toEqual([
+      expect.objectContaining({ kind: 'deliver', queued: 1, held: 1, running: 1 }),
+    ]);
+    expect(await storage.events.get('evt_a')).toMatchObject({
+      payload: { e: 'a' },
+      siteId: 's1',
+      receivedAt: 1_000,
+    });
+    expect(await storage.events.get('evt_known')).toMatchObject({ payload: { a: 1 } });
+    expect(await storage.events.get('evt_c')).not.toBeNull();
+
+    // A group too big for one statement (33 000 bound values) is stored whole as well.
+    const many = await storage.events.insertWithJobs(
+      [
+        {
+          event: { eventId: 'evt_many', type: 't', payload: {} },
+          jobs: Array.from({ length: 3_000 }, (_v, i) => deliver(i)),
+        },
+      ],
+      1_000,
+    );
+    expect(many.inserted).toEqual([true]);
+    expect(many.jobs).toHaveLength(3_000);
+    expect(await storage.jobs.getJob(many.jobs[2_999]!.id)).toMatchObject({
+      eventId: 'evt_many',
+      payload: { n: 2_999 },
+    });
+
+    // A bad value anywhere is refused and stores none of the group: neither an event nor a job.
+    const bad = await storage.events
+      .insertWithJobs([
+        { event: { eventId: 'evt_ok', type: 't', payload: {} }, jobs: [deliver(6)] },
+        { event: { eventId: 'evt_bad_job', type: 't', payload: {} }, jobs: [deliver(7, { runAt: 1.5 })] },
+      ])
+      .catch((e: unknown) => e);
+    expect(isStorageError(bad, 'invalid')).toBe(true);
+    expect(await storage.events.get('evt_ok')).toBeNull();
+    expect(await storage.events.get('evt_bad_job')).toBeNull();
+    expect((await storage.jobs.queueStats(1_000))[0]).toMatchObject({ queued: 3_001 });
   });
 
   it('a transaction that throws leaves neither the event nor its jobs', async () => {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import { type Ctx, installationInput } from './fixtures.js';
+import { type Ctx, installationInput, integrationInput } from './fixtures.js';
 
 export function installationsContract(ctx: () => Ctx): void {
   it('creates an installation with defaults and finds it by id and token hash', async () => {
@@ -149,5 +149,46 @@ export function installationsContract(ctx: () => Ctx): void {
     expect(await ids({})).toEqual([]);
     await storage.installations.update(orgAll.id, { status: 'paused' });
     expect(await ids({ spaceId: 'sp3' })).toEqual([]);
+  });
+
+  it("routes() is matching() with each installation's latest integration version, in one read", async () => {
+    const { storage } = ctx();
+    await storage.integrations.publish(integrationInput({ name: 'hello', version: '1.0.0' }));
+    await storage.integrations.publish(
+      integrationInput({
+        name: 'hello',
+        version: '1.1.0',
+        title: 'Hello 1.1',
+        manifest: { name: 'hello', v: 2 },
+      }),
+    );
+    await storage.integrations.publish(integrationInput({ name: 'other', version: '3.0.0', title: 'Other' }));
+    const create = (o: Parameters<typeof installationInput>[0]) =>
+      storage.installations.create(installationInput(o));
+    const hello = await create({ integrationName: 'hello', spaceId: 'sp1', now: 1 });
+    await create({ integrationName: 'hello', spaceId: 'sp1', status: 'paused', now: 2 });
+    // no version of 'ghost' is stored: nothing to route to
+    await create({ integrationName: 'ghost', spaceId: 'sp1', now: 3 });
+    const org = await create({
+      integrationName: 'other',
+      target: 'organization',
+      spaceId: null,
+      organizationId: 'org1',
+      spaceSelection: { mode: 'selected', spaces: ['sp1'] },
+      now: 4,
+    });
+    await create({ integrationName: 'other', spaceId: 'sp2', now: 5 });
+
+    const routes = await storage.installations.routes({ spaceId: 'sp1' });
+    expect(routes.map((r) => [r.installation.id, r.integration.name, r.integration.version])).toEqual([
+      [hello.id, 'hello', '1.1.0'],
+      [org.id, 'other', '3.0.0'],
+    ]);
+    expect(routes[0]?.installation).toEqual(await storage.installations.get(hello.id));
+    expect(routes[0]?.integration).toMatchObject({ title: 'Hello 1.1', manifest: { name: 'hello', v: 2 } });
+    // the same installations as matching(), less the one without an integration version
+    expect((await storage.installations.matching({ spaceId: 'sp1' })).map((i) => i.id)).toHaveLength(3);
+    expect(await storage.installations.routes({ spaceId: 'sp3' })).toEqual([]);
+    expect(await storage.installations.routes({})).toEqual([]);
   });
 }

@@ -27,6 +27,32 @@ export function miscContract(ctx: () => Ctx): void {
     expect(await storage.webhookSecrets.active(inst.id, t0 + 20)).toEqual(['whsec_d']);
   });
 
+  it("deliveryTarget reads an installation's configuration with its valid secrets in one go", async () => {
+    const { storage } = ctx();
+    const inst = await storage.installations.create(
+      installationInput({ configuration: { url: 'https://example.com/hook', events: ['site_view'] } }),
+    );
+    expect(await storage.webhookSecrets.deliveryTarget('inst_missing', 0)).toBeNull();
+    // No secret yet: the target, with none.
+    expect(await storage.webhookSecrets.deliveryTarget(inst.id, 0)).toEqual({
+      configuration: { url: 'https://example.com/hook', events: ['site_view'] },
+      secrets: [],
+    });
+    const t0 = 1_700_000_000_000;
+    await storage.webhookSecrets.set(inst.id, 'whsec_a');
+    await storage.webhookSecrets.rotate(inst.id, 'whsec_b', DAY, t0);
+    expect((await storage.webhookSecrets.deliveryTarget(inst.id, t0 + DAY - 1))?.secrets).toEqual([
+      'whsec_b',
+      'whsec_a',
+    ]);
+    expect((await storage.webhookSecrets.deliveryTarget(inst.id, t0 + DAY))?.secrets).toEqual(['whsec_b']);
+    // What the configuration says now, after an edit.
+    await storage.installations.update(inst.id, { configuration: { url: 'https://example.com/v2' } });
+    expect((await storage.webhookSecrets.deliveryTarget(inst.id, t0))?.configuration).toEqual({
+      url: 'https://example.com/v2',
+    });
+  });
+
   it('invocation logs: insert and list newest first with limit and since', async () => {
     const { storage } = ctx();
     const base = { installationId: 'inst_1', integrationName: 'hello', eventType: 'fetch', eventId: null };

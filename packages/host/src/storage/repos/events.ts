@@ -1,7 +1,10 @@
 import { StorageError } from '../errors.js';
 import { deleteOldest, json, num, str, strOrNull } from '../rows.js';
-import type { Row, Sql } from '../sql.js';
-import type { EventRecord } from '../types.js';
+import type { Row, Sql, SqlValue } from '../sql.js';
+import type { EventRecord, JobRecord } from '../types.js';
+import { COLUMNS as JOB_COLUMNS } from './job-rows.js';
+import type { EnqueueInput } from './jobs-api.js';
+import { enqueueValues, insertJobRecords, signalEnqueued, toJobRecords } from './queue.js';
 
 /** What `insertIfAbsent` takes; `receivedAt` defaults to now, spaceId/siteId to null. */
 export interface EventInput {
@@ -11,6 +14,12 @@ export interface EventInput {
   spaceId?: string | null;
   siteId?: string | null;
   receivedAt?: number;
+}
+
+/** One event of `insertWithJobs` and the jobs it fans out to (their `eventId` is the event's). */
+export interface EventWithJobs {
+  event: EventInput;
+  jobs: readonly EnqueueInput[];
 }
 
 /**
@@ -30,6 +39,23 @@ export interface EventsRepo {
    * events; returns, in order, whether each was inserted. For a group of events accepted together.
    */
   insertManyIfAbsent(events: readonly EventInput[]): Promise<boolean[]>;
+  /**
+   * Accepts a group of events with the jobs each fans out to, atomically: each event whose eventId is not
+   * stored yet (nor earlier in `entries`) is inserted with its jobs; the others are duplicates and their
+   * jobs are not stored. Returns, in order, whether each event was inserted, and the jobs stored (in
+   * order, each with its event's `eventId`). On PostgreSQL this is one statement, with no transaction
+   * round trips (docs/architecture.md, "Accepting events"); on SQLite one transaction. Inside a
+   * transaction it is part of it.
+   *
+   * @example
+   * const { inserted, jobs } = await storage.events.insertWithJobs([
+   *   { event: { eventId: 'evt_1', type: 'site_view', payload: {} }, jobs: [{ kind: 'deliver', installationId, payload: {} }] },
+   * ]);
+   */
+  insertWithJobs(
+    entries: readonly EventWithJobs[],
+    now?: number,
+  ): Promise<{ inserted: boolean[]; jobs: JobRecord[] }>;
   get(eventId: string): Promise<EventRecord | null>;
   /**
    * Deletes up to `limit` events received before `before` (oldest first); returns how many. The same
@@ -41,6 +67,54 @@ export interface EventsRepo {
 const COLUMNS = 'event_id, type, payload, space_id, site_id, received_at';
 /** Rows per multi-row INSERT of `insertManyIfAbsent` (6 bound values each). */
 const INSERT_CHUNK = 100;
+/**
+ * At most this many bound values in `insertWithJobs`'s one statement on PostgreSQL (the protocol allows
+ * 65 535); a bigger group takes the transaction path.
+ */
+const ONE_STATEMENT_VALUES = 30_000;
+/** A job row of `insertWithJobs`'s statement, typed (a VALUES list's parameters would otherwise be text). */
+const TYPED_JOB_ROW =
+  '(?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::bigint)';
+
+const eventValues = (input: EventInput, now: number): SqlValue[] => [
+  input.eventId,
+  input.type,
+  JSON.stringify(input.payload),
+  input.spaceId ?? null,
+  input.siteId ?? null,
+  input.receivedAt ?? now,
+];
+
+/**
+ * PostgreSQL: the events and their jobs in one statement. The jobs' INSERT reads the events' RETURNING
+ * list, so only the jobs of events inserted now are stored; the statement is atomic by itself.
+ */
+async function insertWithJobsInOneStatement(
+  sql: Sql,
+  events: readonly EventInput[],
+  jobs: readonly JobRecord[],
+  now: number,
+): Promise<Set<string>> {
+  const jobsInsert =
+    jobs.length === 0
+      ? ''
+      : `, stored_jobs AS (
+           INSERT INTO jobs (${JOB_COLUMNS})
+           SELECT j.id, j.kind, j.installation_id, j.event_id, j.payload, j.state, 1, 0, j.run_at,
+                  j.lease_until, j.lease_token, NULL, j.created_at, j.updated_at, NULL
+             FROM (VALUES ${jobs.map(() => TYPED_JOB_ROW).join(', ')})
+                  AS j (id, kind, installation_id, event_id, payload, state, run_at, lease_until, lease_token,
+                        created_at, updated_at)
+            WHERE j.event_id IN (SELECT event_id FROM stored_events))`;
+  const rows = await sql.all(
+    `WITH stored_events AS (
+       INSERT INTO events (${COLUMNS}) VALUES ${events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (event_id) DO NOTHING RETURNING event_id)${jobsInsert}
+     SELECT event_id FROM stored_events`,
+    [...events.flatMap((event) => eventValues(event, now)), ...jobs.flatMap(enqueueValues)],
+  );
+  return new Set(rows.map((row) => str(row, 'event_id')));
+}
 
 function toRecord(row: Row): EventRecord {
   return {
@@ -68,19 +142,48 @@ export function eventsRepo(sql: Sql): EventsRepo {
         const rows = await sql.all(
           `INSERT INTO events (${COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
            ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-          chunk.flatMap((input) => [
-            input.eventId,
-            input.type,
-            JSON.stringify(input.payload),
-            input.spaceId ?? null,
-            input.siteId ?? null,
-            input.receivedAt ?? now,
-          ]),
+          chunk.flatMap((input) => eventValues(input, now)),
         );
         for (const row of rows) inserted.add(str(row, 'event_id'));
       }
       // The first of several inputs with one eventId is the one stored.
       return inputs.map((input) => inserted.delete(input.eventId));
+    },
+    async insertWithJobs(entries, now = Date.now()) {
+      // The first entry of an eventId is the one that may be stored; the jobs of repeats never are.
+      const firstOf = new Map<string, number>();
+      for (const [index, { event }] of entries.entries())
+        if (!firstOf.has(event.eventId)) firstOf.set(event.eventId, index);
+      const candidates = entries.map(({ event, jobs }, index) =>
+        firstOf.get(event.eventId) === index
+          ? toJobRecords(
+              jobs.map((job) => ({ ...job, eventId: event.eventId })),
+              now,
+            )
+          : [],
+      );
+      const all = candidates.flat();
+      const events = entries.map(({ event }) => event);
+      let storedIds: Set<string>;
+      if (sql.dialect === 'postgres' && events.length * 6 + all.length * 11 <= ONE_STATEMENT_VALUES) {
+        storedIds = await insertWithJobsInOneStatement(sql, events, all, now);
+      } else {
+        storedIds = await sql.transaction(async (tx) => {
+          const inserted = await eventsRepo(tx).insertManyIfAbsent(
+            events.map((event) => ({ ...event, receivedAt: event.receivedAt ?? now })),
+          );
+          const ids = new Set(events.filter((_event, i) => inserted[i]).map((event) => event.eventId));
+          const rows = all.filter((job) => job.eventId !== null && ids.has(job.eventId));
+          await insertJobRecords(tx, rows);
+          return ids;
+        });
+      }
+      const inserted = entries.map(
+        ({ event }, index) => firstOf.get(event.eventId) === index && storedIds.has(event.eventId),
+      );
+      const jobs = candidates.filter((_jobs, index) => inserted[index]).flat();
+      await signalEnqueued(sql, jobs);
+      return { inserted, jobs };
     },
     async insertIfAbsent(input) {
       const payload = JSON.stringify(input.payload);

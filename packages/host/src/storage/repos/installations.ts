@@ -4,6 +4,7 @@ import { type EventScope, installationMatches } from '../matching.js';
 import { json, num, str, strOrNull } from '../rows.js';
 import type { Row, Sql, SqlValue } from '../sql.js';
 import type { InstallationRecord, InstallationStatus, InstallationTarget, SpaceSelection } from '../types.js';
+import { type IntegrationMeta, META_COLUMNS, toMeta } from './integrations.js';
 import { cancelJobsForInstallation } from './queue.js';
 
 /** What `create` takes; `id` is generated (`inst_...`) unless given. */
@@ -59,6 +60,58 @@ export interface InstallationsRepo {
   list(filter?: InstallationFilter): Promise<InstallationRecord[]>;
   /** The ACTIVE installations an event in `scope` reaches (rules in `installationMatches`). */
   matching(scope: EventScope & { integrationName?: string }): Promise<InstallationRecord[]>;
+  /**
+   * `matching` with each installation's integration (the routing metadata of its latest version), in one
+   * read: what an accepted event fans out to. An installation whose integration has no version is left out.
+   *
+   * @example
+   * for (const { installation, integration } of await storage.installations.routes({ spaceId: 'sp1' })) {
+   *   // integration.manifest says what the installation receives
+   * }
+   */
+  routes(scope: EventScope): Promise<InstallationRoute[]>;
+}
+
+/** An installation an event reaches, with the routing metadata of its integration's latest version. */
+export interface InstallationRoute {
+  installation: InstallationRecord;
+  integration: IntegrationMeta;
+}
+
+/** The integration columns of `routes`, under names of their own (`meta_name`, ...). */
+const ROUTE_META = META_COLUMNS.split(', ')
+  .map((column) => `g.${column} AS meta_${column}`)
+  .join(', ');
+
+/** The row of `routes` as `toMeta` reads it. */
+function metaRow(row: Row): Row {
+  const out: Row = {};
+  for (const column of META_COLUMNS.split(', ')) out[column] = row[`meta_${column}`];
+  return out;
+}
+
+/** The WHERE clause (on installations aliased `i`) of the active installations `scope` may reach, or null. */
+function scopeWhere(scope: EventScope): { where: string; values: SqlValue[] } | null {
+  const ors: string[] = [];
+  const values: SqlValue[] = [];
+  if (scope.spaceId) {
+    ors.push("(i.target = 'space' AND i.space_id = ?)");
+    values.push(scope.spaceId);
+  }
+  if (scope.siteId) {
+    ors.push("(i.target = 'site' AND i.site_id = ?)");
+    values.push(scope.siteId);
+  }
+  if (scope.spaceId || scope.organizationId) {
+    ors.push(
+      scope.organizationId
+        ? "(i.target = 'organization' AND i.organization_id = ?)"
+        : "i.target = 'organization'",
+    );
+    if (scope.organizationId) values.push(scope.organizationId);
+  }
+  if (ors.length === 0) return null;
+  return { where: `i.status = 'active' AND (${ors.join(' OR ')})`, values };
 }
 
 const COLUMNS =
@@ -184,32 +237,35 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
     },
 
     async matching(scope) {
-      const ors: string[] = [];
-      const values: SqlValue[] = [];
-      if (scope.spaceId) {
-        ors.push("(target = 'space' AND space_id = ?)");
-        values.push(scope.spaceId);
-      }
-      if (scope.siteId) {
-        ors.push("(target = 'site' AND site_id = ?)");
-        values.push(scope.siteId);
-      }
-      if (scope.spaceId || scope.organizationId) {
-        ors.push(
-          scope.organizationId
-            ? "(target = 'organization' AND organization_id = ?)"
-            : "target = 'organization'",
-        );
-        if (scope.organizationId) values.push(scope.organizationId);
-      }
-      if (ors.length === 0) return [];
-      let query = `SELECT ${COLUMNS} FROM installations WHERE status = 'active' AND (${ors.join(' OR ')})`;
+      const found = scopeWhere(scope);
+      if (!found) return [];
+      let query = `SELECT ${COLUMNS} FROM installations i WHERE ${found.where}`;
+      const values = [...found.values];
       if (scope.integrationName) {
-        query += ' AND integration_name = ?';
+        query += ' AND i.integration_name = ?';
         values.push(scope.integrationName);
       }
-      const rows = await sql.all(`${query} ORDER BY created_at, id`, values);
+      const rows = await sql.all(`${query} ORDER BY i.created_at, i.id`, values);
       return rows.map(toRecord).filter((installation) => installationMatches(installation, scope));
+    },
+
+    async routes(scope) {
+      const found = scopeWhere(scope);
+      if (!found) return [];
+      const rows = await sql.all(
+        `SELECT ${COLUMNS.split(', ')
+          .map((column) => `i.${column}`)
+          .join(', ')}, ${ROUTE_META}
+           FROM installations i
+           JOIN integrations g ON g.name = i.integration_name
+            AND g.publish_seq = (SELECT MAX(publish_seq) FROM integrations WHERE name = i.integration_name)
+          WHERE ${found.where}
+          ORDER BY i.created_at, i.id`,
+        found.values,
+      );
+      return rows
+        .map((row) => ({ installation: toRecord(row), integration: toMeta(metaRow(row)) }))
+        .filter(({ installation }) => installationMatches(installation, scope));
     },
   };
 }

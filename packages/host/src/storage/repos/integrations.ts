@@ -39,7 +39,7 @@ export type IntegrationMeta = Pick<
 
 const COLUMNS =
   'name, version, title, manifest, bundle, bundle_hash, envelope_version, signing_secret, secrets, first_party, dev_mode, publish_seq, created_at, assets';
-const META_COLUMNS = 'name, version, title, manifest, first_party, dev_mode, created_at';
+export const META_COLUMNS = 'name, version, title, manifest, first_party, dev_mode, created_at';
 
 /** Parsed manifests of `getLatestMeta`, by their JSON text (routing reads one per group of events). */
 const MANIFEST_CACHE_SIZE = 64;
@@ -71,7 +71,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function toMeta(row: Row): IntegrationMeta {
+/** An integration version's routing metadata from a row with `META_COLUMNS` (also under other names, via `installations.routes`). */
+export function toMeta(row: Row): IntegrationMeta {
   return {
     name: str(row, 'name'),
     version: str(row, 'version'),

@@ -13,7 +13,77 @@ import { finishAll, finishGroup, refGuard } from './queue-finish.js';
 
 /** Rows per multi-row INSERT of `enqueue` (11 bound values each). */
 const ENQUEUE_CHUNK = 100;
-const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL)';
+/** One job's row of an enqueue INSERT (`COLUMNS` order; 11 bound values, `enqueueValues`). */
+export const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL)';
+
+/** The records `enqueue` stores for `inputs` at `now` (ids made here unless given). */
+export function toJobRecords(inputs: readonly EnqueueInput[], now: number): JobRecord[] {
+  return inputs.map(
+    (input): JobRecord => ({
+      id: input.id ?? newSortableId(input.kind === 'deliver' ? 'dlv' : 'job', now),
+      kind: input.kind,
+      installationId: input.installationId,
+      eventId: input.eventId ?? null,
+      payload: input.payload,
+      state: input.lease ? 'running' : input.hold ? 'held' : 'queued',
+      series: 1,
+      attempt: 0,
+      runAt: input.runAt ?? now,
+      leaseUntil: input.lease?.until ?? null,
+      leaseToken: input.lease?.token ?? null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    }),
+  );
+}
+
+/** The 11 bound values of one job's row in `ENQUEUE_ROW` order. */
+export function enqueueValues(job: JobRecord): SqlValue[] {
+  return [
+    job.id,
+    job.kind,
+    job.installationId,
+    job.eventId,
+    JSON.stringify(job.payload),
+    job.state,
+    job.runAt,
+    job.leaseUntil,
+    job.leaseToken,
+    job.createdAt,
+    job.updatedAt,
+  ];
+}
+
+/**
+ * Inserts job records made by {@link toJobRecords}: one multi-row INSERT per 100, atomic by itself; more
+ * than one in a transaction (or the caller's).
+ */
+export async function insertJobRecords(sql: Sql, jobs: readonly JobRecord[]): Promise<void> {
+  const chunks: JobRecord[][] = [];
+  for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) chunks.push(jobs.slice(i, i + ENQUEUE_CHUNK));
+  const insert = async (db: Sql) => {
+    for (const chunk of chunks) {
+      await db.run(
+        `INSERT INTO jobs (${COLUMNS}) VALUES ${chunk.map(() => ENQUEUE_ROW).join(', ')}`,
+        chunk.flatMap(enqueueValues),
+      );
+    }
+  };
+  if (chunks.length === 1) await insert(sql);
+  else if (chunks.length > 1) await sql.transaction(insert);
+}
+
+/**
+ * After jobs were stored (after the commit, or at the commit of the caller's transaction): tells the other hosts of the queued ones (leased ones are in a local worker's
+ * hands, held ones wait for their endpoint's share). Nothing on SQLite (one host).
+ */
+export async function signalEnqueued(sql: Sql, jobs: readonly JobRecord[]): Promise<void> {
+  if (!sql.signal) return;
+  const queued = jobs.filter((job) => job.state === 'queued');
+  if (queued.length > 0) await signalDue(sql, queued);
+}
 
 function checkKinds(kinds: readonly JobKind[]): void {
   if (kinds.length === 0) throw new StorageError('invalid', 'kinds must list at least one job kind');
@@ -162,58 +232,9 @@ export async function cancelJobsForInstallation(
 export function queueRepo(sql: Sql): QueueRepo {
   return {
     async enqueue(inputs: readonly EnqueueInput[], now = Date.now()) {
-      const jobs = inputs.map(
-        (input): JobRecord => ({
-          id: input.id ?? newSortableId(input.kind === 'deliver' ? 'dlv' : 'job', now),
-          kind: input.kind,
-          installationId: input.installationId,
-          eventId: input.eventId ?? null,
-          payload: input.payload,
-          state: input.lease ? 'running' : input.hold ? 'held' : 'queued',
-          series: 1,
-          attempt: 0,
-          runAt: input.runAt ?? now,
-          leaseUntil: input.lease?.until ?? null,
-          leaseToken: input.lease?.token ?? null,
-          lastError: null,
-          createdAt: now,
-          updatedAt: now,
-          finishedAt: null,
-        }),
-      );
-      const chunks: JobRecord[][] = [];
-      for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) chunks.push(jobs.slice(i, i + ENQUEUE_CHUNK));
-      const insert = async (db: Sql) => {
-        for (const chunk of chunks) {
-          await db.run(
-            `INSERT INTO jobs (${COLUMNS}) VALUES ${chunk.map(() => ENQUEUE_ROW).join(', ')}`,
-            chunk.flatMap((job) => [
-              job.id,
-              job.kind,
-              job.installationId,
-              job.eventId,
-              JSON.stringify(job.payload),
-              job.state,
-              job.runAt,
-              job.leaseUntil,
-              job.leaseToken,
-              now,
-              now,
-            ]),
-          );
-        }
-      };
-      // Jobs queued here are for whichever host claims first (leased ones are in a local worker's hands,
-      // held ones wait for their endpoint's share).
-      // One multi-row INSERT is atomic by itself (no transaction or savepoint needed); the signal follows
-      // it (after its commit, or at the commit of the caller's transaction).
-      if (chunks.length === 1) await insert(sql);
-      else if (chunks.length > 1) await sql.transaction(insert);
-      if (sql.signal)
-        await signalDue(
-          sql,
-          jobs.filter((job) => job.state === 'queued'),
-        );
+      const jobs = toJobRecords(inputs, now);
+      await insertJobRecords(sql, jobs);
+      await signalEnqueued(sql, jobs);
       return jobs;
     },
 

@@ -1,6 +1,6 @@
 import { StorageError } from '../errors.js';
-import { numOrNull, str, strOrNull } from '../rows.js';
-import type { Sql } from '../sql.js';
+import { json, numOrNull, strOrNull } from '../rows.js';
+import type { Row, Sql } from '../sql.js';
 
 /**
  * Webhook signing secrets per installation: the current one and, during a rotation, the previous one
@@ -18,6 +18,30 @@ export interface WebhookSecretsRepo {
   rotate(installationId: string, newSecret: string, overlapMs: number, now: number): Promise<void>;
   /** Secrets valid at `now`, current first (empty when none is set). */
   active(installationId: string, now: number): Promise<string[]>;
+  /**
+   * Where a delivery of the installation goes and how it is signed, in one read: the installation's
+   * configuration (its `url`) and the secrets valid at `now` (as `active`); null if the installation
+   * does not exist.
+   *
+   * @example
+   * const target = await storage.webhookSecrets.deliveryTarget(inst.id, Date.now());
+   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'] }
+   */
+  deliveryTarget(
+    installationId: string,
+    now: number,
+  ): Promise<{ configuration: Record<string, unknown>; secrets: string[] } | null>;
+}
+
+/** The secrets of a `webhook_secrets` row valid at `now`, current first (none: no row). */
+function validSecrets(row: Row, now: number): string[] {
+  const current = strOrNull(row, 'current_secret');
+  if (current === null) return [];
+  const secrets = [current];
+  const previous = strOrNull(row, 'previous_secret');
+  const expiresAt = numOrNull(row, 'previous_expires_at');
+  if (previous !== null && expiresAt !== null && expiresAt > now) secrets.push(previous);
+  return secrets;
 }
 
 /** Builds the webhook secrets repository on an adapter (or transaction handle). */
@@ -52,12 +76,18 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
         'SELECT current_secret, previous_secret, previous_expires_at FROM webhook_secrets WHERE installation_id = ?',
         [installationId],
       );
-      if (!row) return [];
-      const secrets = [str(row, 'current_secret')];
-      const previous = strOrNull(row, 'previous_secret');
-      const expiresAt = numOrNull(row, 'previous_expires_at');
-      if (previous !== null && expiresAt !== null && expiresAt > now) secrets.push(previous);
-      return secrets;
+      return row ? validSecrets(row, now) : [];
+    },
+
+    async deliveryTarget(installationId, now) {
+      const row = await sql.get(
+        `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at
+           FROM installations i LEFT JOIN webhook_secrets s ON s.installation_id = i.id
+          WHERE i.id = ?`,
+        [installationId],
+      );
+      if (!row) return null;
+      return { configuration: json(row, 'configuration'), secrets: validSecrets(row, now) };
     },
   };
 }
