@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { tokenMatcher } from '../auth.js';
 import type { HostContext } from '../services/context.js';
 import { installSpaceWebhook, testContext } from '../services/test-support.js';
@@ -174,10 +174,9 @@ it('leaves every other request to the Hono app, which answers as before', async 
 
 it('a database that cannot take the event now: 503 with Retry-After, the same answer as the Hono route', async () => {
   // The storage's own failure (a PostgreSQL that is away, a SQLite locked past its timeout), injected.
-  const transaction = ctx.storage.transaction;
-  ctx.storage.transaction = async () => {
-    throw new StorageError('unavailable', 'PostgreSQL: connect ECONNREFUSED 127.0.0.1:5432');
-  };
+  const write = vi
+    .spyOn(ctx.storage.events, 'insertWithJobs')
+    .mockRejectedValue(new StorageError('unavailable', 'PostgreSQL: connect ECONNREFUSED 127.0.0.1:5432'));
   try {
     const request = { method: 'POST', headers: headers(), body: event('evt_unavailable') };
     const viaServer = await fetch(`${base}/v1/events`, request);
@@ -192,7 +191,7 @@ it('a database that cannot take the event now: 503 with Retry-After, the same an
     expect(body.error.code).toBe('unavailable');
     expect(fellThrough).toBe(0);
   } finally {
-    ctx.storage.transaction = transaction;
+    write.mockRestore();
   }
   expect(await storage.events.get('evt_unavailable')).toBeNull(); // nothing was stored
 });

@@ -13,27 +13,31 @@ import { installSpaceWebhook, testContext } from './test-support.js';
 let dir: string;
 let storage: Storage;
 let ctx: HostContext;
-let transactions: number;
+/** The group writes the service made (`events.insertWithJobs`: one statement on PostgreSQL). */
+let writes: number;
 let wakeUps: number;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'accept-'));
   storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
-  transactions = 0;
+  writes = 0;
   wakeUps = 0;
-  // The real storage, counting the transactions the service opens.
+  // The real storage, counting the group writes the service makes.
   const counted: Storage = {
     ...storage,
-    transaction: (fn) => {
-      transactions++;
-      return storage.transaction(fn);
+    events: {
+      ...storage.events,
+      insertWithJobs: (entries, now) => {
+        writes++;
+        return storage.events.insertWithJobs(entries, now);
+      },
     },
   };
   ctx = await testContext(dir, counted, {
     notify: { deliveries: () => wakeUps++, invocations: () => undefined },
   });
   await installSpaceWebhook(storage, 'sp1');
-  transactions = 0;
+  writes = 0;
 });
 
 afterEach(async () => {
@@ -47,9 +51,9 @@ const event = (n: number) => ({
   revisionId: `rev_${n}`,
 });
 
-it('concurrent events share one transaction, and each is stored with its delivery', async () => {
+it('concurrent events share one write, and each is stored with its delivery', async () => {
   const results = await Promise.all(Array.from({ length: 40 }, (_, n) => acceptEvent(ctx, event(n))));
-  expect(transactions).toBe(1);
+  expect(writes).toBe(1);
   expect(wakeUps).toBe(1);
   expect(new Set(results.map((r) => r.eventId)).size).toBe(40);
   for (const result of results) {
@@ -69,16 +73,16 @@ it('the same eventId twice in one group: stored once, the second reported as a d
     acceptEvent(ctx, { ...event(1), eventId: 'evt_same' }),
     acceptEvent(ctx, { ...event(2), eventId: 'evt_same' }),
   ]);
-  expect(transactions).toBe(1);
+  expect(writes).toBe(1);
   expect(a).toEqual({ eventId: 'evt_same', duplicate: false, jobs: 1 });
   expect(b).toEqual({ eventId: 'evt_same', duplicate: true, jobs: 0 });
   expect((await storage.events.get('evt_same'))?.payload).toMatchObject({ revisionId: 'rev_1' });
 });
 
-it('an event accepted later (another turn) gets its own transaction, and a repeat changes nothing', async () => {
+it('an event accepted later (another turn) gets its own write, and a repeat changes nothing', async () => {
   const first = await acceptEvent(ctx, event(1));
   const again = await acceptEvent(ctx, { ...event(9), eventId: first.eventId });
-  expect(transactions).toBe(2);
+  expect(writes).toBe(2);
   expect(again).toEqual({ eventId: first.eventId, duplicate: true, jobs: 0 });
   expect((await storage.events.get(first.eventId))?.payload).toMatchObject({ revisionId: 'rev_1' });
 });
@@ -148,18 +152,19 @@ describe('hand-over of first attempts to the delivery thread', () => {
     expect(slots.free).toBe(4);
   });
 
-  it('a transaction that fails gives the slots back and stores nothing', async () => {
+  it('a write that fails gives the slots back and stores nothing', async () => {
     const slots = DeliverySlots.create();
     slots.give(2);
     slots.want(false);
     const { delivery, sent } = handOffOn(slots);
     const failing: Storage = {
       ...storage,
-      transaction: (fn) =>
-        storage.transaction(async (tx) => {
-          await fn(tx);
+      events: {
+        ...storage.events,
+        insertWithJobs: async () => {
           throw new Error('disk full');
-        }),
+        },
+      },
     };
     await expect(
       acceptEvent({ ...ctx, storage: failing, delivery }, { ...event(1), eventId: 'evt_rolled_back' }),

@@ -3,12 +3,12 @@ import type { HandOffTicket } from '../delivery/host/hand-off.js';
 import { leaseMs } from '../delivery/host/queue-engine.js';
 import {
   type EnqueueInput,
-  type InstallationRecord,
-  type IntegrationMeta,
+  type EventWithJobs,
+  type InstallationRoute,
   isStorageError,
   type JobRecord,
   newLeaseToken,
-  type StorageTx,
+  type Repositories,
 } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
@@ -39,7 +39,7 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
         const handing = handOver(ctx);
         let stored: Stored;
         try {
-          stored = await ctx.storage.transaction((tx) => storeEvents(tx, events, handing.lease));
+          stored = await storeEvents(ctx.storage, events, handing.lease);
         } catch (error) {
           handing.release();
           throw error;
@@ -57,67 +57,49 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
 }
 
 /**
- * Stores events and every job they fan out to, inside the caller's transaction. Routing reads
- * (matching installations, integration manifests) are shared by the events of the group: nothing
- * they read changes inside the transaction.
+ * Stores events and every job they fan out to, atomically (`events.insertWithJobs`: one statement on
+ * PostgreSQL). The routing read (`installations.routes`: the installations an event reaches with their
+ * integrations' manifests, one statement) comes first, outside the write, once per scope in the group:
+ * under read-committed isolation a read inside the write's transaction would see nothing newer
+ * (docs/architecture.md, "Accepting events").
  */
 async function storeEvents(
-  tx: StorageTx,
+  storage: Repositories,
   events: readonly StoredEvent[],
   lease: (jobs: EnqueueInput[]) => void,
 ): Promise<Stored> {
-  const matches = new Map<string, InstallationRecord[]>();
-  // Routing needs the manifest only: the light read (no bundle, no secrets), once per integration.
-  const metas = new Map<string, IntegrationMeta | null>();
-  const allJobs = [];
-  const outcomes: Outcome[] = [];
-  const place = (event: StoredEvent) => ({
-    spaceId: typeof event.spaceId === 'string' ? event.spaceId : undefined,
-    siteId: typeof event.siteId === 'string' ? event.siteId : undefined,
-  });
-  // One multi-row INSERT for the group (a repeated eventId is stored once, by its first event).
-  const inserted = await tx.events.insertManyIfAbsent(
-    events.map((event) => ({
-      eventId: event.eventId,
-      type: event.type,
-      payload: event,
-      spaceId: place(event).spaceId ?? null,
-      siteId: place(event).siteId ?? null,
-    })),
-  );
-  for (const [index, event] of events.entries()) {
-    const { spaceId, siteId } = place(event);
-    if (!inserted[index]) {
-      outcomes.push({ duplicate: true, jobs: 0 });
+  /** The installations an event reaches and their integrations, read once per scope of the group. */
+  const routes = new Map<string, InstallationRoute[]>();
+  const seen = new Set<string>();
+  const entries: EventWithJobs[] = [];
+  for (const event of events) {
+    const spaceId = typeof event.spaceId === 'string' ? event.spaceId : undefined;
+    const siteId = typeof event.siteId === 'string' ? event.siteId : undefined;
+    const stored = { eventId: event.eventId, type: event.type, payload: event, spaceId, siteId };
+    // A repeated eventId is stored once, by its first event: the others need no routing.
+    if (seen.has(event.eventId)) {
+      entries.push({ event: stored, jobs: [] });
       continue;
     }
+    seen.add(event.eventId);
     const scopeKey = `${spaceId ?? ''}\u0000${siteId ?? ''}`;
-    let installations = matches.get(scopeKey);
-    if (!installations) {
-      installations = await tx.installations.matching({
+    let targets = routes.get(scopeKey);
+    if (!targets) {
+      targets = await storage.installations.routes({
         ...(spaceId === undefined ? {} : { spaceId }),
         ...(siteId === undefined ? {} : { siteId }),
       });
-      matches.set(scopeKey, installations);
+      routes.set(scopeKey, targets);
     }
-    const targets = [];
-    for (const installation of installations) {
-      if (!metas.has(installation.integrationName)) {
-        metas.set(
-          installation.integrationName,
-          await tx.integrations.getLatestMeta(installation.integrationName),
-        );
-      }
-      const integration = metas.get(installation.integrationName);
-      if (integration) targets.push({ installation, integration });
-    }
-    const jobs = fanOutJobs(event, targets);
-    allJobs.push(...jobs);
-    outcomes.push({ duplicate: false, jobs: jobs.length });
+    entries.push({ event: stored, jobs: fanOutJobs(event, targets) });
   }
-  if (allJobs.length === 0) return { outcomes, jobs: [] };
-  lease(allJobs);
-  return { outcomes, jobs: await tx.jobs.enqueue(allJobs) };
+  lease(entries.flatMap((entry) => entry.jobs as EnqueueInput[]));
+  const { inserted, jobs } = await storage.events.insertWithJobs(entries);
+  const outcomes = entries.map(
+    (entry, i): Outcome =>
+      inserted[i] ? { duplicate: false, jobs: entry.jobs.length } : { duplicate: true, jobs: 0 },
+  );
+  return { outcomes, jobs };
 }
 
 /**

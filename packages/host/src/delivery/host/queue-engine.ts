@@ -152,10 +152,9 @@ export function startDeliveryEngine(
   // a rotated secret or an uninstall applies from the next claim on.
   let targets = new Map<string, Promise<{ url: string; secrets: string[] } | null>>();
   const readTarget = async (installationId: string) => {
-    const installation = await storage.installations.get(installationId);
-    if (!installation || typeof installation.configuration.url !== 'string') return null;
-    const secrets = await storage.webhookSecrets.active(installation.id, Date.now());
-    return { url: installation.configuration.url, secrets };
+    const target = await storage.webhookSecrets.deliveryTarget(installationId, Date.now());
+    if (!target || typeof target.configuration.url !== 'string') return null;
+    return { url: target.configuration.url, secrets: target.secrets };
   };
   const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
     jobs.unhold(which, Date.now()).then(
