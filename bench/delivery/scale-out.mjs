@@ -26,7 +26,8 @@
 // (docs/benchmarks.md, "Two hosts, each with its own CPU budget").
 //
 // Options: --delay-ms=N (0 or more), --slots=N, --count=N, --rounds=N, --post-concurrency=N (default 64),
-// --host-cpus=F (cores per host, above 0; default no limit), --delivery-thread=true|false (the hosts'
+// --host-cpus=F (cores per host, above 0; default no limit), --warmup=N (events per backend before the
+// rounds, default 500; a host under a small budget compiles its hot code slowly: give it thousands), --delivery-thread=true|false (the hosts'
 // PLATFORM_DELIVERY_THREAD; default the host's own),
 // --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL).
 import pg from 'pg';
@@ -56,6 +57,7 @@ const O = {
   slots: option('slots', '16'),
   count: option('count', '3000'),
   rounds: option('rounds', '3'),
+  warmup: option('warmup', '500'),
   databaseUrl: rawOption('database-url', process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL),
   postConcurrency: option('post-concurrency', '64'),
   hostCpus: cores(rawOption('host-cpus', '')),
@@ -161,7 +163,7 @@ async function main() {
       backends.push({ ...backend, key: `${hosts}` });
     }
     receiver.configure({ secrets: backends.map((b) => b.secret), failRate: 0, delayMs: O.delayMs });
-    for (const b of backends) await warmUp(receiver, b, 500, O.postConcurrency);
+    for (const b of backends) await warmUp(receiver, b, O.warmup, O.postConcurrency);
     for (let round = 0; round < O.rounds; round++) {
       const row = {};
       for (let k = 0; k < backends.length; k++) {
