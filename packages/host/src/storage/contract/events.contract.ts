@@ -94,6 +94,7 @@ export function eventsContract(ctx: () => Ctx): void {
       1_000,
     );
     expect(inserted).toEqual([true, false, true, false, true]);
+    expect(await storage.events.insertWithJobs([])).toEqual({ inserted: [], jobs: [] });
     expect(jobs.map((job) => [job.eventId, job.payload, job.state, job.runAt, job.leaseToken])).toEqual([
       ['evt_a', { n: 1 }, 'running', 1_000, 'lease_token_1'],
       ['evt_a', { n: 2 }, 'queued', 1_000, null],

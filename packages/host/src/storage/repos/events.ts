@@ -150,6 +150,7 @@ export function eventsRepo(sql: Sql): EventsRepo {
       return inputs.map((input) => inserted.delete(input.eventId));
     },
     async insertWithJobs(entries, now = Date.now()) {
+      if (entries.length === 0) return { inserted: [], jobs: [] };
       // The first entry of an eventId is the one that may be stored; the jobs of repeats never are.
       const firstOf = new Map<string, number>();
       for (const [index, { event }] of entries.entries())
