@@ -1,5 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PublishedScriptCache } from './published-scripts.js';
+import { integrationInput } from '../storage/contract/fixtures.js';
+import { openStorage } from '../storage/index.js';
+import { PublishedScriptCache, siteScriptTargets } from './published-scripts.js';
+import { testContext } from './test-support.js';
 
 const script = (size: number, ttl: number) => async () => ({
   body: new Uint8Array(size),
@@ -50,5 +56,46 @@ describe('PublishedScriptCache', () => {
     expect(loads).toBe(0);
     await cache.get('a', counted(4));
     expect(loads).toBe(1);
+  });
+});
+
+describe('siteScriptTargets', () => {
+  it("a site's active installations whose integration may inject a script, or those of one integration", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-scripts-'));
+    const storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+    try {
+      const ctx = await testContext(dir, storage);
+      const publish = (name: string, scopes: string[]) =>
+        storage.integrations.publish(integrationInput({ name, manifest: { name, scopes } }));
+      await publish('alpha', ['site:script:inject']);
+      await publish('beta', ['space:script:inject']); // the old name of the same scope
+      await publish('gamma', ['space:content:read']);
+      let now = 1_000; // oldest first: each created a millisecond after the one before
+      const install = (integrationName: string, siteId: string, status: 'active' | 'paused' = 'active') =>
+        storage.installations.create({
+          now: now++,
+          integrationName,
+          target: 'site',
+          siteId,
+          status,
+          tokenHash: `${integrationName}-${siteId}-${status}`,
+        });
+      const alpha = await install('alpha', 'site_1');
+      const beta = await install('beta', 'site_1');
+      await install('gamma', 'site_1'); // no script scope
+      await install('alpha', 'site_2'); // another site
+      await install('beta', 'site_1', 'paused');
+      const ids = async (name?: string) =>
+        (await siteScriptTargets(ctx, 'site_1', name)).map((t) => [t.installation.id, t.integration.name]);
+      expect(await ids()).toEqual([
+        [alpha.id, 'alpha'],
+        [beta.id, 'beta'],
+      ]);
+      expect(await ids('beta')).toEqual([[beta.id, 'beta']]);
+      expect(await ids('gamma')).toEqual([]);
+    } finally {
+      await storage.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

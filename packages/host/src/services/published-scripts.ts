@@ -42,17 +42,11 @@ export async function siteScriptTargets(
   siteId: string,
   integrationName?: string,
 ): Promise<SiteScriptTarget[]> {
-  const installations = await ctx.storage.installations.matching({
-    siteId,
-    ...(integrationName === undefined ? {} : { integrationName }),
-  });
   const out: SiteScriptTarget[] = [];
-  for (const installation of installations) {
+  for (const { installation, integration } of await ctx.storage.installations.routes({ siteId })) {
     if (installation.target !== 'site') continue;
-    const integration = await ctx.storage.integrations.getLatestMeta(installation.integrationName);
-    if (integration && hasScopeFor(integration, HOST_EVENT.fetchPublishedScript)) {
-      out.push({ installation, integration });
-    }
+    if (integrationName !== undefined && installation.integrationName !== integrationName) continue;
+    if (hasScopeFor(integration, HOST_EVENT.fetchPublishedScript)) out.push({ installation, integration });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import { type Ctx, integrationInput } from './fixtures.js';
+import { type Ctx, installationInput, integrationInput } from './fixtures.js';
 
 export function integrationsContract(ctx: () => Ctx): void {
   it('publishes and reads back an integration version with JSON, booleans and a numeric timestamp', async () => {
@@ -78,12 +78,15 @@ export function integrationsContract(ctx: () => Ctx): void {
     expect(list.map((r) => `${r.name}@${r.version}`)).toEqual(['hello@2.0.0', 'webhook@0.1.0']);
   });
 
-  it('getLatestMeta is getLatest without bundle and secrets', async () => {
+  it("routes() reads the latest published version's metadata, without bundle and secrets", async () => {
     const { storage } = ctx();
-    expect(await storage.integrations.getLatestMeta('hello')).toBeNull();
+    await storage.installations.create(installationInput({ integrationName: 'hello', spaceId: 'sp1' }));
+    const meta = async () => (await storage.installations.routes({ spaceId: 'sp1' }))[0]?.integration;
+    expect(await meta()).toBeUndefined(); // nothing published yet: nothing to route to
     await storage.integrations.publish(integrationInput({ version: '1.0.0', createdAt: 5 }));
     await storage.integrations.publish(integrationInput({ version: '0.9.0', title: 'Older', createdAt: 6 }));
-    expect(await storage.integrations.getLatestMeta('hello')).toEqual({
+    // The latest publish, not the highest version.
+    expect(await meta()).toEqual({
       name: 'hello',
       version: '0.9.0',
       title: 'Older',
@@ -93,16 +96,16 @@ export function integrationsContract(ctx: () => Ctx): void {
       createdAt: 6,
     });
     // The parsed manifest is shared between readers: frozen, so no reader can change another's.
-    const meta = await storage.integrations.getLatestMeta('hello');
-    expect(Object.isFrozen(meta?.manifest)).toBe(true);
-    expect((await storage.integrations.getLatestMeta('hello'))?.manifest).toBe(meta?.manifest);
+    const first = await meta();
+    expect(Object.isFrozen(first?.manifest)).toBe(true);
+    expect((await meta())?.manifest).toBe(first?.manifest);
     // A publish with another manifest is seen at once.
     const changed = { ...integrationInput().manifest, description: 'changed' };
     await storage.integrations.publish({
       ...integrationInput({ version: '1.1.0', createdAt: 7 }),
       manifest: changed,
     });
-    expect((await storage.integrations.getLatestMeta('hello'))?.manifest).toEqual(changed);
+    expect((await meta())?.manifest).toEqual(changed);
   });
 
   it('remove deletes every version of one name and says how many there were', async () => {

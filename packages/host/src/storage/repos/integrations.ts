@@ -20,8 +20,6 @@ export interface IntegrationsRepo {
    */
   publish(input: PublishInput): Promise<IntegrationRecord>;
   getLatest(name: string): Promise<IntegrationRecord | null>;
-  /** The latest version without its bundle and secrets (what routing an event needs): a light read. */
-  getLatestMeta(name: string): Promise<IntegrationMeta | null>;
   getVersion(name: string, version: string): Promise<IntegrationRecord | null>;
   /** The latest version of every integration, by name. */
   list(): Promise<IntegrationRecord[]>;
@@ -41,7 +39,7 @@ const COLUMNS =
   'name, version, title, manifest, bundle, bundle_hash, envelope_version, signing_secret, secrets, first_party, dev_mode, publish_seq, created_at, assets';
 export const META_COLUMNS = 'name, version, title, manifest, first_party, dev_mode, created_at';
 
-/** Parsed manifests of `getLatestMeta`, by their JSON text (routing reads one per group of events). */
+/** Parsed manifests of `toMeta`, by their JSON text (`installations.routes` reads them for every group of events). */
 const MANIFEST_CACHE_SIZE = 64;
 const manifests = new Map<string, IntegrationRecord['manifest']>();
 
@@ -163,14 +161,6 @@ export function integrationsRepo(sql: Sql): IntegrationsRepo {
         [name],
       );
       return row ? toRecord(row) : null;
-    },
-
-    async getLatestMeta(name) {
-      const row = await sql.get(
-        `SELECT ${META_COLUMNS} FROM integrations WHERE name = ? ORDER BY publish_seq DESC LIMIT 1`,
-        [name],
-      );
-      return row ? toMeta(row) : null;
     },
 
     async getVersion(name, version) {
