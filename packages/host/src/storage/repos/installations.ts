@@ -78,15 +78,12 @@ export interface InstallationRoute {
   integration: IntegrationMeta;
 }
 
-/** The integration columns of `routes`, under names of their own (`meta_name`, ...). */
-const ROUTE_META = META_COLUMNS.split(', ')
-  .map((column) => `g.${column} AS meta_${column}`)
-  .join(', ');
+const META_COLUMN_NAMES = META_COLUMNS.split(', ');
 
-/** The row of `routes` as `toMeta` reads it. */
+/** The row of `routes` as `toMeta` reads it (its integration columns are `meta_name`, ...). */
 function metaRow(row: Row): Row {
   const out: Row = {};
-  for (const column of META_COLUMNS.split(', ')) out[column] = row[`meta_${column}`];
+  for (const column of META_COLUMN_NAMES) out[column] = row[`meta_${column}`];
   return out;
 }
 
@@ -116,6 +113,12 @@ function scopeWhere(scope: EventScope): { where: string; values: SqlValue[] } | 
 
 const COLUMNS =
   'id, integration_name, target, space_id, site_id, organization_id, configuration, status, token_hash, external_ids, space_selection, created_at, updated_at';
+
+/** The select list of `routes`: the installation's columns, then its integration's under `meta_` names. */
+const ROUTE_COLUMNS = [
+  ...COLUMNS.split(', ').map((column) => `i.${column}`),
+  ...META_COLUMN_NAMES.map((column) => `g.${column} AS meta_${column}`),
+].join(', ');
 
 function toRecord(row: Row): InstallationRecord {
   return {
@@ -253,9 +256,7 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
       const found = scopeWhere(scope);
       if (!found) return [];
       const rows = await sql.all(
-        `SELECT ${COLUMNS.split(', ')
-          .map((column) => `i.${column}`)
-          .join(', ')}, ${ROUTE_META}
+        `SELECT ${ROUTE_COLUMNS}
            FROM installations i
            JOIN integrations g ON g.name = i.integration_name
             AND g.publish_seq = (SELECT MAX(publish_seq) FROM integrations WHERE name = i.integration_name)

@@ -14,7 +14,7 @@ import { finishAll, finishGroup, refGuard } from './queue-finish.js';
 /** Rows per multi-row INSERT of `enqueue` (11 bound values each). */
 const ENQUEUE_CHUNK = 100;
 /** One job's row of an enqueue INSERT (`COLUMNS` order; 11 bound values, `enqueueValues`). */
-export const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL)';
+const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL)';
 
 /** The records `enqueue` stores for `inputs` at `now` (ids made here unless given). */
 export function toJobRecords(inputs: readonly EnqueueInput[], now: number): JobRecord[] {
@@ -76,13 +76,15 @@ export async function insertJobRecords(sql: Sql, jobs: readonly JobRecord[]): Pr
 }
 
 /**
- * After jobs were stored (after the commit, or at the commit of the caller's transaction): tells the other hosts of the queued ones (leased ones are in a local worker's
- * hands, held ones wait for their endpoint's share). Nothing on SQLite (one host).
+ * After jobs were stored (after the commit, or at the commit of the caller's transaction): tells the
+ * other hosts of the queued ones (leased ones are in a local worker's hands, held ones wait for their
+ * endpoint's share). Nothing on SQLite (one host).
  */
-export async function signalEnqueued(sql: Sql, jobs: readonly JobRecord[]): Promise<void> {
-  if (!sql.signal) return;
-  const queued = jobs.filter((job) => job.state === 'queued');
-  if (queued.length > 0) await signalDue(sql, queued);
+export function signalEnqueued(sql: Sql, jobs: readonly JobRecord[]): Promise<void> {
+  return signalDue(
+    sql,
+    jobs.filter((job) => job.state === 'queued'),
+  );
 }
 
 function checkKinds(kinds: readonly JobKind[]): void {
