@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { verify } from '@platform/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './backends.js';
 import { ADMIN_TOKEN, type Receiver, spawnHostProcess, startReceiver } from './helpers.js';
@@ -107,6 +108,62 @@ describe('several hosts on one PostgreSQL database', () => {
     // Well under the 12 s one host would need: B took A's queued work as it was committed.
     expect(Date.now() - started).toBeLessThan(9_000);
     expect(new Set(receiver.received.map((r) => eventIdOf(r.body)))).toEqual(new Set(accepted));
+  }, 60_000);
+
+  it('what a host keeps in memory (routes, delivery targets) follows changes made through another host', async () => {
+    const [a, b] = await startHosts([{}, {}]);
+    const [r1, r2, r3] = await Promise.all([startReceiver(), startReceiver(), startReceiver()]);
+    receivers.push(r1!, r2!, r3!);
+    const space = 'follows';
+    const call = async (host: RunningHost, method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${host.base}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(res.status, `${method} ${path}`).toBeLessThan(300);
+      return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
+    };
+    const first = await installWebhook(b!, r1!.url, space);
+    // Each event goes to A, which has read its routes (and its delivery thread the targets) before.
+    const deliver = async (revisionId: string, expected: Receiver[]) => {
+      const eventId = await postEvent(a!, space, revisionId);
+      expect(eventId).not.toBeNull();
+      for (const r of expected) {
+        await expect
+          .poll(() => r.received.some((x) => eventIdOf(x.body) === eventId), { timeout: 10_000 })
+          .toBe(true);
+      }
+      return eventId!;
+    };
+    await deliver('warm-1', [r1!]);
+    await deliver('warm-2', [r1!]);
+
+    // A second installation, made through B: A's next event reaches it.
+    const second = await installWebhook(b!, r2!.url, space);
+    await deliver('after-install', [r1!, r2!]);
+
+    // The first installation's URL changed through B: A delivers to the new one, not the old.
+    await call(b!, 'PATCH', `/v1/installations/${first}`, { configuration: { url: r3!.url } });
+    const moved = await deliver('after-url-change', [r2!, r3!]);
+
+    // Its secret rotated through B: A signs with the new one (and the previous, as a rotation does).
+    const rotated = (await call(b!, 'POST', `/v1/installations/${first}/webhook-secret/rotate`)) as {
+      secret: string;
+    };
+    const signed = await deliver('after-rotation', [r3!]);
+    const request = r3!.received.find((x) => eventIdOf(x.body) === signed)!;
+    await expect(
+      verify(request.body, String(request.headers['x-platform-signature']), rotated.secret),
+    ).resolves.toBeTruthy();
+
+    // The second one uninstalled through B: A's next event no longer goes there.
+    await call(b!, 'DELETE', `/v1/installations/${second}`);
+    const last = await deliver('after-uninstall', [r3!]);
+    // Give a wrong delivery time to show up; none does.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(r1!.received.some((x) => [moved, signed, last].includes(eventIdOf(x.body)))).toBe(false);
+    expect(r2!.received.some((x) => eventIdOf(x.body) === last)).toBe(false);
   }, 60_000);
 
   describe.each([2, 3])('kill -9 of one of %i hosts mid-stream', (count) => {

@@ -15,21 +15,31 @@ let storage: Storage;
 let ctx: HostContext;
 /** The group writes the service made (`events.insertWithJobs`: one statement on PostgreSQL). */
 let writes: number;
+/** The routing reads it made (`installations.routes`). */
+let routeReads: number;
 let wakeUps: number;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'accept-'));
   storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
   writes = 0;
+  routeReads = 0;
   wakeUps = 0;
-  // The real storage, counting the group writes the service makes.
+  // The real storage, counting the group writes and the routing reads the service makes.
   const counted: Storage = {
     ...storage,
     events: {
       ...storage.events,
-      insertWithJobs: (entries, now) => {
+      insertWithJobs: (entries, now, routedAt) => {
         writes++;
-        return storage.events.insertWithJobs(entries, now);
+        return storage.events.insertWithJobs(entries, now, routedAt);
+      },
+    },
+    installations: {
+      ...storage.installations,
+      routes: (scope) => {
+        routeReads++;
+        return storage.installations.routes(scope);
       },
     },
   };
@@ -85,6 +95,59 @@ it('an event accepted later (another turn) gets its own write, and a repeat chan
   expect(writes).toBe(2);
   expect(again).toEqual({ eventId: first.eventId, duplicate: true, jobs: 0 });
   expect((await storage.events.get(first.eventId))?.payload).toMatchObject({ revisionId: 'rev_1' });
+});
+
+describe('routes kept in memory, checked at each write', () => {
+  it('a scope is read once while nothing changes', async () => {
+    for (let n = 0; n < 3; n++) await acceptEvent(ctx, event(n));
+    await acceptEvent(ctx, { ...event(3), spaceId: 'sp2' });
+    await acceptEvent(ctx, event(4));
+    expect(writes).toBe(5);
+    expect(routeReads).toBe(2); // sp1 once, sp2 once
+  });
+
+  it('a change made elsewhere (another host on the database) is seen at the next write, which routes again', async () => {
+    const first = await acceptEvent(ctx, event(1));
+    expect(first.jobs).toBe(1);
+    // Another Storage on the same database file: what another process would change.
+    const other = await openStorage({ sqlitePath: join(dir, 'p.db') });
+    try {
+      const added = await installSpaceWebhook(other, 'sp1', 'https://example.com/added');
+      const second = await acceptEvent(ctx, event(2));
+      expect(second.jobs).toBe(2); // the cached routes were stale: not stored by them
+      expect(writes).toBe(3); // first event; the stale write (stored nothing); the write routed again
+      expect(routeReads).toBe(2);
+      expect((await storage.jobs.listDeliveries(added.id)).items.map((d) => d.eventId)).toEqual([
+        second.eventId,
+      ]);
+      await other.installations.delete(added.id);
+      expect((await acceptEvent(ctx, event(3))).jobs).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('after three stale writes in a row, the group is stored by routes read just before, unchecked', async () => {
+    const routedAt: Array<number | null | undefined> = [];
+    const churning: Storage = {
+      ...storage,
+      events: {
+        ...storage.events,
+        // As if installations changed before every write.
+        insertWithJobs: async (entries, now, epoch) => {
+          routedAt.push(epoch);
+          if (epoch !== null && epoch !== undefined) return { stale: true, epoch: epoch + 1 };
+          return storage.events.insertWithJobs(entries, now, epoch);
+        },
+      },
+    };
+    const accepted = await acceptEvent({ ...ctx, storage: churning }, event(1));
+    expect(accepted).toMatchObject({ duplicate: false, jobs: 1 });
+    expect(routedAt).toHaveLength(4);
+    expect(routedAt.slice(0, 3).every((epoch) => typeof epoch === 'number')).toBe(true);
+    expect(routedAt[3]).toBeNull();
+    expect(await storage.events.get(accepted.eventId)).not.toBeNull();
+  });
 });
 
 describe('hand-over of first attempts to the delivery thread', () => {

@@ -13,6 +13,7 @@ import {
 import type { HostContext } from './context.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
 import { GroupCommit } from './group-commit.js';
+import { RoutingCache } from './routing-cache.js';
 
 /** What {@link acceptEvent} reports. */
 export interface AcceptedEvent {
@@ -24,7 +25,8 @@ export interface AcceptedEvent {
 
 type StoredEvent = { type: string; eventId: string } & Record<string, unknown>;
 type Outcome = { duplicate: boolean; jobs: number };
-type Stored = { outcomes: Outcome[]; jobs: JobRecord[] };
+/** What a group's write stored, and the routing epoch it was checked at (null: stored unchecked). */
+type Stored = { outcomes: Outcome[]; jobs: JobRecord[]; routedAt: number | null };
 
 /** One group-commit queue per host (keyed by its context). */
 const acceptors = new WeakMap<HostContext, GroupCommit<StoredEvent, Outcome>>();
@@ -32,6 +34,7 @@ const acceptors = new WeakMap<HostContext, GroupCommit<StoredEvent, Outcome>>();
 function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
   let acceptor = acceptors.get(ctx);
   if (!acceptor) {
+    const routing = new RoutingCache();
     acceptor = new GroupCommit({
       // A locked or unreachable database would fail each event again: report it to all at once.
       isolate: (error) => !isStorageError(error, 'unavailable'),
@@ -39,13 +42,13 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
         const handing = handOver(ctx);
         let stored: Stored;
         try {
-          stored = await storeEvents(ctx.storage, events, handing.lease);
+          stored = await storeEvents(ctx.storage, routing, events, handing.lease);
         } catch (error) {
           handing.release();
           throw error;
         }
         // Committed: leased first attempts go straight to the delivery thread, the rest wait in the queue.
-        const queued = handing.deliver(stored.jobs);
+        const queued = handing.deliver(stored.jobs, stored.routedAt);
         if (queued.deliver) ctx.notify.deliveries();
         if (queued.invoke) ctx.notify.invocations();
         return stored.outcomes;
@@ -56,50 +59,85 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
   return acceptor;
 }
 
+/** Stale writes in a row after which a group is stored by routes read just before, unchecked. */
+const MAX_STALE_WRITES = 3;
+
 /**
  * Stores events and every job they fan out to, atomically (`events.insertWithJobs`: one statement on
- * PostgreSQL). The routing read (`installations.routes`: the installations an event reaches with their
- * integrations' manifests, one statement) comes first, outside the write, once per scope in the group:
- * under read-committed isolation a read inside the write's transaction would see nothing newer
- * (docs/architecture.md, "Accepting events").
+ * PostgreSQL). The routes come from the host's {@link RoutingCache}, read (`installations.routes`, once
+ * per scope) only when the cache has none; the write stores the group only if the routing epoch it was
+ * routed at is still current, and otherwise the group is routed again from fresh reads. After
+ * {@link MAX_STALE_WRITES} stale writes in a row (installations changing all the time) the group is stored
+ * unchecked, by routes read just before, as a read outside the write would (docs/architecture.md,
+ * "Accepting events").
  */
 async function storeEvents(
   storage: Repositories,
+  cache: RoutingCache,
   events: readonly StoredEvent[],
   lease: (jobs: EnqueueInput[]) => void,
 ): Promise<Stored> {
-  /** The installations an event reaches and their integrations, read once per scope of the group. */
-  const routes = new Map<string, InstallationRoute[]>();
-  const seen = new Set<string>();
-  const entries: EventWithJobs[] = [];
-  for (const event of events) {
-    const spaceId = typeof event.spaceId === 'string' ? event.spaceId : undefined;
-    const siteId = typeof event.siteId === 'string' ? event.siteId : undefined;
-    const stored = { eventId: event.eventId, type: event.type, payload: event, spaceId, siteId };
-    // A repeated eventId is stored once, by its first event: the others need no routing.
-    if (seen.has(event.eventId)) {
-      entries.push({ event: stored, jobs: [] });
+  for (let stale = 0; ; stale++) {
+    const { entries, epoch } = await routeGroup(storage, cache, events);
+    lease(entries.flatMap((entry) => entry.jobs as EnqueueInput[]));
+    const routedAt = stale < MAX_STALE_WRITES ? epoch : null;
+    const result = await storage.events.insertWithJobs(entries, undefined, routedAt);
+    if (result.stale) {
+      cache.reset(result.epoch);
       continue;
     }
-    seen.add(event.eventId);
-    const scopeKey = `${spaceId ?? ''}\u0000${siteId ?? ''}`;
-    let targets = routes.get(scopeKey);
-    if (!targets) {
-      targets = await storage.installations.routes({
-        ...(spaceId === undefined ? {} : { spaceId }),
-        ...(siteId === undefined ? {} : { siteId }),
-      });
-      routes.set(scopeKey, targets);
-    }
-    entries.push({ event: stored, jobs: fanOutJobs(event, targets) });
+    const outcomes = entries.map(
+      (entry, i): Outcome =>
+        result.inserted[i] ? { duplicate: false, jobs: entry.jobs.length } : { duplicate: true, jobs: 0 },
+    );
+    return { outcomes, jobs: result.jobs, routedAt };
   }
-  lease(entries.flatMap((entry) => entry.jobs as EnqueueInput[]));
-  const { inserted, jobs } = await storage.events.insertWithJobs(entries);
-  const outcomes = entries.map(
-    (entry, i): Outcome =>
-      inserted[i] ? { duplicate: false, jobs: entry.jobs.length } : { duplicate: true, jobs: 0 },
-  );
-  return { outcomes, jobs };
+}
+
+/**
+ * The group's events with their jobs, every one routed at one epoch, the cache's (it reads what the cache
+ * lacks). A read at another epoch than the cache's makes the next pass read every scope afresh; when reads
+ * keep seeing new epochs (installations changing all the time), the third pass returns routes all read
+ * just now, at more than one epoch, and `epoch` null: to be stored unchecked.
+ */
+async function routeGroup(
+  storage: Repositories,
+  cache: RoutingCache,
+  events: readonly StoredEvent[],
+): Promise<{ entries: EventWithJobs[]; epoch: number | null }> {
+  for (let pass = 1; ; pass++) {
+    const entries: EventWithJobs[] = [];
+    const seen = new Set<string>();
+    /** The scopes read in this pass (after the first, every scope is read afresh, once). */
+    const readNow = new Map<string, InstallationRoute[]>();
+    let consistent = true;
+    for (const event of events) {
+      const spaceId = typeof event.spaceId === 'string' ? event.spaceId : undefined;
+      const siteId = typeof event.siteId === 'string' ? event.siteId : undefined;
+      const stored = { eventId: event.eventId, type: event.type, payload: event, spaceId, siteId };
+      // A repeated eventId is stored once, by its first event: the others need no routing.
+      if (seen.has(event.eventId)) {
+        entries.push({ event: stored, jobs: [] });
+        continue;
+      }
+      seen.add(event.eventId);
+      const scopeKey = `${spaceId ?? ''}\u0000${siteId ?? ''}`;
+      let targets = pass === 1 ? cache.get(scopeKey) : readNow.get(scopeKey);
+      if (!targets) {
+        const read = await storage.installations.routes({
+          ...(spaceId === undefined ? {} : { spaceId }),
+          ...(siteId === undefined ? {} : { siteId }),
+        });
+        // Another epoch than the routes used so far: the group is routed again, from fresh reads.
+        if (!cache.put(scopeKey, read)) consistent = false;
+        targets = read.routes;
+        readNow.set(scopeKey, targets);
+      }
+      entries.push({ event: stored, jobs: fanOutJobs(event, targets) });
+    }
+    if (consistent) return { entries, epoch: cache.epoch };
+    if (pass === 3) return { entries, epoch: null };
+  }
 }
 
 /**
@@ -126,8 +164,11 @@ function handOver(ctx: HostContext) {
       const lease = { until: Date.now() + leaseMs(ctx.config.deliveryTimeoutMs), token: newLeaseToken() };
       for (const i of ticket.admitted) (firstAttempts[i] as EnqueueInput).lease = lease;
     },
-    deliver(jobs: readonly JobRecord[]): { deliver: boolean; invoke: boolean } {
-      ticket?.deliver(jobs.filter((job) => job.kind === 'deliver' && job.state === 'running'));
+    deliver(jobs: readonly JobRecord[], routedAt: number | null): { deliver: boolean; invoke: boolean } {
+      ticket?.deliver(
+        jobs.filter((job) => job.kind === 'deliver' && job.state === 'running'),
+        routedAt ?? undefined,
+      );
       ticket = null;
       // A slow installation's deliveries (held, or queued) need no wake-up: the delivery thread looks for
       // them when one of its attempts ends (and at its next timer).

@@ -43,7 +43,8 @@ export async function siteScriptTargets(
   integrationName?: string,
 ): Promise<SiteScriptTarget[]> {
   const out: SiteScriptTarget[] = [];
-  for (const { installation, integration } of await ctx.storage.installations.routes({ siteId })) {
+  const { routes } = await ctx.storage.installations.routes({ siteId });
+  for (const { installation, integration } of routes) {
     if (installation.target !== 'site') continue;
     if (integrationName !== undefined && installation.integrationName !== integrationName) continue;
     if (hasScopeFor(integration, HOST_EVENT.fetchPublishedScript)) out.push({ installation, integration });

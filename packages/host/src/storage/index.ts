@@ -7,13 +7,14 @@ export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-
 export { type SignalledLoop, wakeOnSignals } from './queue-signals.js';
 export { type AssetsRepo, assetHash } from './repos/assets.js';
 export type { DocumentsRepo } from './repos/documents.js';
-export type { EventInput, EventsRepo, EventWithJobs } from './repos/events.js';
+export type { EventInput, EventsRepo, EventWithJobs, InsertWithJobsResult } from './repos/events.js';
 export type {
   CreateInstallationInput,
   InstallationFilter,
   InstallationPatch,
   InstallationRoute,
   InstallationsRepo,
+  RoutingRead,
 } from './repos/installations.js';
 export type { IntegrationMeta, IntegrationsRepo, PublishInput } from './repos/integrations.js';
 export type { InvocationLogInput, InvocationLogsRepo } from './repos/invocation-logs.js';
@@ -33,7 +34,7 @@ export type {
   RedeliverRangeOptions,
 } from './repos/jobs-api.js';
 export type { SettingsRepo } from './repos/settings.js';
-export type { WebhookSecretsRepo } from './repos/webhook-secrets.js';
+export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
 export type { Migration } from './schema.js';
 export type { Dialect } from './sql.js';
 export type { SqliteSynchronous } from './sqlite.js';

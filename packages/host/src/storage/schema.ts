@@ -212,4 +212,33 @@ CREATE INDEX jobs_finished ON jobs (run_at) WHERE state IN ('succeeded', 'failed
   autovacuum_analyze_scale_factor = 0.02);`,
     },
   },
+  {
+    version: 12,
+    name: 'routing epoch: a counter every change of installations, integrations or webhook secrets moves on, so a host may keep routes and delivery targets in memory and check them at its next write',
+    // Triggers, not the repositories, move it on: no write path can forget it (docs/architecture.md,
+    // "Accepting events"). One row; readers never wait for it (MVCC / WAL).
+    sql: {
+      sqlite: `CREATE TABLE routing_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), epoch BIGINT NOT NULL);
+INSERT INTO routing_epoch (id, epoch) VALUES (1, 0);
+CREATE TRIGGER installations_routing_insert AFTER INSERT ON installations BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER installations_routing_update AFTER UPDATE ON installations BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER installations_routing_delete AFTER DELETE ON installations BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER integrations_routing_insert AFTER INSERT ON integrations BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER integrations_routing_update AFTER UPDATE ON integrations BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER integrations_routing_delete AFTER DELETE ON integrations BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER webhook_secrets_routing_insert AFTER INSERT ON webhook_secrets BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER webhook_secrets_routing_update AFTER UPDATE ON webhook_secrets BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER webhook_secrets_routing_delete AFTER DELETE ON webhook_secrets BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;`,
+      postgres: `CREATE TABLE routing_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), epoch BIGINT NOT NULL);
+INSERT INTO routing_epoch (id, epoch) VALUES (1, 0);
+CREATE FUNCTION bump_routing_epoch() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER installations_routing AFTER INSERT OR UPDATE OR DELETE ON installations FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();
+CREATE TRIGGER integrations_routing AFTER INSERT OR UPDATE OR DELETE ON integrations FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();
+CREATE TRIGGER webhook_secrets_routing AFTER INSERT OR UPDATE OR DELETE ON webhook_secrets FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();`,
+    },
+  },
 ];

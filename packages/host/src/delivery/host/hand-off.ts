@@ -27,11 +27,12 @@ export interface HandOffTicket {
   /** Indexes (into the ids given to `reserve`, ascending) of the deliveries that got a slot. */
   readonly admitted: readonly number[];
   /**
-   * After the commit: sends the leased jobs (at most `admitted.length`) to the engine; unused slots are given back.
+   * After the commit: sends the leased jobs (at most `admitted.length`) to the engine, with the routing
+   * epoch the write was checked at, if it was; unused slots are given back.
    * If the thread that granted the slots has ended meanwhile, the jobs stay leased and come back when the
    * lease expires, as after any crash.
    */
-  deliver(records: JobRecord[]): void;
+  deliver(records: JobRecord[], routingEpoch?: number): void;
   /** The jobs were not committed: gives every slot back. */
   release(): void;
 }
@@ -49,7 +50,7 @@ export function reserveHandOff(
   slots: DeliverySlots,
   installationIds: readonly string[],
   isSlow: (installationId: string) => boolean,
-  send: (records: JobRecord[]) => void,
+  send: (records: JobRecord[], routingEpoch?: number) => void,
 ): HandOffTicket | null {
   const wanted: number[] = [];
   for (let i = 0; i < installationIds.length; i++) {
@@ -62,12 +63,12 @@ export function reserveHandOff(
   let ended = false;
   return {
     admitted,
-    deliver(records) {
+    deliver(records, routingEpoch) {
       if (ended) return;
       ended = true;
       const sent = records.slice(0, admitted.length);
       slots.give(admitted.length - sent.length);
-      if (sent.length > 0) send(sent);
+      if (sent.length > 0) send(sent, routingEpoch);
     },
     release() {
       if (ended) return;

@@ -20,6 +20,7 @@ import {
 } from '../engine.js';
 import type { JobLoopSlots } from '../job-loop.js';
 import type { Decision } from '../policy.js';
+import { DeliveryTargets } from './targets.js';
 
 /** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
 export function leaseMs(attemptTimeoutMs: number): number {
@@ -84,12 +85,15 @@ export interface DeliveryDeps {
 
 interface QueuedDelivery extends DeliveryJob {
   record: JobRecord;
+  /** The routing epoch of the write that handed it over (see DeliveryTargets); undefined: claimed. */
+  routingEpoch?: number | undefined;
 }
 
-function toQueued(record: JobRecord): QueuedDelivery {
+function toQueued(record: JobRecord, routingEpoch?: number): QueuedDelivery {
   const payload = record.payload as unknown as DeliverJobPayload;
   return {
     record,
+    routingEpoch,
     id: record.id,
     eventId: record.eventId ?? '',
     eventType: payload.eventType,
@@ -118,8 +122,12 @@ function onAttemptOf(metrics: DeliveryMetrics) {
 
 /** The delivery engine of {@link startDeliveryEngine}. */
 export interface QueuedDeliveryEngine extends DeliveryEngine<QueuedDelivery> {
-  /** Delivers `deliver` jobs another thread inserted already leased (running, with their lease token). */
-  adoptRecords(records: readonly JobRecord[]): void;
+  /**
+   * Delivers `deliver` jobs another thread inserted already leased (running, with their lease token);
+   * `routingEpoch`: the epoch the accepting write was checked at, if it was (where they go is then read
+   * again only if it changed since).
+   */
+  adoptRecords(records: readonly JobRecord[], routingEpoch?: number): void;
 }
 
 /**
@@ -147,15 +155,10 @@ export function startDeliveryEngine(
     run: (items) => jobs.finishAttempts(items, Date.now()),
     isolate: (error) => !isStorageError(error, 'unavailable'),
   });
-  // Where the jobs of one claim go, read once per installation: a claim is a batch of up to
-  // `concurrency` jobs, often for the same few installations. Renewed at every claim, so an edited URL,
-  // a rotated secret or an uninstall applies from the next claim on.
-  let targets = new Map<string, Promise<{ url: string; secrets: string[] } | null>>();
-  const readTarget = async (installationId: string) => {
-    const target = await storage.webhookSecrets.deliveryTarget(installationId, Date.now());
-    if (!target || typeof target.configuration.url !== 'string') return null;
-    return { url: target.configuration.url, secrets: target.secrets };
-  };
+  // Where deliveries go, read once per installation while current: since the last claim, or at the
+  // routing epoch of the write that handed a job over; an edited URL, a rotated secret or an uninstall
+  // applies from the next claim or the next write on.
+  const targets = new DeliveryTargets((id) => storage.webhookSecrets.deliveryTarget(id, Date.now()));
   const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
     jobs.unhold(which, Date.now()).then(
       (count) => {
@@ -186,8 +189,8 @@ export function startDeliveryEngine(
           if (room > 0)
             claimed.push(...(await jobs.claimHeld({ installationId, limit: room, leaseMs: lease, now })));
         }
-        targets = new Map();
-        return claimed.map(toQueued);
+        targets.afterClaim();
+        return claimed.map((record) => toQueued(record));
       },
       release: async (released) => {
         await jobs.release(
@@ -215,19 +218,8 @@ export function startDeliveryEngine(
       },
       nextDueAt: (exclude) => jobs.nextDueAt(['deliver'], exclude),
     },
-    resolveTarget: (job) => {
-      const id = job.record.installationId;
-      let target = targets.get(id);
-      if (!target) {
-        target = readTarget(id);
-        targets.set(id, target);
-        // A failed read is not kept: the next job of the claim tries again.
-        void target.catch(() => {
-          if (targets.get(id) === target) targets.delete(id);
-        });
-      }
-      return target;
-    },
+    resolveTarget: (job) =>
+      targets.resolve({ installationId: job.record.installationId, routingEpoch: job.routingEpoch }),
     dispatcher,
     policy: deps.policy,
     userAgentVersion: version,
@@ -281,9 +273,10 @@ export function startDeliveryEngine(
       await listener.close();
       await engine.stop(options);
     },
-    adoptRecords(records) {
-      targets = new Map(); // as at a claim: read where they go afresh
-      engine.adopt(records.map(toQueued));
+    adoptRecords(records, routingEpoch) {
+      // Not checked against an epoch (stored unchecked): as at a claim, where they go is read afresh.
+      if (routingEpoch === undefined) targets.afterClaim();
+      engine.adopt(records.map((record) => toQueued(record, routingEpoch)));
     },
   };
 }

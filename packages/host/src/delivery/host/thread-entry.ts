@@ -82,7 +82,7 @@ port.on('message', (message: ToDeliveryThread) => {
     );
   } else if (message.type === 'adopt') {
     running.then(
-      ({ engine }) => engine.adoptRecords(message.jobs),
+      ({ engine }) => engine.adoptRecords(message.jobs, message.routingEpoch),
       () => undefined,
     );
   } else if (message.type === 'metrics') {

@@ -46,7 +46,7 @@ export interface SerializedError {
 export type ToDeliveryThread =
   | { type: 'notify' }
   /** `deliver` jobs the main thread inserted leased to this worker, each holding a slot it took. */
-  | { type: 'adopt'; jobs: JobRecord[] }
+  | { type: 'adopt'; jobs: JobRecord[]; routingEpoch?: number | undefined }
   /** A scrape of `GET /metrics`: answer with the engine's metrics (text), quoting `id`. */
   | { type: 'metrics'; id: number }
   | { type: 'stop' };

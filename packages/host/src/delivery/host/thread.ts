@@ -271,10 +271,11 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
         slots,
         installationIds,
         (id) => slow.has(id),
-        (jobs) => {
+        (jobs, routingEpoch) => {
           // Another worker (restarted after a crash) has other slots: these jobs wait for their lease. A
           // stopping worker still delivers what it is handed before it has stopped.
-          if (current === worker) worker.postMessage({ type: 'adopt', jobs } satisfies ToDeliveryThread);
+          if (current === worker)
+            worker.postMessage({ type: 'adopt', jobs, routingEpoch } satisfies ToDeliveryThread);
         },
       );
     },

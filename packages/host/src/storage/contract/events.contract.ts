@@ -1,8 +1,15 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
+import type { EventWithJobs, InsertWithJobsResult } from '../repos/events.js';
 import type { EnqueueInput } from '../repos/jobs-api.js';
 import type { StorageTx } from '../storage.js';
-import { type Ctx, installationInput } from './fixtures.js';
+import { type Ctx, installationInput, integrationInput } from './fixtures.js';
+
+/** The result of a write that was not stale (a failed expectation otherwise). */
+function stored(result: InsertWithJobsResult): Extract<InsertWithJobsResult, { stale: false }> {
+  if (result.stale) throw new Error(`stored nothing: routing stale (epoch ${result.epoch})`);
+  return result;
+}
 
 export function eventsContract(ctx: () => Ctx): void {
   it('insertIfAbsent is idempotent on eventId and returns the stored event', async () => {
@@ -77,24 +84,26 @@ export function eventsContract(ctx: () => Ctx): void {
       ...extra,
     });
     const lease = { until: 5_000, token: 'lease_token_1' };
-    const { inserted, jobs } = await storage.events.insertWithJobs(
-      [
-        {
-          event: { eventId: 'evt_a', type: 'site_view', payload: { e: 'a' }, siteId: 's1' },
-          jobs: [deliver(1, { lease }), deliver(2)],
-        },
-        { event: { eventId: 'evt_known', type: 'site_view', payload: { a: 2 } }, jobs: [deliver(3)] },
-        {
-          event: { eventId: 'evt_b', type: 't', payload: {} },
-          jobs: [deliver(4, { hold: true, runAt: 2_000 })],
-        },
-        { event: { eventId: 'evt_a', type: 'site_view', payload: { e: 'again' } }, jobs: [deliver(5)] },
-        { event: { eventId: 'evt_c', type: 't', payload: {} }, jobs: [] },
-      ],
-      1_000,
+    const { inserted, jobs } = stored(
+      await storage.events.insertWithJobs(
+        [
+          {
+            event: { eventId: 'evt_a', type: 'site_view', payload: { e: 'a' }, siteId: 's1' },
+            jobs: [deliver(1, { lease }), deliver(2)],
+          },
+          { event: { eventId: 'evt_known', type: 'site_view', payload: { a: 2 } }, jobs: [deliver(3)] },
+          {
+            event: { eventId: 'evt_b', type: 't', payload: {} },
+            jobs: [deliver(4, { hold: true, runAt: 2_000 })],
+          },
+          { event: { eventId: 'evt_a', type: 'site_view', payload: { e: 'again' } }, jobs: [deliver(5)] },
+          { event: { eventId: 'evt_c', type: 't', payload: {} }, jobs: [] },
+        ],
+        1_000,
+      ),
     );
     expect(inserted).toEqual([true, false, true, false, true]);
-    expect(await storage.events.insertWithJobs([])).toEqual({ inserted: [], jobs: [] });
+    expect(await storage.events.insertWithJobs([])).toEqual({ stale: false, inserted: [], jobs: [] });
     expect(jobs.map((job) => [job.eventId, job.payload, job.state, job.runAt, job.leaseToken])).toEqual([
       ['evt_a', { n: 1 }, 'running', 1_000, 'lease_token_1'],
       ['evt_a', { n: 2 }, 'queued', 1_000, null],
@@ -114,14 +123,16 @@ export function eventsContract(ctx: () => Ctx): void {
     expect(await storage.events.get('evt_c')).not.toBeNull();
 
     // A group too big for one statement (33 000 bound values) is stored whole as well.
-    const many = await storage.events.insertWithJobs(
-      [
-        {
-          event: { eventId: 'evt_many', type: 't', payload: {} },
-          jobs: Array.from({ length: 3_000 }, (_v, i) => deliver(i)),
-        },
-      ],
-      1_000,
+    const many = stored(
+      await storage.events.insertWithJobs(
+        [
+          {
+            event: { eventId: 'evt_many', type: 't', payload: {} },
+            jobs: Array.from({ length: 3_000 }, (_v, i) => deliver(i)),
+          },
+        ],
+        1_000,
+      ),
     );
     expect(many.inserted).toEqual([true]);
     expect(many.jobs).toHaveLength(3_000);
@@ -141,6 +152,74 @@ export function eventsContract(ctx: () => Ctx): void {
     expect(await storage.events.get('evt_ok')).toBeNull();
     expect(await storage.events.get('evt_bad_job')).toBeNull();
     expect((await storage.jobs.queueStats(1_000))[0]).toMatchObject({ queued: 3_001 });
+  });
+
+  it('insertWithJobs with routedAt stores the group only while the routing epoch is the one it was routed at', async () => {
+    const { storage } = ctx();
+    await storage.integrations.publish(integrationInput());
+    const routed = await storage.installations.routes({ spaceId: 'sp1' });
+    expect(routed.epoch).toEqual(expect.any(Number));
+    const group = (eventId: string, jobs: number): EventWithJobs[] => [
+      {
+        event: { eventId, type: 't', payload: {}, spaceId: 'sp1' },
+        jobs: Array.from({ length: jobs }, (_v, n) => ({
+          kind: 'deliver',
+          installationId: 'inst_x',
+          payload: { n },
+        })),
+      },
+    ];
+    // Current: stored, as without the check (the one-statement path, and the transaction path of a big group).
+    for (const [eventId, jobs] of [
+      ['evt_now', 1],
+      ['evt_now_big', 3_000],
+    ] as const) {
+      const result = stored(await storage.events.insertWithJobs(group(eventId, jobs), 1_000, routed.epoch));
+      expect(result.inserted).toEqual([true]);
+      expect(result.jobs).toHaveLength(jobs);
+    }
+    // A duplicate at the current epoch is a duplicate, not stale.
+    expect(await storage.events.insertWithJobs(group('evt_now', 1), 1_000, routed.epoch)).toEqual({
+      stale: false,
+      inserted: [false],
+      jobs: [],
+    });
+
+    // Each kind of routing change moves the epoch on; a group routed before it stores nothing.
+    const inst = await storage.installations.create(installationInput({ spaceId: 'sp1' }));
+    await storage.webhookSecrets.set(inst.id, 'whsec_old', 1_000);
+    const epochs = [routed.epoch!, (await storage.installations.routes({ spaceId: 'sp1' })).epoch!];
+    expect(
+      (await storage.installations.routes({ spaceId: 'sp1' })).routes.map((r) => r.installation.id),
+    ).toEqual([inst.id]);
+    await storage.installations.update(inst.id, { configuration: { url: 'https://example.com/b' } });
+    epochs.push((await storage.installations.routes({ spaceId: 'sp1' })).epoch!);
+    await storage.webhookSecrets.rotate(inst.id, 'whsec_new', 5_000, 6_000);
+    epochs.push((await storage.installations.routes({ spaceId: 'sp1' })).epoch!);
+    await storage.integrations.publish(integrationInput({ version: '2.0.0' }));
+    epochs.push((await storage.installations.routes({ spaceId: 'sp1' })).epoch!);
+    await storage.installations.delete(inst.id);
+    const current = (await storage.installations.routes({ spaceId: 'sp1' })).epoch!;
+    epochs.push(current);
+    for (let i = 1; i < epochs.length; i++) expect(epochs[i]).toBeGreaterThan(epochs[i - 1]!);
+
+    for (const [eventId, jobs] of [
+      ['evt_late', 1],
+      ['evt_late_big', 3_000],
+    ] as const) {
+      expect(await storage.events.insertWithJobs(group(eventId, jobs), 1_000, routed.epoch)).toEqual({
+        stale: true,
+        epoch: current,
+      });
+      expect(await storage.events.get(eventId)).toBeNull();
+    }
+    expect((await storage.jobs.queueStats(1_000))[0]).toMatchObject({ queued: 3_001 });
+    // Routed again at the current epoch, it is stored.
+    expect(
+      stored(await storage.events.insertWithJobs(group('evt_late', 1), 1_000, current)).inserted,
+    ).toEqual([true]);
+    // A scope no installation can reach needs no epoch, and reads nothing.
+    expect(await storage.installations.routes({})).toEqual({ epoch: null, routes: [] });
   });
 
   it('a transaction that throws leaves neither the event nor its jobs', async () => {

@@ -81,7 +81,7 @@ export function integrationsContract(ctx: () => Ctx): void {
   it("routes() reads the latest published version's metadata, without bundle and secrets", async () => {
     const { storage } = ctx();
     await storage.installations.create(installationInput({ integrationName: 'hello', spaceId: 'sp1' }));
-    const meta = async () => (await storage.installations.routes({ spaceId: 'sp1' }))[0]?.integration;
+    const meta = async () => (await storage.installations.routes({ spaceId: 'sp1' })).routes[0]?.integration;
     expect(await meta()).toBeUndefined(); // nothing published yet: nothing to route to
     await storage.integrations.publish(integrationInput({ version: '1.0.0', createdAt: 5 }));
     await storage.integrations.publish(integrationInput({ version: '0.9.0', title: 'Older', createdAt: 6 }));

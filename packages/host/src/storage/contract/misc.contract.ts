@@ -33,24 +33,30 @@ export function miscContract(ctx: () => Ctx): void {
       installationInput({ configuration: { url: 'https://example.com/hook', events: ['site_view'] } }),
     );
     expect(await storage.webhookSecrets.deliveryTarget('inst_missing', 0)).toBeNull();
-    // No secret yet: the target, with none.
+    // No secret yet: the target, with none, at the routing epoch of the read.
+    const epoch0 = (await storage.installations.routes({ spaceId: 'space_1' })).epoch!;
     expect(await storage.webhookSecrets.deliveryTarget(inst.id, 0)).toEqual({
       configuration: { url: 'https://example.com/hook', events: ['site_view'] },
       secrets: [],
+      validUntil: null,
+      epoch: epoch0,
     });
     const t0 = 1_700_000_000_000;
     await storage.webhookSecrets.set(inst.id, 'whsec_a');
     await storage.webhookSecrets.rotate(inst.id, 'whsec_b', DAY, t0);
-    expect((await storage.webhookSecrets.deliveryTarget(inst.id, t0 + DAY - 1))?.secrets).toEqual([
-      'whsec_b',
-      'whsec_a',
-    ]);
-    expect((await storage.webhookSecrets.deliveryTarget(inst.id, t0 + DAY))?.secrets).toEqual(['whsec_b']);
+    const rotated = await storage.webhookSecrets.deliveryTarget(inst.id, t0 + DAY - 1);
+    // Valid until the previous secret expires; every change moved the epoch on.
+    expect(rotated).toMatchObject({ secrets: ['whsec_b', 'whsec_a'], validUntil: t0 + DAY });
+    expect(rotated!.epoch).toBeGreaterThan(epoch0);
+    expect(await storage.webhookSecrets.deliveryTarget(inst.id, t0 + DAY)).toMatchObject({
+      secrets: ['whsec_b'],
+      validUntil: null,
+    });
     // What the configuration says now, after an edit.
     await storage.installations.update(inst.id, { configuration: { url: 'https://example.com/v2' } });
-    expect((await storage.webhookSecrets.deliveryTarget(inst.id, t0))?.configuration).toEqual({
-      url: 'https://example.com/v2',
-    });
+    const edited = await storage.webhookSecrets.deliveryTarget(inst.id, t0);
+    expect(edited?.configuration).toEqual({ url: 'https://example.com/v2' });
+    expect(edited!.epoch).toBeGreaterThan(rotated!.epoch);
   });
 
   it('invocation logs: insert and list newest first with limit and since', async () => {

@@ -48,14 +48,26 @@ export interface EventsRepo {
    * transaction it is part of it.
    *
    * @example
-   * const { inserted, jobs } = await storage.events.insertWithJobs([
-   *   { event: { eventId: 'evt_1', type: 'site_view', payload: {} }, jobs: [{ kind: 'deliver', installationId, payload: {} }] },
-   * ]);
+   * With `routedAt` (the epoch of the `installations.routes` read the jobs were fanned out by), the
+   * group is stored only if the routing epoch is still that one, checked in the same statement: otherwise
+   * nothing is stored and the result is `{ stale: true, epoch }` with the current epoch, to route again.
+   *
+   * @example
+   * const { epoch, routes } = await storage.installations.routes({ siteId });
+   * const result = await storage.events.insertWithJobs(
+   *   [{ event: { eventId: 'evt_1', type: 'site_view', payload: {} }, jobs: [{ kind: 'deliver', installationId, payload: {} }] }],
+   *   Date.now(),
+   *   epoch,
+   * );
+   * if (result.stale) {
+   *   // an installation changed since the read: read the routes again
+   * }
    */
   insertWithJobs(
     entries: readonly EventWithJobs[],
     now?: number,
-  ): Promise<{ inserted: boolean[]; jobs: JobRecord[] }>;
+    routedAt?: number | null,
+  ): Promise<InsertWithJobsResult>;
   get(eventId: string): Promise<EventRecord | null>;
   /**
    * Deletes up to `limit` events received before `before` (oldest first); returns how many. The same
@@ -63,6 +75,11 @@ export interface EventsRepo {
    */
   prune(before: number, limit: number): Promise<number>;
 }
+
+/** What `insertWithJobs` did: stored (`inserted`, per entry, and the jobs), or nothing, its routing stale. */
+export type InsertWithJobsResult =
+  | { stale: false; inserted: boolean[]; jobs: JobRecord[] }
+  | { stale: true; epoch: number };
 
 const COLUMNS = 'event_id, type, payload, space_id, site_id, received_at';
 /** Rows per multi-row INSERT of `insertManyIfAbsent` (6 bound values each). */
@@ -75,6 +92,9 @@ const ONE_STATEMENT_VALUES = 30_000;
 /** A job row of `insertWithJobs`'s statement, typed (a VALUES list's parameters would otherwise be text). */
 const TYPED_JOB_ROW =
   '(?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::bigint)';
+/** An event row of `insertWithJobs`'s statement, typed likewise. */
+const TYPED_EVENT_ROW = '(?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint)';
+const EPOCH = 'SELECT epoch FROM routing_epoch WHERE id = 1';
 
 const eventValues = (input: EventInput, now: number): SqlValue[] => [
   input.eventId,
@@ -87,14 +107,17 @@ const eventValues = (input: EventInput, now: number): SqlValue[] => [
 
 /**
  * PostgreSQL: the events and their jobs in one statement. The jobs' INSERT reads the events' RETURNING
- * list, so only the jobs of events inserted now are stored; the statement is atomic by itself.
+ * list, so only the jobs of events inserted now are stored; the statement is atomic by itself. With
+ * `routedAt`, the events' INSERT keeps no row unless the routing epoch, read in the same snapshot, is
+ * `routedAt`; the statement returns that epoch in an extra row (event_id NULL) either way.
  */
 async function insertWithJobsInOneStatement(
   sql: Sql,
   events: readonly EventInput[],
   jobs: readonly JobRecord[],
   now: number,
-): Promise<Set<string>> {
+  routedAt: number | null,
+): Promise<{ storedIds: Set<string>; epoch: number | null }> {
   const jobsInsert =
     jobs.length === 0
       ? ''
@@ -106,14 +129,35 @@ async function insertWithJobsInOneStatement(
                   AS j (id, kind, installation_id, event_id, payload, state, run_at, lease_until, lease_token,
                         created_at, updated_at)
             WHERE j.event_id IN (SELECT event_id FROM stored_events))`;
+  const eventValuesSql =
+    routedAt === null
+      ? `VALUES ${events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`
+      : `SELECT * FROM (VALUES ${events.map(() => TYPED_EVENT_ROW).join(', ')}) AS e
+          WHERE (${EPOCH}) = ?::bigint`;
   const rows = await sql.all(
     `WITH stored_events AS (
-       INSERT INTO events (${COLUMNS}) VALUES ${events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       INSERT INTO events (${COLUMNS}) ${eventValuesSql}
        ON CONFLICT (event_id) DO NOTHING RETURNING event_id)${jobsInsert}
-     SELECT event_id FROM stored_events`,
-    [...events.flatMap((event) => eventValues(event, now)), ...jobs.flatMap(enqueueValues)],
+     SELECT event_id, NULL::bigint AS epoch FROM stored_events${routedAt === null ? '' : ` UNION ALL SELECT NULL::text, (${EPOCH})`}`,
+    [
+      ...events.flatMap((event) => eventValues(event, now)),
+      ...(routedAt === null ? [] : [routedAt]),
+      ...jobs.flatMap(enqueueValues),
+    ],
   );
-  return new Set(rows.map((row) => str(row, 'event_id')));
+  const storedIds = new Set<string>();
+  let epoch: number | null = null;
+  for (const row of rows) {
+    if (row.event_id === null) epoch = num(row, 'epoch');
+    else storedIds.add(str(row, 'event_id'));
+  }
+  return { storedIds, epoch };
+}
+
+async function mustGet(sql: Sql, query: string): Promise<Row> {
+  const row = await sql.get(query);
+  if (!row) throw new StorageError('internal', 'the routing_epoch row is missing (migration 12)');
+  return row;
 }
 
 function toRecord(row: Row): EventRecord {
@@ -149,8 +193,8 @@ export function eventsRepo(sql: Sql): EventsRepo {
       // The first of several inputs with one eventId is the one stored.
       return inputs.map((input) => inserted.delete(input.eventId));
     },
-    async insertWithJobs(entries, now = Date.now()) {
-      if (entries.length === 0) return { inserted: [], jobs: [] };
+    async insertWithJobs(entries, now = Date.now(), routedAt = null) {
+      if (entries.length === 0) return { stale: false, inserted: [], jobs: [] };
       // The first entry of an eventId is the one that may be stored; the jobs of repeats never are.
       const firstOf = new Map<string, number>();
       for (const [index, { event }] of entries.entries())
@@ -165,26 +209,36 @@ export function eventsRepo(sql: Sql): EventsRepo {
       );
       const all = candidates.flat();
       const events = entries.map(({ event }) => event);
-      let storedIds: Set<string>;
+      let written: { storedIds: Set<string>; epoch: number | null };
       if (sql.dialect === 'postgres' && events.length * 6 + all.length * 11 <= ONE_STATEMENT_VALUES) {
-        storedIds = await insertWithJobsInOneStatement(sql, events, all, now);
+        written = await insertWithJobsInOneStatement(sql, events, all, now, routedAt);
       } else {
-        storedIds = await sql.transaction(async (tx) => {
+        written = await sql.transaction(async (tx) => {
+          // Read in the write's transaction: on SQLite the writer lock keeps it current until COMMIT; on
+          // PostgreSQL a change committed after this read is concurrent with the group, as in one statement.
+          const epoch = routedAt === null ? null : num(await mustGet(tx, EPOCH), 'epoch');
+          if (epoch !== routedAt) return { storedIds: new Set<string>(), epoch };
           const inserted = await eventsRepo(tx).insertManyIfAbsent(
             events.map((event) => ({ ...event, receivedAt: event.receivedAt ?? now })),
           );
           const ids = new Set(events.filter((_event, i) => inserted[i]).map((event) => event.eventId));
           const rows = all.filter((job) => job.eventId !== null && ids.has(job.eventId));
           await insertJobRecords(tx, rows);
-          return ids;
+          return { storedIds: ids, epoch };
         });
       }
+      if (routedAt !== null && written.epoch !== routedAt) {
+        if (written.epoch === null)
+          throw new StorageError('internal', 'the routing_epoch row is missing (migration 12)');
+        return { stale: true, epoch: written.epoch };
+      }
+      const { storedIds } = written;
       const inserted = entries.map(
         ({ event }, index) => firstOf.get(event.eventId) === index && storedIds.has(event.eventId),
       );
       const jobs = candidates.filter((_jobs, index) => inserted[index]).flat();
       await signalEnqueued(sql, jobs);
-      return { inserted, jobs };
+      return { stale: false, inserted, jobs };
     },
     async insertIfAbsent(input) {
       const payload = JSON.stringify(input.payload);

@@ -63,13 +63,24 @@ export interface InstallationsRepo {
   /**
    * `matching` with each installation's integration (the routing metadata of its latest version), in one
    * read: what an accepted event fans out to. An installation whose integration has no version is left out.
+   * `epoch` is the routing epoch the read saw (null when the scope reaches no installation whatever the
+   * database holds): pass it to `events.insertWithJobs` to store events routed by it only if no
+   * installation, integration or webhook secret changed since (docs/architecture.md, "Accepting events").
    *
    * @example
-   * for (const { installation, integration } of await storage.installations.routes({ spaceId: 'sp1' })) {
+   * const { epoch, routes } = await storage.installations.routes({ spaceId: 'sp1' });
+   * for (const { installation, integration } of routes) {
    *   // integration.manifest says what the installation receives
    * }
    */
-  routes(scope: EventScope): Promise<InstallationRoute[]>;
+  routes(scope: EventScope): Promise<RoutingRead>;
+}
+
+/** What `installations.routes` read: the routes and the routing epoch they are valid at. */
+export interface RoutingRead {
+  /** The routing epoch of the read; null: the scope reaches no installation, whatever changes. */
+  epoch: number | null;
+  routes: InstallationRoute[];
 }
 
 /** An installation an event reaches, with the routing metadata of its integration's latest version. */
@@ -254,19 +265,29 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
 
     async routes(scope) {
       const found = scopeWhere(scope);
-      if (!found) return [];
+      if (!found) return { epoch: null, routes: [] };
+      // The epoch row joined with the routes: one statement, one snapshot, an epoch even with no route.
       const rows = await sql.all(
-        `SELECT ${ROUTE_COLUMNS}
-           FROM installations i
-           JOIN integrations g ON g.name = i.integration_name
-            AND g.publish_seq = (SELECT MAX(publish_seq) FROM integrations WHERE name = i.integration_name)
-          WHERE ${found.where}
-          ORDER BY i.created_at, i.id`,
+        `SELECT e.epoch AS routing_epoch, r.*
+           FROM routing_epoch e
+           LEFT JOIN (SELECT ${ROUTE_COLUMNS}
+                        FROM installations i
+                        JOIN integrations g ON g.name = i.integration_name
+                         AND g.publish_seq = (SELECT MAX(publish_seq) FROM integrations WHERE name = i.integration_name)
+                       WHERE ${found.where}) r ON 1 = 1
+          WHERE e.id = 1
+          ORDER BY r.created_at, r.id`,
         found.values,
       );
-      return rows
-        .map((row) => ({ installation: toRecord(row), integration: toMeta(metaRow(row)) }))
-        .filter(({ installation }) => installationMatches(installation, scope));
+      const first = rows[0];
+      if (!first) throw new StorageError('internal', 'the routing_epoch row is missing (migration 12)');
+      return {
+        epoch: num(first, 'routing_epoch'),
+        routes: rows
+          .filter((row) => row.id !== null && row.id !== undefined)
+          .map((row) => ({ installation: toRecord(row), integration: toMeta(metaRow(row)) }))
+          .filter(({ installation }) => installationMatches(installation, scope)),
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { StorageError } from '../errors.js';
-import { json, numOrNull, strOrNull } from '../rows.js';
+import { json, num, numOrNull, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 
 /**
@@ -20,17 +20,26 @@ export interface WebhookSecretsRepo {
   active(installationId: string, now: number): Promise<string[]>;
   /**
    * Where a delivery of the installation goes and how it is signed, in one read: the installation's
-   * configuration (its `url`) and the secrets valid at `now` (as `active`); null if the installation
-   * does not exist.
+   * configuration (its `url`), the secrets valid at `now` (as `active`), until when that list holds
+   * (`validUntil`: the previous secret's expiry when it is in the list, else null) and the routing epoch
+   * of the read (`installations.routes`); null if the installation does not exist.
    *
    * @example
    * const target = await storage.webhookSecrets.deliveryTarget(inst.id, Date.now());
-   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'] }
+   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'], validUntil: null, epoch: 7 }
    */
-  deliveryTarget(
-    installationId: string,
-    now: number,
-  ): Promise<{ configuration: Record<string, unknown>; secrets: string[] } | null>;
+  deliveryTarget(installationId: string, now: number): Promise<DeliveryTargetRead | null>;
+}
+
+/** What `webhookSecrets.deliveryTarget` read. */
+export interface DeliveryTargetRead {
+  configuration: Record<string, unknown>;
+  /** Valid at the read's `now`, current first. */
+  secrets: string[];
+  /** When `secrets` stops being the valid list (the previous secret expires); null: not before a change. */
+  validUntil: number | null;
+  /** The routing epoch the read saw: any change of the installation or its secrets moves it on. */
+  epoch: number;
 }
 
 /** The secrets of a `webhook_secrets` row valid at `now`, current first (none: no row). */
@@ -81,13 +90,20 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
 
     async deliveryTarget(installationId, now) {
       const row = await sql.get(
-        `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at
+        `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at,
+                (SELECT epoch FROM routing_epoch WHERE id = 1) AS routing_epoch
            FROM installations i LEFT JOIN webhook_secrets s ON s.installation_id = i.id
           WHERE i.id = ?`,
         [installationId],
       );
       if (!row) return null;
-      return { configuration: json(row, 'configuration'), secrets: validSecrets(row, now) };
+      const secrets = validSecrets(row, now);
+      return {
+        configuration: json(row, 'configuration'),
+        secrets,
+        validUntil: secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null,
+        epoch: num(row, 'routing_epoch'),
+      };
     },
   };
 }
