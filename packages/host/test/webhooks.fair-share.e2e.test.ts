@@ -139,4 +139,49 @@ describe.each(
     const failed = list.flatMap((d) => d.attempts.filter((a) => a.error));
     expect(failed.every((a) => a.error?.startsWith('timeout'))).toBe(true);
   }, 60_000);
+
+  it('an endpoint flagged slow by one slow answer, and quick again, gets its deliveries at once within its share', async () => {
+    // The idle check as good as off (10 minutes): only the held deliveries' wake-up and the ends of the
+    // installation's own attempts can bring its next deliveries out.
+    t = await startTestHost(
+      {
+        PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+        PLATFORM_DELIVERY_THREAD: thread,
+        PLATFORM_DELIVERY_CONCURRENCY: '8',
+        PLATFORM_QUEUE_POLL_MS: '600000',
+      },
+      backend,
+    );
+    const host = t;
+    let answered = 0;
+    const hiccup = await startReceiver((_request, res) => {
+      answered += 1;
+      // The first answer takes 700 ms (past the 500 ms that makes an endpoint slow); the others, none.
+      setTimeout(() => res.writeHead(200).end('{"received":true}'), answered === 1 ? 700 : 0);
+    });
+    receivers.push(hiccup);
+    const created = await host.api<{ id: string }>('POST', '/v1/installations', {
+      integration: 'webhook',
+      space: 'space-hiccup',
+      configuration: { url: hiccup.url, space_content_updated: true },
+    });
+    const post = (revisionId: string) =>
+      host.api('POST', '/v1/events', { type: 'space_content_updated', spaceId: 'space-hiccup', revisionId });
+    expect((await post('slow-one')).status).toBe(202);
+    await hiccup.waitFor(1, 5_000);
+    await expect
+      .poll(() => host.host.context.delivery.isSlow(created.body.id), { timeout: 5_000 })
+      .toBe(true);
+    // Flagged slow for a minute: its new deliveries are held, at most 4 in flight. Posted one by one, the
+    // first finds none of its attempts in flight; then a burst.
+    const started = Date.now();
+    expect((await post('after-0')).status).toBe(202);
+    await hiccup.waitFor(2, 5_000);
+    const burst = await Promise.all(Array.from({ length: 40 }, (_v, i) => post(`after-${i + 1}`)));
+    expect(burst.every((res) => res.status === 202)).toBe(true);
+    await hiccup.waitFor(42, 10_000);
+    // Within its share, at once: before, held deliveries waited for the idle check (here 10 minutes).
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(host.host.context.delivery.isSlow(created.body.id)).toBe(true); // still slow all along
+  }, 60_000);
 });

@@ -41,11 +41,14 @@ describe('FairShare', () => {
     expect(fair.allowances()).toEqual(new Map([['dead', 0]]));
     expect(fair.saturated()).toEqual(['dead']);
     expect(fair.admits('other')).toBe(true);
-    expect(fair.ended('dead', true)).toBe(true); // it was at its limit: its queued jobs may go now... once under it
+    expect(fair.ended('dead', true)).toBe(true); // slow: its held jobs may go now... once under its limit
     expect(fair.admits('dead')).toBe(false); // 2 in flight
     expect(fair.ended('dead', false)).toBe(true);
     expect(fair.admits('dead')).toBe(true); // 1 in flight
     expect(fair.allowances()).toEqual(new Map([['dead', 1]]));
+    // Below its limit too: every ending job of a slow key asks for a look at its held jobs.
+    expect(fair.ended('dead', false)).toBe(true);
+    expect(fair.allowances()).toEqual(new Map([['dead', 2]]));
   });
 
   it('a key stays slow for slowForMs after its last lingering attempt, then is forgotten', () => {

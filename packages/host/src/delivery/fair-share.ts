@@ -127,21 +127,23 @@ export class FairShare {
   }
 
   /**
-   * A job of `key` ended (`lingered`: it had given its slot back). Returns whether the key was slow and at
-   * its limit before: its queued jobs were held back and may be claimed now.
+   * A job of `key` ended (`lingered`: it had given its slot back). Returns whether the key is slow: its
+   * jobs wait outside the due-time lookup (held, or left queued at its limit), so the worker looks for
+   * them now, while it has room. Not only at its limit: a slow key whose attempts end quickly (an endpoint
+   * flagged by one slow answer) would otherwise get its next jobs only at the worker's idle check.
    */
   ended(key: string, lingered: boolean): boolean {
     const state = this.#keys.get(key);
     if (!state) return false;
     const now = this.#options.now();
-    const wasFull = this.#slow(state, now) && state.inFlight >= this.#options.limit;
+    const wasSlow = this.#slow(state, now);
     state.inFlight = Math.max(0, state.inFlight - 1);
     if (lingered) {
       state.lingering = Math.max(0, state.lingering - 1);
       this.#lingering = Math.max(0, this.#lingering - 1);
     }
     this.#sync(key, state);
-    return wasFull;
+    return wasSlow;
   }
 
   /** Forgets keys that are idle and no longer slow (telling `onSlow`). Call now and then. */

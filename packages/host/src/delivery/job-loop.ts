@@ -224,7 +224,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         active -= 1;
         slots?.give(1);
       }
-      // A slow key at its limit had its due jobs left in the queue: look for them now.
+      // A slow key's jobs wait outside the due-time lookup (held, or left at its limit): look for them now.
       if (key !== null && fair?.ended(key, lingering)) setDrained(false);
       if (!drained) wake(); // a slot is free and more may be due
     });

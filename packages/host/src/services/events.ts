@@ -35,6 +35,7 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
   let acceptor = acceptors.get(ctx);
   if (!acceptor) {
     const routing = new RoutingCache();
+    const heldWake = throttled(() => ctx.notify.deliveries(), HELD_WAKE_MS);
     acceptor = new GroupCommit({
       // A locked or unreachable database would fail each event again: report it to all at once.
       isolate: (error) => !isStorageError(error, 'unavailable'),
@@ -50,6 +51,7 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
         // Committed: leased first attempts go straight to the delivery thread, the rest wait in the queue.
         const queued = handing.deliver(stored.jobs, stored.routedAt);
         if (queued.deliver) ctx.notify.deliveries();
+        else if (queued.held) heldWake();
         if (queued.invoke) ctx.notify.invocations();
         return stored.outcomes;
       },
@@ -57,6 +59,31 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
     acceptors.set(ctx, acceptor);
   }
   return acceptor;
+}
+
+/**
+ * Held deliveries (of an installation the delivery thread reports slow) wake it at most once per this
+ * many ms: a slow installation with room takes them within this time even when none of its attempts is
+ * in flight to pull them, and a dead one, at its limit, costs the thread at most one claim per window.
+ */
+const HELD_WAKE_MS = 50;
+
+/** `fn` at once, or at the end of the `ms` window after its last call: at most once per window. */
+function throttled(fn: () => void, ms: number): () => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = () => {
+    timer = undefined;
+    last = Date.now();
+    fn();
+  };
+  return () => {
+    if (timer !== undefined) return;
+    const wait = last + ms - Date.now();
+    if (wait <= 0) return run();
+    timer = setTimeout(run, wait);
+    timer.unref();
+  };
 }
 
 /** Stale writes in a row after which a group is stored by routes read just before, unchecked. */
@@ -164,17 +191,22 @@ function handOver(ctx: HostContext) {
       const lease = { until: Date.now() + leaseMs(ctx.config.deliveryTimeoutMs), token: newLeaseToken() };
       for (const i of ticket.admitted) (firstAttempts[i] as EnqueueInput).lease = lease;
     },
-    deliver(jobs: readonly JobRecord[], routedAt: number | null): { deliver: boolean; invoke: boolean } {
+    deliver(
+      jobs: readonly JobRecord[],
+      routedAt: number | null,
+    ): { deliver: boolean; held: boolean; invoke: boolean } {
       ticket?.deliver(
         jobs.filter((job) => job.kind === 'deliver' && job.state === 'running'),
         routedAt ?? undefined,
       );
       ticket = null;
-      // A slow installation's deliveries (held, or queued) need no wake-up: the delivery thread looks for
-      // them when one of its attempts ends (and at its next timer).
+      // A slow installation's deliveries (held, or queued) need no immediate wake-up: the delivery thread
+      // looks for them when one of its attempts ends; held ones wake it, throttled (HELD_WAKE_MS), for when
+      // none is in flight.
       const slow = (job: JobRecord) => ctx.delivery.isSlow(job.installationId);
       return {
         deliver: jobs.some((job) => job.kind === 'deliver' && job.state === 'queued' && !slow(job)),
+        held: jobs.some((job) => job.kind === 'deliver' && job.state === 'held'),
         invoke: jobs.some((job) => job.kind === 'invoke'),
       };
     },
