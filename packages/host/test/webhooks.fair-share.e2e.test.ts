@@ -25,17 +25,20 @@ describe.each(
     await Promise.all(receivers.splice(0).map((r) => r.close()));
     await t?.close();
   });
-
-  it('a dead endpoint gives its slots back and is capped; another subscriber is served; nothing is lost', async () => {
-    t = await startTestHost(
+  /** A host with 8 delivery slots (a slow installation's share: 4), private targets allowed. */
+  const startHost = (env: Record<string, string>) =>
+    startTestHost(
       {
         PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
         PLATFORM_DELIVERY_THREAD: thread,
         PLATFORM_DELIVERY_CONCURRENCY: '8',
-        PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
+        ...env,
       },
       backend,
     );
+
+  it('a dead endpoint gives its slots back and is capped; another subscriber is served; nothing is lost', async () => {
+    t = await startHost({ PLATFORM_DELIVERY_TIMEOUT_MS: '2000' });
     const host = t;
     let dead = true;
     const flaky = await startReceiver((_request, res) => {
@@ -143,15 +146,7 @@ describe.each(
   it('an endpoint flagged slow by one slow answer, and quick again, gets its deliveries at once within its share', async () => {
     // The idle check as good as off (10 minutes): only the held deliveries' wake-up and the ends of the
     // installation's own attempts can bring its next deliveries out.
-    t = await startTestHost(
-      {
-        PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
-        PLATFORM_DELIVERY_THREAD: thread,
-        PLATFORM_DELIVERY_CONCURRENCY: '8',
-        PLATFORM_QUEUE_POLL_MS: '600000',
-      },
-      backend,
-    );
+    t = await startHost({ PLATFORM_QUEUE_POLL_MS: '600000' });
     const host = t;
     let answered = 0;
     const hiccup = await startReceiver((_request, res) => {
