@@ -5,6 +5,7 @@ import type { EventRecord, JobRecord } from '../types.js';
 import { COLUMNS as JOB_COLUMNS } from './job-rows.js';
 import type { EnqueueInput } from './jobs-api.js';
 import { enqueueValues, insertJobRecords, signalEnqueued, toJobRecords } from './queue.js';
+import { epochOf, missingEpoch, ROUTING_EPOCH } from './routing-epoch.js';
 
 /** What `insertIfAbsent` takes; `receivedAt` defaults to now, spaceId/siteId to null. */
 export interface EventInput {
@@ -94,7 +95,6 @@ const TYPED_JOB_ROW =
   '(?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::bigint)';
 /** An event row of `insertWithJobs`'s statement, typed likewise. */
 const TYPED_EVENT_ROW = '(?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint)';
-const EPOCH = 'SELECT epoch FROM routing_epoch WHERE id = 1';
 
 const eventValues = (input: EventInput, now: number): SqlValue[] => [
   input.eventId,
@@ -133,12 +133,12 @@ async function insertWithJobsInOneStatement(
     routedAt === null
       ? `VALUES ${events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`
       : `SELECT * FROM (VALUES ${events.map(() => TYPED_EVENT_ROW).join(', ')}) AS e
-          WHERE (${EPOCH}) = ?::bigint`;
+          WHERE ${ROUTING_EPOCH} = ?::bigint`;
   const rows = await sql.all(
     `WITH stored_events AS (
        INSERT INTO events (${COLUMNS}) ${eventValuesSql}
        ON CONFLICT (event_id) DO NOTHING RETURNING event_id)${jobsInsert}
-     SELECT event_id, NULL::bigint AS epoch FROM stored_events${routedAt === null ? '' : ` UNION ALL SELECT NULL::text, (${EPOCH})`}`,
+     SELECT event_id, NULL::bigint AS epoch FROM stored_events${routedAt === null ? '' : ` UNION ALL SELECT NULL::text, ${ROUTING_EPOCH}`}`,
     [
       ...events.flatMap((event) => eventValues(event, now)),
       ...(routedAt === null ? [] : [routedAt]),
@@ -148,16 +148,10 @@ async function insertWithJobsInOneStatement(
   const storedIds = new Set<string>();
   let epoch: number | null = null;
   for (const row of rows) {
-    if (row.event_id === null) epoch = num(row, 'epoch');
+    if (row.event_id === null) epoch = epochOf(row, 'epoch');
     else storedIds.add(str(row, 'event_id'));
   }
   return { storedIds, epoch };
-}
-
-async function mustGet(sql: Sql, query: string): Promise<Row> {
-  const row = await sql.get(query);
-  if (!row) throw new StorageError('internal', 'the routing_epoch row is missing (migration 12)');
-  return row;
 }
 
 function toRecord(row: Row): EventRecord {
@@ -216,7 +210,8 @@ export function eventsRepo(sql: Sql): EventsRepo {
         written = await sql.transaction(async (tx) => {
           // Read in the write's transaction: on SQLite the writer lock keeps it current until COMMIT; on
           // PostgreSQL a change committed after this read is concurrent with the group, as in one statement.
-          const epoch = routedAt === null ? null : num(await mustGet(tx, EPOCH), 'epoch');
+          const epoch =
+            routedAt === null ? null : epochOf(await tx.get(`SELECT ${ROUTING_EPOCH} AS epoch`), 'epoch');
           if (epoch !== routedAt) return { storedIds: new Set<string>(), epoch };
           const inserted = await eventsRepo(tx).insertManyIfAbsent(
             events.map((event) => ({ ...event, receivedAt: event.receivedAt ?? now })),
@@ -228,8 +223,7 @@ export function eventsRepo(sql: Sql): EventsRepo {
         });
       }
       if (routedAt !== null && written.epoch !== routedAt) {
-        if (written.epoch === null)
-          throw new StorageError('internal', 'the routing_epoch row is missing (migration 12)');
+        if (written.epoch === null) throw missingEpoch();
         return { stale: true, epoch: written.epoch };
       }
       const { storedIds } = written;

@@ -6,6 +6,7 @@ import type { Row, Sql, SqlValue } from '../sql.js';
 import type { InstallationRecord, InstallationStatus, InstallationTarget, SpaceSelection } from '../types.js';
 import { type IntegrationMeta, META_COLUMNS, toMeta } from './integrations.js';
 import { cancelJobsForInstallation } from './queue.js';
+import { epochOf, ROUTING_EPOCH } from './routing-epoch.js';
 
 /** What `create` takes; `id` is generated (`inst_...`) unless given. */
 export interface CreateInstallationInput {
@@ -268,21 +269,18 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
       if (!found) return { epoch: null, routes: [] };
       // The epoch row joined with the routes: one statement, one snapshot, an epoch even with no route.
       const rows = await sql.all(
-        `SELECT e.epoch AS routing_epoch, r.*
-           FROM routing_epoch e
+        `SELECT ${ROUTING_EPOCH} AS routing_epoch, r.*
+           FROM (SELECT 1 AS one) o
            LEFT JOIN (SELECT ${ROUTE_COLUMNS}
                         FROM installations i
                         JOIN integrations g ON g.name = i.integration_name
                          AND g.publish_seq = (SELECT MAX(publish_seq) FROM integrations WHERE name = i.integration_name)
                        WHERE ${found.where}) r ON 1 = 1
-          WHERE e.id = 1
           ORDER BY r.created_at, r.id`,
         found.values,
       );
-      const first = rows[0];
-      if (!first) throw new StorageError('internal', 'the routing_epoch row is missing (migration 12)');
       return {
-        epoch: num(first, 'routing_epoch'),
+        epoch: epochOf(rows[0], 'routing_epoch'),
         routes: rows
           .filter((row) => row.id !== null && row.id !== undefined)
           .map((row) => ({ installation: toRecord(row), integration: toMeta(metaRow(row)) }))

@@ -1,6 +1,7 @@
 import { StorageError } from '../errors.js';
-import { json, num, numOrNull, strOrNull } from '../rows.js';
+import { json, numOrNull, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
+import { epochOf, ROUTING_EPOCH } from './routing-epoch.js';
 
 /**
  * Webhook signing secrets per installation: the current one and, during a rotation, the previous one
@@ -91,7 +92,7 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
     async deliveryTarget(installationId, now) {
       const row = await sql.get(
         `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at,
-                (SELECT epoch FROM routing_epoch WHERE id = 1) AS routing_epoch
+                ${ROUTING_EPOCH} AS routing_epoch
            FROM installations i LEFT JOIN webhook_secrets s ON s.installation_id = i.id
           WHERE i.id = ?`,
         [installationId],
@@ -102,7 +103,7 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
         configuration: json(row, 'configuration'),
         secrets,
         validUntil: secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null,
-        epoch: num(row, 'routing_epoch'),
+        epoch: epochOf(row, 'routing_epoch'),
       };
     },
   };
