@@ -5,7 +5,7 @@ import type { EventRecord, JobRecord } from '../types.js';
 import { COLUMNS as JOB_COLUMNS } from './job-rows.js';
 import type { EnqueueInput } from './jobs-api.js';
 import { enqueueValues, insertJobRecords, signalEnqueued, toJobRecords } from './queue.js';
-import { epochOf, missingEpoch, ROUTING_EPOCH } from './routing-epoch.js';
+import { epochOf, ROUTING_EPOCH } from './routing-epoch.js';
 
 /** What `insertIfAbsent` takes; `receivedAt` defaults to now, spaceId/siteId to null. */
 export interface EventInput {
@@ -93,7 +93,7 @@ const ONE_STATEMENT_VALUES = 30_000;
 /** A job row of `insertWithJobs`'s statement, typed (a VALUES list's parameters would otherwise be text). */
 const TYPED_JOB_ROW =
   '(?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::bigint)';
-/** An event row of `insertWithJobs`'s statement, typed likewise. */
+/** An event row of `insertWithJobs`'s statement, typed likewise (its VALUES list feeds a SELECT). */
 const TYPED_EVENT_ROW = '(?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint)';
 
 const eventValues = (input: EventInput, now: number): SqlValue[] => [
@@ -129,14 +129,11 @@ async function insertWithJobsInOneStatement(
                   AS j (id, kind, installation_id, event_id, payload, state, run_at, lease_until, lease_token,
                         created_at, updated_at)
             WHERE j.event_id IN (SELECT event_id FROM stored_events))`;
-  const eventValuesSql =
-    routedAt === null
-      ? `VALUES ${events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`
-      : `SELECT * FROM (VALUES ${events.map(() => TYPED_EVENT_ROW).join(', ')}) AS e
-          WHERE ${ROUTING_EPOCH} = ?::bigint`;
   const rows = await sql.all(
     `WITH stored_events AS (
-       INSERT INTO events (${COLUMNS}) ${eventValuesSql}
+       INSERT INTO events (${COLUMNS})
+       SELECT * FROM (VALUES ${events.map(() => TYPED_EVENT_ROW).join(', ')}) AS e
+        WHERE ${routedAt === null ? 'TRUE' : `${ROUTING_EPOCH} = ?::bigint`}
        ON CONFLICT (event_id) DO NOTHING RETURNING event_id)${jobsInsert}
      SELECT event_id, NULL::bigint AS epoch FROM stored_events${routedAt === null ? '' : ` UNION ALL SELECT NULL::text, ${ROUTING_EPOCH}`}`,
     [
@@ -222,10 +219,8 @@ export function eventsRepo(sql: Sql): EventsRepo {
           return { storedIds: ids, epoch };
         });
       }
-      if (routedAt !== null && written.epoch !== routedAt) {
-        if (written.epoch === null) throw missingEpoch();
-        return { stale: true, epoch: written.epoch };
-      }
+      // With routedAt, both paths read the epoch (epochOf throws if its row is gone): never null here.
+      if (routedAt !== null && written.epoch !== routedAt) return { stale: true, epoch: written.epoch! };
       const { storedIds } = written;
       const inserted = entries.map(
         ({ event }, index) => firstOf.get(event.eventId) === index && storedIds.has(event.eventId),

@@ -10,11 +10,7 @@ export const ROUTING_EPOCH = '(SELECT epoch FROM routing_epoch WHERE id = 1)';
 /** The routing epoch in `column` of `row`; `internal` when the row, or the epoch, is missing. */
 export function epochOf(row: Row | undefined, column: string): number {
   const value = row?.[column];
-  if (value === undefined || value === null) throw missingEpoch();
+  if (value === undefined || value === null)
+    throw new StorageError('internal', 'the routing_epoch row is missing (created by migration 12)');
   return num(row as Row, column);
-}
-
-/** The error of a database whose routing_epoch row is gone (deleted by hand: migration 12 creates it). */
-export function missingEpoch(): StorageError {
-  return new StorageError('internal', 'the routing_epoch row is missing (created by migration 12)');
 }
