@@ -27,7 +27,7 @@
 //
 // Options: --delay-ms=N (0 or more), --slots=N, --count=N, --rounds=N, --post-concurrency=N (default 64),
 // --host-cpus=F (cores per host, above 0; default no limit), --warmup=N (events per backend before the
-// rounds, default 500; a host under a small budget compiles its hot code slowly: give it thousands), --delivery-thread=true|false (the hosts'
+// rounds, default 500; a host under a small budget compiles its hot code slowly: give it thousands), --delivery-thread=1|0 (the hosts'
 // PLATFORM_DELIVERY_THREAD; default the host's own),
 // --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL).
 import pg from 'pg';
@@ -61,8 +61,15 @@ const O = {
   databaseUrl: rawOption('database-url', process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL),
   postConcurrency: option('post-concurrency', '64'),
   hostCpus: cores(rawOption('host-cpus', '')),
-  deliveryThread: rawOption('delivery-thread', undefined),
+  deliveryThread: onOff(rawOption('delivery-thread', '')),
 };
+
+function onOff(raw) {
+  if (raw === '') return undefined;
+  if (raw === '1' || raw === '0') return raw;
+  console.error(`--delivery-thread must be 1 (on) or 0 (off); got "${raw}"`);
+  process.exit(2);
+}
 
 function cores(raw) {
   if (raw === '') return null;
@@ -91,23 +98,28 @@ async function statementCounter(databaseUrl) {
     reset: () => admin.query('SELECT pg_stat_statements_reset()'),
     async perDelivery(databaseName, deliveries) {
       const { rows } = await admin.query(
-        `SELECT SUM(calls)::bigint AS calls, regexp_replace(query, '\\s+', ' ', 'g') AS query
+        `SELECT SUM(calls)::bigint AS calls, SUM(total_plan_time + total_exec_time) AS ms,
+                regexp_replace(query, '\\s+', ' ', 'g') AS query
            FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-          WHERE d.datname = $1 GROUP BY 2`,
+          WHERE d.datname = $1 GROUP BY 3`,
         [databaseName],
       );
       // One line per kind of statement: its verb and table (IN lists and row counts vary).
       const byKind = new Map();
-      for (const { calls, query } of rows) {
+      for (const { calls, ms, query } of rows) {
         const write = /^(WITH \w+ AS \(\w+ INTO \w+|UPDATE \w+|INSERT INTO \w+|DELETE FROM \w+)/i.exec(query);
         const read = /^SELECT\b.*?\bFROM (\w+)/i.exec(query);
         const kind = write ? write[0] : read ? `SELECT … FROM ${read[1]}` : query.slice(0, 40);
-        byKind.set(kind, (byKind.get(kind) ?? 0) + Number(calls));
+        const sum = byKind.get(kind) ?? { calls: 0, ms: 0 };
+        byKind.set(kind, { calls: sum.calls + Number(calls), ms: sum.ms + Number(ms) });
       }
-      const out = {};
-      for (const [kind, calls] of [...byKind].sort((a, b) => b[1] - a[1]))
-        out[kind] = Math.round((calls / deliveries) * 1000) / 1000;
-      return out;
+      const calls = {};
+      const serverUs = {};
+      for (const [kind, sum] of [...byKind].sort((a, b) => b[1].calls - a[1].calls)) {
+        calls[kind] = Math.round((sum.calls / deliveries) * 1000) / 1000;
+        serverUs[kind] = Math.round((sum.ms * 1000) / deliveries);
+      }
+      return { calls, serverUs };
     },
     end: () => admin.end(),
   };
@@ -196,7 +208,10 @@ async function main() {
           ),
           throttledShare,
           ...(statements
-            ? { statementsPerDelivery: await statements.perDelivery(b.databaseName, burst.verified) }
+            ? await statements.perDelivery(b.databaseName, burst.verified).then(({ calls, serverUs }) => ({
+                statementsPerDelivery: calls,
+                serverUsPerDelivery: serverUs,
+              }))
             : {}),
         };
       }
@@ -246,16 +261,27 @@ async function main() {
     // The last round's counts (the code is warmest there).
     const last = results.rounds.at(-1);
     const kinds = [...new Set(['1', '2'].flatMap((key) => Object.keys(last[key].statementsPerDelivery)))];
-    const total = (key) => Object.values(last[key].statementsPerDelivery).reduce((a, b) => a + b, 0);
+    const total = (key, field) => Object.values(last[key][field]).reduce((a, b) => a + b, 0);
+    // The server's time is planning + execution as pg_stat_statements times them (planning only with
+    // pg_stat_statements.track_planning = on): time inside PostgreSQL, not the round trip.
     console.log(
-      `\nstatements per delivery, last round:\n${table(
+      `\nstatements per delivery, last round (and the server's µs per delivery in them):\n${table(
         ['statement', 'one host', 'two hosts'],
         [
           ...kinds.map((kind) => [
             kind,
-            ...['1', '2'].map((key) => fmt(last[key].statementsPerDelivery[kind] ?? 0, 3)),
+            ...['1', '2'].map(
+              (key) =>
+                `${fmt(last[key].statementsPerDelivery[kind] ?? 0, 3)} (${fmt(last[key].serverUsPerDelivery[kind] ?? 0, 0)} µs)`,
+            ),
           ]),
-          ['all', fmt(total('1'), 2), fmt(total('2'), 2)],
+          [
+            'all',
+            ...['1', '2'].map(
+              (key) =>
+                `${fmt(total(key, 'statementsPerDelivery'), 2)} (${fmt(total(key, 'serverUsPerDelivery'), 0)} µs)`,
+            ),
+          ],
         ],
       )}`,
     );

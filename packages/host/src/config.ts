@@ -79,8 +79,8 @@ export interface HostConfig {
    */
   queuePollMs: number;
   /**
-   * `PLATFORM_DELIVERY_THREAD`: run the webhook delivery engine in a worker thread (`true`, `1`) with its
-   * own storage handle, or on the main thread next to the HTTP server (`false`, `0`).
+   * `PLATFORM_DELIVERY_THREAD`: run the webhook delivery engine in a worker thread (`1`, the default) with
+   * its own storage handle, or on the main thread next to the HTTP server (`0`).
    */
   deliveryThread: boolean;
   /**
