@@ -374,6 +374,33 @@ export function webhookDeliverySuite(thread: '0' | '1', backend: Backend): void 
       await expect(verify(req!.body, header, rotated.body.secret)).resolves.toBeTruthy();
     });
 
+    it('a URL edited while a delivery waits for its retry: the retry goes to the new URL', async () => {
+      // The first attempt reads where the installation's deliveries go, and the host keeps that read;
+      // the retry is claimed from the queue after the edit, so it must not reuse it (docs/architecture.md,
+      // "Accepting events").
+      const before = await receiver((_req, res) => res.writeHead(500).end('not yet'));
+      const after = await receiver();
+      const inst = await installSpaceWebhook(before.url, 'space-moved');
+      await t.api('POST', '/v1/events', {
+        type: 'space_content_updated',
+        spaceId: 'space-moved',
+        revisionId: 'r',
+      });
+      await before.waitFor(1);
+      const edited = await t.api('PATCH', `/v1/installations/${inst.id}`, {
+        configuration: { url: after.url, space_content_updated: true },
+      });
+      expect(edited.status).toBe(200);
+      const editedAt = Date.now();
+      const [delivery] = await settled(inst.id, 1);
+      // The first retry is due 1 s after the first attempt; on a machine too slow to edit within that
+      // second it may still go to the old URL, but no attempt claimed after the edit may.
+      expect(delivery?.state).toBe('succeeded');
+      expect(delivery?.attempts.at(-1)?.statusCode).toBe(200);
+      expect(after.received).toHaveLength(1);
+      expect(before.received.filter((request) => request.at > editedAt + 200)).toEqual([]);
+    });
+
     it('redelivers one delivery and all failed ones in a range, as new series with the same event id', async () => {
       let fail = true;
       const r = await receiver((_req, res) => res.writeHead(fail ? 400 : 200).end());

@@ -20,6 +20,7 @@ export type { IntegrationMeta, IntegrationsRepo, PublishInput } from './repos/in
 export type { InvocationLogInput, InvocationLogsRepo } from './repos/invocation-logs.js';
 export type {
   AttemptInput,
+  ClaimedJobs,
   ClaimOptions,
   DeliveryListOptions,
   DeliveryLogRepo,

@@ -85,7 +85,10 @@ export interface DeliveryDeps {
 
 interface QueuedDelivery extends DeliveryJob {
   record: JobRecord;
-  /** The routing epoch of the write that handed it over (see DeliveryTargets); undefined: claimed. */
+  /**
+   * The routing epoch its claim read, or that the write handing it over was checked at (see
+   * DeliveryTargets); undefined: handed over by a write stored unchecked.
+   */
   routingEpoch?: number | undefined;
 }
 
@@ -155,9 +158,9 @@ export function startDeliveryEngine(
     run: (items) => jobs.finishAttempts(items, Date.now()),
     isolate: (error) => !isStorageError(error, 'unavailable'),
   });
-  // Where deliveries go, read once per installation while current: since the last claim, or at the
-  // routing epoch of the write that handed a job over; an edited URL, a rotated secret or an uninstall
-  // applies from the next claim or the next write on.
+  // Where deliveries go, read once per installation while current: at the routing epoch the job's claim
+  // read, or the epoch of the write that handed it over, or later; an edited URL, a rotated secret or an
+  // uninstall applies from the next claim or the next write on.
   const targets = new DeliveryTargets((id) => storage.webhookSecrets.deliveryTarget(id, Date.now()));
   const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
     jobs.unhold(which, Date.now()).then(
@@ -179,18 +182,21 @@ export function startDeliveryEngine(
           dueBy: Math.max(now, dueBy),
           ...(allowances && allowances.size > 0 ? { perInstallation: allowances } : {}),
         });
+        // Each job carries the routing epoch its claim read: where it goes is read again only if it changed
+        // since (an edit, a rotation or an uninstall committed before the claim moved the epoch on).
+        const queued = claimed.map((record) => toQueued(record, claimed.routingEpoch ?? undefined));
         // A slow installation's new deliveries are held (see events.ts): what its share has room for
         // comes from there, through its own index range.
         for (const [installationId, allowance] of allowances ?? []) {
           const room = Math.min(
             allowance - claimed.filter((job) => job.installationId === installationId).length,
-            limit - claimed.length,
+            limit - queued.length,
           );
-          if (room > 0)
-            claimed.push(...(await jobs.claimHeld({ installationId, limit: room, leaseMs: lease, now })));
+          if (room <= 0) continue;
+          const held = await jobs.claimHeld({ installationId, limit: room, leaseMs: lease, now });
+          queued.push(...held.map((record) => toQueued(record, held.routingEpoch ?? undefined)));
         }
-        targets.afterClaim();
-        return claimed.map((record) => toQueued(record));
+        return queued;
       },
       release: async (released) => {
         await jobs.release(
@@ -274,8 +280,8 @@ export function startDeliveryEngine(
       await engine.stop(options);
     },
     adoptRecords(records, routingEpoch) {
-      // Not checked against an epoch (stored unchecked): as at a claim, where they go is read afresh.
-      if (routingEpoch === undefined) targets.afterClaim();
+      // Not checked against an epoch (stored unchecked): where they go is read afresh.
+      if (routingEpoch === undefined) targets.forget();
       engine.adopt(records.map((record) => toQueued(record, routingEpoch)));
     },
   };

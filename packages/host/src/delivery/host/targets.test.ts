@@ -28,7 +28,7 @@ function database() {
   return db;
 }
 
-it('claimed deliveries share one read per installation until the next claim', async () => {
+it('deliveries without a routing epoch share one read per installation until forget()', async () => {
   const db = database();
   const targets = new DeliveryTargets(db.read);
   const both = await Promise.all([
@@ -43,12 +43,12 @@ it('claimed deliveries share one read per installation until the next claim', as
   db.url = 'https://example.com/b';
   db.epoch = 6;
   expect((await targets.resolve({ installationId: 'i1' }))?.url).toBe('https://example.com/a');
-  targets.afterClaim();
+  targets.forget();
   expect((await targets.resolve({ installationId: 'i1' }))?.url).toBe('https://example.com/b');
   expect(db.reads).toBe(2);
 });
 
-it('a handed-over delivery reuses a read at its routing epoch or later, and reads again after a change', async () => {
+it('a delivery reuses a read at its routing epoch (read by its claim, or at its hand-over) or later, and reads again after a change', async () => {
   const db = database();
   const targets = new DeliveryTargets(db.read);
   await targets.resolve({ installationId: 'i1', routingEpoch: 5 });
@@ -97,7 +97,7 @@ it('a failed read is not kept; a gone installation is null, and read again for a
   expect(await targets.resolve({ installationId: 'i1' })).not.toBeNull();
   expect(db.reads).toBe(2);
   db.gone = true;
-  targets.afterClaim();
+  targets.forget();
   expect(await targets.resolve({ installationId: 'i1' })).toBeNull();
   expect(await targets.resolve({ installationId: 'i1' })).toBeNull();
   expect(db.reads).toBe(3);

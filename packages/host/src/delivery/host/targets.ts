@@ -1,16 +1,16 @@
 import type { DeliveryTargetRead } from '../../storage/index.js';
 import type { DeliveryTarget } from '../engine.js';
 
-/** Past this many installations read since the last claim, the reads are forgotten (memory stays bounded). */
+/** Past this many installations read, the reads are forgotten (memory stays bounded). */
 const MAX_ENTRIES = 10_000;
 
-/** What a delivery asks of {@link DeliveryTargets}: its installation, and the routing epoch it was handed over at. */
+/** What a delivery asks of {@link DeliveryTargets}: its installation, and the routing epoch it is current at. */
 export interface TargetRequest {
   installationId: string;
   /**
-   * The routing epoch at which the accepting write stored the job (a handed-over first attempt); a read
-   * at this epoch or a later one is current for it. Undefined: the job was claimed, and only a read since
-   * the last claim is.
+   * The routing epoch its claim read, or at which the accepting write that handed it over was checked; a
+   * read at this epoch or a later one is current for it. Undefined (a job handed over by a write stored
+   * unchecked): only a read since the last {@link DeliveryTargets.forget} is.
    */
   routingEpoch?: number | undefined;
 }
@@ -21,15 +21,15 @@ interface Entry {
 
 /**
  * Where deliveries go (URL and signing secrets), read once per installation and reused while it is
- * current: for a claimed job, a read made since the last claim ({@link afterClaim}); for a handed-over
- * one, a read at the routing epoch its accepting write was checked at, or later (an edit, a rotation or an
- * uninstall moves the epoch on: docs/architecture.md, "Accepting events"). A read whose previous secret
+ * current: a read at the routing epoch the job's claim read, or its accepting write was checked at, or
+ * later (an edit, a rotation or an uninstall moves the epoch on: docs/architecture.md, "Accepting
+ * events"); for a job without an epoch, a read since the last {@link forget}. A read whose previous secret
  * has expired since is not reused. A failed read is not kept.
  *
  * @example
  * const targets = new DeliveryTargets((id) => storage.webhookSecrets.deliveryTarget(id, Date.now()));
- * targets.afterClaim();
  * const target = await targets.resolve({ installationId: 'inst_1', routingEpoch: 12 });
+ * targets.forget(); // before jobs without an epoch
  */
 export class DeliveryTargets {
   #entries = new Map<string, Entry>();
@@ -44,8 +44,8 @@ export class DeliveryTargets {
     this.#now = now;
   }
 
-  /** A claim took jobs from the queue: reads made before it are not current for them. */
-  afterClaim(): void {
+  /** Jobs without a routing epoch are coming: reads made before now are not current for them. */
+  forget(): void {
     this.#entries = new Map();
   }
 

@@ -59,6 +59,42 @@ export function miscContract(ctx: () => Ctx): void {
     expect(edited!.epoch).toBeGreaterThan(rotated!.epoch);
   });
 
+  it('claim and claimHeld return the routing epoch they read: a change committed before a claim is in it', async () => {
+    const { storage } = ctx();
+    const inst = await storage.installations.create(installationInput());
+    const epochNow = async () => (await storage.webhookSecrets.deliveryTarget(inst.id, 0))!.epoch;
+    const claim = () => storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1_000, now: 10_000 });
+    const held = () =>
+      storage.jobs.claimHeld({ installationId: inst.id, limit: 5, leaseMs: 1_000, now: 10_000 });
+    const enqueue = (hold: boolean) =>
+      storage.jobs.enqueue([{ kind: 'deliver', installationId: inst.id, payload: {}, hold }], 100);
+
+    await enqueue(false);
+    await enqueue(true);
+    const before = await epochNow();
+    const first = await claim();
+    expect(first).toHaveLength(1);
+    expect(first.routingEpoch).toBe(before);
+    expect((await held()).routingEpoch).toBe(before);
+    // An edit, then a rotation: each claim after them reads the epoch they moved on to.
+    await storage.installations.update(inst.id, { configuration: { url: 'https://example.com/v2' } });
+    await enqueue(false);
+    const afterEdit = await claim();
+    expect(afterEdit.routingEpoch).toBe(await epochNow());
+    expect(afterEdit.routingEpoch).toBeGreaterThan(before);
+    await storage.webhookSecrets.set(inst.id, 'whsec_new');
+    await enqueue(true);
+    const afterRotation = await held();
+    expect(afterRotation).toHaveLength(1);
+    expect(afterRotation.routingEpoch).toBe(await epochNow());
+    expect(afterRotation.routingEpoch).toBeGreaterThan(afterEdit.routingEpoch!);
+    // Nothing taken, no epoch; the result still compares as the plain list of jobs.
+    const none = await claim();
+    expect(none.routingEpoch).toBeNull();
+    expect(none).toEqual([]);
+    expect((await held()).routingEpoch).toBeNull();
+  });
+
   it('invocation logs: insert and list newest first with limit and since', async () => {
     const { storage } = ctx();
     const base = { installationId: 'inst_1', integrationName: 'hello', eventType: 'fetch', eventId: null };

@@ -54,6 +54,20 @@ export interface AttemptInput {
   responseExcerpt?: string | null;
 }
 
+/**
+ * The jobs a claim took (retries first, then oldest `runAt`), with the routing epoch its statement read:
+ * a read of where a job goes made at that epoch or later is current for it (storage/README.md, "Routing
+ * epoch"). `routingEpoch` is null when the claim took nothing.
+ *
+ * @example
+ * const jobs = await storage.jobs.claim({ kinds: ['deliver'], limit: 8, leaseMs: 60_000, now: Date.now() });
+ * jobs.length; // 0 to 8
+ * jobs.routingEpoch; // e.g. 42 (null if jobs is empty)
+ */
+export interface ClaimedJobs extends Array<JobRecord> {
+  readonly routingEpoch: number | null;
+}
+
 /** How an attempt ends its claim: a final state, or back in the queue at `runAt` (a retry). */
 export type FinishOutcome =
   | { state: TerminalJobState; lastError?: string | null }
@@ -133,9 +147,9 @@ export interface QueueRepo {
    * Atomically takes up to `limit` due jobs (queued with runAt <= now, or running with an expired lease),
    * marks them running with leaseUntil = now + leaseMs and a fresh `leaseToken`. Due retries (attempt > 0)
    * and expired leases come before first attempts, so a backlog cannot push retries out of their windows;
-   * oldest runAt first within each.
+   * oldest runAt first within each. The result carries the routing epoch the claim read ({@link ClaimedJobs}).
    */
-  claim(options: ClaimOptions): Promise<JobRecord[]>;
+  claim(options: ClaimOptions): Promise<ClaimedJobs>;
   /** Finishes a running job; false when it was not running (anymore) or the lease was taken over. */
   complete(job: JobRef, state: TerminalJobState, now: number, lastError?: string | null): Promise<boolean>;
   /**
@@ -165,14 +179,14 @@ export interface QueueRepo {
   queueStats(now: number): Promise<QueueStats[]>;
   /**
    * Claims (as `claim` does: `running`, leased) up to `limit` of an installation's held jobs, oldest
-   * `runAt` first, through the `jobs_held` index.
+   * `runAt` first, through the `jobs_held` index; with the routing epoch the claim read ({@link ClaimedJobs}).
    */
   claimHeld(options: {
     installationId: string;
     limit: number;
     leaseMs: number;
     now: number;
-  }): Promise<JobRecord[]>;
+  }): Promise<ClaimedJobs>;
   /**
    * Makes held jobs `queued` again: those of `installationId`, or of every installation but the `except`ed
    * ones (the sweep after a restart, or of another host's holds). Returns how many.

@@ -5,11 +5,20 @@ import { StorageError } from '../errors.js';
 import { newLeaseToken, newSortableId } from '../ids.js';
 import { signalDue } from '../queue-signals.js';
 import { num, numOrNull, pruneLimit, str } from '../rows.js';
-import { placeholders, type Sql, type SqlValue } from '../sql.js';
+import { placeholders, type Row, type Sql, type SqlValue } from '../sql.js';
 import type { JobKind, JobRecord, TerminalJobState } from '../types.js';
 import { COLUMNS, TERMINAL, toJob } from './job-rows.js';
-import type { AttemptInput, EnqueueInput, FinishItem, FinishOutcome, JobRef, QueueRepo } from './jobs-api.js';
+import type {
+  AttemptInput,
+  ClaimedJobs,
+  EnqueueInput,
+  FinishItem,
+  FinishOutcome,
+  JobRef,
+  QueueRepo,
+} from './jobs-api.js';
 import { finishAll, finishGroup, refGuard } from './queue-finish.js';
+import { epochOf, ROUTING_EPOCH } from './routing-epoch.js';
 
 /** Rows per multi-row INSERT of `enqueue` (11 bound values each). */
 const ENQUEUE_CHUNK = 100;
@@ -132,7 +141,7 @@ export function claimStatement(
   return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
     WHERE id IN (
       SELECT id FROM ${candidates} ORDER BY ${order} LIMIT ?
-    ) RETURNING ${COLUMNS}`;
+    ) RETURNING ${CLAIMED}`;
 }
 
 /**
@@ -193,7 +202,23 @@ export function claimHeldStatement(dialect: Sql['dialect']): string {
   return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
     WHERE id IN (
       SELECT id FROM jobs WHERE state = 'held' AND installation_id = ? ORDER BY run_at, id LIMIT ? ${lock}
-    ) RETURNING ${COLUMNS}`;
+    ) RETURNING ${CLAIMED}`;
+}
+
+/** What a claim returns: the jobs' columns and the routing epoch its statement read (one value for all rows). */
+const CLAIMED = `${COLUMNS}, ${ROUTING_EPOCH} AS routing_epoch`;
+
+/**
+ * A claim's rows as {@link ClaimedJobs}: in claim order, with the epoch the statement read (not enumerable:
+ * the result still compares, spreads and serialises as the plain array of jobs).
+ */
+function toClaimed(rows: readonly Row[]): ClaimedJobs {
+  const jobs = rows.map(toJob).sort(claimOrder);
+  const routingEpoch = rows.length > 0 ? epochOf(rows[0], 'routing_epoch') : null;
+  return Object.defineProperty(jobs, 'routingEpoch', {
+    value: routingEpoch,
+    enumerable: false,
+  }) as ClaimedJobs;
 }
 
 /** Order of claimed jobs (RETURNING has none): retries first, then oldest runAt. */
@@ -277,7 +302,7 @@ export function queueRepo(sql: Sql): QueueRepo {
         ...lane,
         limit,
       ]);
-      return rows.map(toJob).sort(claimOrder);
+      return toClaimed(rows);
     },
 
     finishAttempt: async (ref: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number) => {
@@ -330,7 +355,7 @@ export function queueRepo(sql: Sql): QueueRepo {
     },
 
     async claimHeld({ installationId, limit, leaseMs, now }) {
-      if (limit <= 0) return [];
+      if (limit <= 0) return toClaimed([]);
       const rows = await sql.all(claimHeldStatement(sql.dialect), [
         now + leaseMs,
         newLeaseToken(),
@@ -338,7 +363,7 @@ export function queueRepo(sql: Sql): QueueRepo {
         installationId,
         limit,
       ]);
-      return rows.map(toJob).sort(claimOrder);
+      return toClaimed(rows);
     },
 
     async unhold(which, now) {
