@@ -244,7 +244,7 @@ describe('platform listen', () => {
     ).toEqual({});
   }, 60_000);
 
-  it('deliveries list and status say when the endpoint is slow (an attempt ran past 500 ms)', async () => {
+  it('deliveries list and status say when the endpoint is slow (an attempt runs past 500 ms)', async () => {
     const silent = createServer(() => {}); // takes the request, never answers
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {

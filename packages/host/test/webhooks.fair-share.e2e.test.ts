@@ -143,7 +143,18 @@ describe.each(
     expect(failed.every((a) => a.error?.startsWith('timeout'))).toBe(true);
   }, 60_000);
 
-  it('an endpoint flagged slow by one slow answer, and quick again, gets its deliveries at once within its share', async () => {
+  /** A webhook installation of `space` on `url`; its id. */
+  async function install(host: TestHost, url: string, space: string): Promise<string> {
+    const res = await host.api<{ id: string }>('POST', '/v1/installations', {
+      integration: 'webhook',
+      space,
+      configuration: { url, space_content_updated: true },
+    });
+    expect(res.status).toBe(201);
+    return res.body.id;
+  }
+
+  it('an endpoint flagged slow by two slow answers, and quick again, gets its deliveries at once within its share', async () => {
     // The idle check as good as off (10 minutes): only the held deliveries' wake-up and the ends of the
     // installation's own attempts can bring its next deliveries out.
     t = await startHost({ PLATFORM_QUEUE_POLL_MS: '600000' });
@@ -151,32 +162,70 @@ describe.each(
     let answered = 0;
     const hiccup = await startReceiver((_request, res) => {
       answered += 1;
-      // The first answer takes 700 ms (past the 500 ms that makes an endpoint slow); the others, none.
-      setTimeout(() => res.writeHead(200).end('{"received":true}'), answered === 1 ? 700 : 0);
+      // The first two answers take 700 ms (past the 500 ms that makes an attempt linger); the others, none.
+      setTimeout(() => res.writeHead(200).end('{"received":true}'), answered <= 2 ? 700 : 0);
     });
     receivers.push(hiccup);
-    const created = await host.api<{ id: string }>('POST', '/v1/installations', {
-      integration: 'webhook',
-      space: 'space-hiccup',
-      configuration: { url: hiccup.url, space_content_updated: true },
-    });
+    const id = await install(host, hiccup.url, 'space-hiccup');
     const post = (revisionId: string) =>
       host.api('POST', '/v1/events', { type: 'space_content_updated', spaceId: 'space-hiccup', revisionId });
     expect((await post('slow-one')).status).toBe(202);
-    await hiccup.waitFor(1, 5_000);
-    await expect
-      .poll(() => host.host.context.delivery.isSlow(created.body.id), { timeout: 5_000 })
-      .toBe(true);
-    // Flagged slow for a minute: its new deliveries are held, at most 4 in flight. Posted one by one, the
-    // first finds none of its attempts in flight; then a burst.
+    expect((await post('slow-two')).status).toBe(202);
+    await hiccup.waitFor(2, 5_000);
+    await expect.poll(() => host.host.context.delivery.isSlow(id), { timeout: 5_000 }).toBe(true);
+    // Two lingering attempts within a minute: flagged slow for a minute, after they ended too.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(host.host.context.delivery.isSlow(id)).toBe(true);
+    // Its new deliveries are held, at most 4 in flight. Posted one by one, the first finds none of its
+    // attempts in flight; then a burst.
     const started = Date.now();
     expect((await post('after-0')).status).toBe(202);
-    await hiccup.waitFor(2, 5_000);
+    await hiccup.waitFor(3, 5_000);
     const burst = await Promise.all(Array.from({ length: 40 }, (_v, i) => post(`after-${i + 1}`)));
     expect(burst.every((res) => res.status === 202)).toBe(true);
-    await hiccup.waitFor(42, 10_000);
+    await hiccup.waitFor(43, 10_000);
     // Within its share, at once: before, held deliveries waited for the idle check (here 10 minutes).
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(host.host.context.delivery.isSlow(created.body.id)).toBe(true); // still slow all along
+    expect(host.host.context.delivery.isSlow(id)).toBe(true); // still slow all along
+  }, 60_000);
+
+  it('one slow answer alone (a lost packet on a healthy endpoint) leaves no mark once it ends', async () => {
+    t = await startHost({});
+    const host = t;
+    let answered = 0;
+    const blip = await startReceiver((_request, res) => {
+      answered += 1;
+      setTimeout(() => res.writeHead(200).end('{"received":true}'), answered === 1 ? 700 : 0);
+    });
+    receivers.push(blip);
+    const id = await install(host, blip.url, 'space-blip');
+    const post = (revisionId: string) =>
+      host.api('POST', '/v1/events', { type: 'space_content_updated', spaceId: 'space-blip', revisionId });
+    expect((await post('slow-one')).status).toBe(202);
+    await blip.waitFor(1, 5_000);
+    // Slow while its attempt lingers (past 500 ms), and no longer once it has ended.
+    await expect.poll(() => host.host.context.delivery.isSlow(id), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => host.host.context.delivery.isSlow(id), { timeout: 5_000 }).toBe(false);
+    // So a burst is not held to the slow share: more than 4 of its deliveries in flight at once.
+    let inFlight = 0;
+    let peak = 0;
+    const wide = await startReceiver((_request, res) => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.writeHead(200).end('{"received":true}');
+      }, 100);
+    });
+    receivers.push(wide);
+    const edited = await host.api('PATCH', `/v1/installations/${id}`, {
+      configuration: { url: wide.url, space_content_updated: true },
+    });
+    expect(edited.status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 24 }, (_v, i) => post(`after-${i}`)));
+    expect(burst.every((res) => res.status === 202)).toBe(true);
+    await wide.waitFor(24, 10_000);
+    expect(peak).toBeGreaterThan(4);
+    expect(host.host.context.delivery.isSlow(id)).toBe(false);
   }, 60_000);
 });

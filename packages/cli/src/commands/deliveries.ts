@@ -119,7 +119,7 @@ Examples:
       if (options.json) return printJson(context, page);
       if (page.endpoint?.slow) {
         context.io.stdout(
-          `Endpoint slow: an attempt ran past 500 ms within the last minute, so at most ${page.endpoint.maxInFlight} of its deliveries are in flight at once (the others wait in the queue).\n`,
+          `Endpoint slow: an attempt to it is running past 500 ms, or two did within the last minute, so at most ${page.endpoint.maxInFlight} of its deliveries are in flight at once (the others wait in the queue).\n`,
         );
       }
       if (page.deliveries.length === 0) context.io.stdout('No deliveries.\n');

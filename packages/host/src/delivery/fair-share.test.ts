@@ -41,20 +41,59 @@ describe('FairShare', () => {
     expect(fair.allowances()).toEqual(new Map([['dead', 0]]));
     expect(fair.saturated()).toEqual(['dead']);
     expect(fair.admits('other')).toBe(true);
+    expect(fair.lingered('dead')).toBe(true); // a second one: slow for slowForMs, not only while they linger
     expect(fair.ended('dead', true)).toBe(true); // slow: its held jobs may go now... once under its limit
     expect(fair.admits('dead')).toBe(false); // 2 in flight
-    expect(fair.ended('dead', false)).toBe(true);
+    expect(fair.ended('dead', true)).toBe(true);
     expect(fair.admits('dead')).toBe(true); // 1 in flight
     expect(fair.allowances()).toEqual(new Map([['dead', 1]]));
     // Below its limit too: every ending job of a slow key asks for a look at its held jobs.
     expect(fair.ended('dead', false)).toBe(true);
     expect(fair.allowances()).toEqual(new Map([['dead', 2]]));
+    expect(flags).toEqual([['dead', true]]);
+  });
+
+  it('one lingering attempt alone leaves no mark once it ends; a second within slowForMs does', () => {
+    const { fair, clock, flags } = share();
+    fair.started('k');
+    expect(fair.lingered('k')).toBe(true);
+    expect(fair.isSlow('k')).toBe(true); // while it lingers
+    clock.now += 200;
+    expect(fair.ended('k', true)).toBe(true); // it was slow: look at its held jobs now
+    expect(fair.isSlow('k')).toBe(false);
+    expect(fair.allowances()).toEqual(new Map());
+    expect(flags).toEqual([
+      ['k', true],
+      ['k', false],
+    ]);
+    // Past the window, a lone lingering attempt is a first strike again.
+    clock.now += 10_000;
+    fair.sweep();
+    fair.started('k');
+    fair.lingered('k');
+    fair.ended('k', true);
+    expect(fair.isSlow('k')).toBe(false);
+    // Within the window (even after a sweep), the second strike keeps the key slow for slowForMs.
+    clock.now += 9_000;
+    fair.sweep();
+    fair.started('k');
+    fair.lingered('k');
+    fair.ended('k', true);
+    expect(fair.isSlow('k')).toBe(true);
+    clock.now += 9_999;
+    expect(fair.isSlow('k')).toBe(true);
+    clock.now += 1;
+    expect(fair.isSlow('k')).toBe(false);
   });
 
   it('a key stays slow for slowForMs after its last lingering attempt, then is forgotten', () => {
     const { fair, clock, flags } = share();
     fair.started('k');
+    fair.started('k');
     fair.lingered('k');
+    clock.now += 100;
+    fair.lingered('k');
+    fair.ended('k', true);
     fair.ended('k', true);
     clock.now += 9_999;
     expect(fair.isSlow('k')).toBe(true);

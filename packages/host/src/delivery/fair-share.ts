@@ -4,7 +4,11 @@
  *
  * - An attempt that runs longer than `slowMs` is *lingering*: it gives its slot back (the worker may start
  *   another job; an attempt waiting on a silent socket costs a socket, not work), up to `maxLingering` in
- *   all, and marks its key *slow* for `slowForMs`.
+ *   all, and its key is *slow* while it lingers.
+ * - A key stays slow for `slowForMs` once a second attempt of it lingers within `slowForMs` of the one
+ *   before (a dead or slow endpoint: its attempts in flight all linger together, and every later one
+ *   again), or once an attempt runs past `slowMs` while `maxLingering` others linger. One lingering
+ *   attempt alone, a lost packet on a healthy endpoint, leaves no mark once it ends.
  * - A slow key may have at most `limit` jobs in flight (lingering or not); claims take at most what it has
  *   left, and none while it is at its limit.
  * - Other keys are not limited: an endpoint that answers quickly turns its slots over in milliseconds and
@@ -23,7 +27,10 @@ export interface FairShareOptions {
   limit: number;
   /** An attempt running longer than this lingers and makes its key slow. */
   slowMs: number;
-  /** How long a key stays slow after its last lingering attempt began to linger. */
+  /**
+   * How long a key stays slow after an attempt began to linger within this long of the previous one (and
+   * the window in which two lingering attempts make it so).
+   */
   slowForMs: number;
   /** Most lingering attempts in all (their slots are given back: this bounds the sockets held). */
   maxLingering: number;
@@ -37,6 +44,8 @@ interface KeyState {
   inFlight: number;
   lingering: number;
   slowUntil: number;
+  /** When an attempt of this key last began to linger (-Infinity: never). */
+  lastLingerAt: number;
   /** What `onSlow` last said for this key. */
   flagged: boolean;
 }
@@ -111,13 +120,18 @@ export class FairShare {
   }
 
   /**
-   * An attempt of `key` has run `slowMs`: the key is slow from now on. Returns whether the attempt may
-   * linger (give its slot back), which it may while fewer than `maxLingering` do.
+   * An attempt of `key` has run `slowMs`: the key is slow while it lingers, and for `slowForMs` from now if
+   * another attempt lingered within `slowForMs` before it. Returns whether the attempt may linger (give
+   * its slot back), which it may while fewer than `maxLingering` do.
    */
   lingered(key: string): boolean {
     const state = this.#state(key);
-    state.slowUntil = this.#options.now() + this.#options.slowForMs;
+    const now = this.#options.now();
     const may = this.#lingering < this.#options.maxLingering;
+    // A second strike within the window, or one that may not even linger (the worker is full of them).
+    if (now - state.lastLingerAt < this.#options.slowForMs || !may)
+      state.slowUntil = now + this.#options.slowForMs;
+    state.lastLingerAt = now;
     if (may) {
       this.#lingering += 1;
       state.lingering += 1;
@@ -146,14 +160,16 @@ export class FairShare {
     return wasSlow;
   }
 
-  /** Forgets keys that are idle and no longer slow (telling `onSlow`). Call now and then. */
+  /**
+   * Tells `onSlow` of keys no longer slow, and forgets those idle with no lingering attempt within
+   * `slowForMs`. Call now and then.
+   */
   sweep(): void {
     const now = this.#options.now();
     for (const [key, state] of this.#keys) {
-      if (state.inFlight === 0 && !this.#slow(state, now)) {
-        this.#sync(key, state);
-        this.#keys.delete(key);
-      }
+      if (this.#slow(state, now)) continue;
+      this.#sync(key, state);
+      if (state.inFlight === 0 && now - state.lastLingerAt >= this.#options.slowForMs) this.#keys.delete(key);
     }
   }
 
@@ -169,7 +185,13 @@ export class FairShare {
   #state(key: string): KeyState {
     let state = this.#keys.get(key);
     if (!state) {
-      state = { inFlight: 0, lingering: 0, slowUntil: 0, flagged: false };
+      state = {
+        inFlight: 0,
+        lingering: 0,
+        slowUntil: 0,
+        lastLingerAt: Number.NEGATIVE_INFINITY,
+        flagged: false,
+      };
       this.#keys.set(key, state);
     }
     return state;

@@ -75,9 +75,12 @@ export interface JobLoopPerKey<J> {
   limit: number;
   /** Gives jobs back to the queue (they were leased to this job loop and never started). */
   release(jobs: J[]): Promise<void>;
-  /** An attempt running longer than this gives its slot back and makes its key slow. Default 500 ms. */
+  /** An attempt running longer than this gives its slot back and makes its key slow while it runs. Default 500 ms. */
   slowMs?: number;
-  /** How long a key stays slow after an attempt of it lingered. Default 60 000 ms. */
+  /**
+   * How long a key stays slow after an attempt of it lingered within this long of another one (see
+   * FairShare). Default 60 000 ms.
+   */
   slowForMs?: number;
   /** Most attempts that gave their slot back, in all. Default `concurrency`. */
   maxLingering?: number;

@@ -232,10 +232,10 @@ export function DeliveryLog({ installationId }: { installationId: string }) {
       {endpoint?.slow ? (
         <div class="alert alert-warning" role="status">
           <p>
-            <strong>This endpoint is slow.</strong> An attempt to it ran past 500 ms within the last minute,
-            so at most {endpoint.maxInFlight} of its deliveries are in flight at once; the others wait in the
-            queue (none is lost) until it answers quickly again for a minute. Other subscribers are not held
-            up.
+            <strong>This endpoint is slow.</strong> An attempt to it is running past 500 ms, or two did within
+            the last minute, so at most {endpoint.maxInFlight} of its deliveries are in flight at once; the
+            others wait in the queue (none is lost) until it answers within 500 ms again (for a minute after
+            two slow attempts). Other subscribers are not held up.
           </p>
         </div>
       ) : null}

@@ -57,8 +57,9 @@ export function StatusPage() {
             ) : (
               <>
                 <p class="muted">
-                  An attempt to each ran past 500 ms within the last minute: its deliveries share a few
-                  delivery slots (the others wait, none is lost) so that it cannot hold up other subscribers.
+                  An attempt to each is running past 500 ms, or two did within the last minute: its deliveries
+                  share a few delivery slots (the others wait, none is lost) so that it cannot hold up other
+                  subscribers.
                 </p>
                 <ul class="plain" aria-label="Slow endpoints">
                   {s.slowEndpoints.map((e) => (

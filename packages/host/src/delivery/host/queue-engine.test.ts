@@ -26,7 +26,7 @@ it('tracks slow installations and tells the operator when one becomes slow (warn
       level: 40,
       installation: 'inst_dead',
       maxInFlight: 16,
-      msg: 'webhook endpoint of installation inst_dead is slow (an attempt ran past 500 ms): at most 16 of its deliveries in flight until it has answered quickly for a minute',
+      msg: 'webhook endpoint of installation inst_dead is slow (an attempt is running past 500 ms): at most 16 of its deliveries in flight while it does, and for a minute if another one does within a minute',
     },
     {
       level: 30,

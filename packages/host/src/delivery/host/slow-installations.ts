@@ -33,7 +33,7 @@ export function slowInstallations(logger: Pick<Logger, 'warn' | 'info'>, share: 
         slow.add(installationId);
         logger.warn(
           { installation: installationId, maxInFlight: share },
-          `webhook endpoint of installation ${installationId} is slow (an attempt ran past ${SLOW_ATTEMPT_MS} ms): at most ${share} of its deliveries in flight until it has answered quickly for a minute`,
+          `webhook endpoint of installation ${installationId} is slow (an attempt is running past ${SLOW_ATTEMPT_MS} ms): at most ${share} of its deliveries in flight while it does, and for a minute if another one does within a minute`,
         );
       } else {
         slow.delete(installationId);
