@@ -37,6 +37,17 @@ describe.each(
       backend,
     );
 
+  /** A webhook installation of `space` on `url`; its id. */
+  async function install(host: TestHost, url: string, space: string): Promise<string> {
+    const res = await host.api<{ id: string }>('POST', '/v1/installations', {
+      integration: 'webhook',
+      space,
+      configuration: { url, space_content_updated: true },
+    });
+    expect(res.status).toBe(201);
+    return res.body.id;
+  }
+
   it('a dead endpoint gives its slots back and is capped; another subscriber is served; nothing is lost', async () => {
     t = await startHost({ PLATFORM_DELIVERY_TIMEOUT_MS: '2000' });
     const host = t;
@@ -47,19 +58,10 @@ describe.each(
     });
     const healthy = await startReceiver();
     receivers.push(flaky, healthy);
-    const install = async (url: string, space: string) => {
-      const res = await host.api<{ id: string }>('POST', '/v1/installations', {
-        integration: 'webhook',
-        space,
-        configuration: { url, space_content_updated: true },
-      });
-      expect(res.status).toBe(201);
-      return res.body.id;
-    };
     const post = (spaceId: string, revisionId: string) =>
       host.api('POST', '/v1/events', { type: 'space_content_updated', spaceId, revisionId });
-    const deadInstallation = await install(flaky.url, 'space-dead');
-    const healthyInstallation = await install(healthy.url, 'space-healthy');
+    const deadInstallation = await install(host, flaky.url, 'space-dead');
+    const healthyInstallation = await install(host, healthy.url, 'space-healthy');
 
     for (let i = 0; i < 20; i++) expect((await post('space-dead', `dead-${i}`)).status).toBe(202);
     // Nothing was known of it: its first attempts took every free slot, and hang.
@@ -142,17 +144,6 @@ describe.each(
     const failed = list.flatMap((d) => d.attempts.filter((a) => a.error));
     expect(failed.every((a) => a.error?.startsWith('timeout'))).toBe(true);
   }, 60_000);
-
-  /** A webhook installation of `space` on `url`; its id. */
-  async function install(host: TestHost, url: string, space: string): Promise<string> {
-    const res = await host.api<{ id: string }>('POST', '/v1/installations', {
-      integration: 'webhook',
-      space,
-      configuration: { url, space_content_updated: true },
-    });
-    expect(res.status).toBe(201);
-    return res.body.id;
-  }
 
   it('an endpoint flagged slow by two slow answers, and quick again, gets its deliveries at once within its share', async () => {
     // The idle check as good as off (10 minutes): only the held deliveries' wake-up and the ends of the
