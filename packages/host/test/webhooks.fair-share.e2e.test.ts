@@ -198,15 +198,24 @@ describe.each(
     await expect.poll(() => host.host.context.delivery.isSlow(id), { timeout: 5_000 }).toBe(true);
     await expect.poll(() => host.host.context.delivery.isSlow(id), { timeout: 5_000 }).toBe(false);
     // So a burst is not held to the slow share: more than 4 of its deliveries in flight at once.
-    let inFlight = 0;
+    // Each request waits until 5 are in flight, or 300 ms (well under the 500 ms that would make it linger).
     let peak = 0;
+    const waiting: Array<() => void> = [];
     const wide = await startReceiver((_request, res) => {
-      inFlight += 1;
-      peak = Math.max(peak, inFlight);
-      setTimeout(() => {
-        inFlight -= 1;
+      let answered = false;
+      const answer = () => {
+        if (answered) return;
+        answered = true;
         res.writeHead(200).end('{"received":true}');
-      }, 100);
+      };
+      waiting.push(answer);
+      peak = Math.max(peak, waiting.length);
+      if (waiting.length >= 5) for (const release of waiting.splice(0)) release();
+      else
+        setTimeout(() => {
+          waiting.splice(waiting.indexOf(answer), 1);
+          answer();
+        }, 300);
     });
     receivers.push(wide);
     const edited = await host.api('PATCH', `/v1/installations/${id}`, {
