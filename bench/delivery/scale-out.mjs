@@ -16,8 +16,9 @@
 //
 // Per burst it also reads each host process's CPU (/proc) and, when the server has `pg_stat_statements`
 // (the extension created in the database of --database-url; `shared_preload_libraries` set), the
-// statements the burst ran, per delivery: where a second host's extra cost comes from (docs/benchmarks.md,
-// "Two hosts on two cores: where the CPU goes"). The CPU-bound case of `bench:delivery` is
+// statements the burst ran, per delivery, and the server's own time in them (execution, plus planning with
+// `pg_stat_statements.track_planning = on`): where a second host's extra cost comes from
+// (docs/benchmarks.md, "Two hosts on two cores: where the CPU goes", and the sixth pass on PostgreSQL). The CPU-bound case of `bench:delivery` is
 // `--delay-ms=0 --slots=64 --post-concurrency=32 --count=6000`.
 //
 // `--host-cpus=F` gives each host process a CPU budget of its own (F cores, a cgroup quota; needs root):
