@@ -66,19 +66,19 @@ describe('FairShare', () => {
       ['k', true],
       ['k', false],
     ]);
+    /** `ms` later (and after a sweep), one attempt of 'k' lingers and ends. */
+    const lingerAfter = (ms: number) => {
+      clock.now += ms;
+      fair.sweep();
+      fair.started('k');
+      fair.lingered('k');
+      fair.ended('k', true);
+    };
     // Past the window, a lone lingering attempt is a first strike again.
-    clock.now += 10_000;
-    fair.sweep();
-    fair.started('k');
-    fair.lingered('k');
-    fair.ended('k', true);
+    lingerAfter(10_000);
     expect(fair.isSlow('k')).toBe(false);
     // Within the window (even after a sweep), the second strike keeps the key slow for slowForMs.
-    clock.now += 9_000;
-    fair.sweep();
-    fair.started('k');
-    fair.lingered('k');
-    fair.ended('k', true);
+    lingerAfter(9_000);
     expect(fair.isSlow('k')).toBe(true);
     clock.now += 9_999;
     expect(fair.isSlow('k')).toBe(true);
