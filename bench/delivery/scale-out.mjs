@@ -9,10 +9,12 @@
 // (`--slots`, default 16), so one host's capacity is bounded by its slots (slots / latency), far below
 // what the cores allow: a second host should double it, if work really spreads over both hosts.
 //
-// Per round (default 3, alternating order): a burst of `--count` events (default 3,000), POSTed to the
-// hosts in turn, for one host and for two hosts on one database; measured from the first POST until the
-// receiver has verified every accepted event. Each host's own attempt counter (`GET /metrics`) shows how
-// the deliveries spread over the hosts.
+// Per round (default 3, rotating order): a burst of `--count` events (default 3,000) for one host, for two
+// hosts on one database (POSTed to them in turn), and for two hosts apart (each on a database of its own,
+// each sent half the burst on half the connections: nothing shared, so the most any two hosts can deliver
+// on this machine, the reference for the pair that shares a database); measured from the first POST until
+// the receiver has verified every accepted event. Each host's own attempt counter (`GET /metrics`) shows
+// how the deliveries spread over the hosts.
 //
 // Per burst it also reads each host process's CPU (/proc) and, when the server has `pg_stat_statements`
 // (the extension created in the database of --database-url; `shared_preload_libraries` set), the
@@ -84,7 +86,7 @@ function cores(raw) {
 
 /**
  * The statements of the benchmark's databases from `pg_stat_statements`, or null when the server has none:
- * `reset()` before a burst, `perDelivery(databaseName, n)` after it (calls per delivery, by statement).
+ * `reset()` before a burst, `perDelivery(databaseNames, n)` after it (calls per delivery, by statement).
  */
 async function statementCounter(databaseUrl) {
   const admin = new pg.Client({ connectionString: databaseUrl });
@@ -97,13 +99,13 @@ async function statementCounter(databaseUrl) {
   }
   return {
     reset: () => admin.query('SELECT pg_stat_statements_reset()'),
-    async perDelivery(databaseName, deliveries) {
+    async perDelivery(databaseNames, deliveries) {
       const { rows } = await admin.query(
         `SELECT SUM(calls)::bigint AS calls, SUM(total_plan_time + total_exec_time) AS ms,
                 regexp_replace(query, '\\s+', ' ', 'g') AS query
            FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-          WHERE d.datname = $1 GROUP BY 3`,
-        [databaseName],
+          WHERE d.datname = ANY($1) GROUP BY 3`,
+        [databaseNames],
       );
       // One line per kind of statement: its verb and table (IN lists and row counts vary).
       const byKind = new Map();
@@ -137,6 +139,44 @@ async function attemptsOf(hostUrl) {
   return total;
 }
 
+/** The rows of the report: one host; two hosts on one database; two hosts apart (a database each). */
+const KEYS = ['1', '2', 'apart'];
+const LABELS = {
+  1: 'PostgreSQL, one host',
+  2: 'PostgreSQL, two hosts',
+  apart: 'two hosts apart (a database each)',
+};
+
+/**
+ * Two one-host backends, each on its own database, driven as one: each takes half of a burst on half of
+ * the POST connections. Nothing is shared between them (no queue, no signals), so what they deliver
+ * together is the most any two hosts can deliver on this machine: the reference for the two hosts that
+ * do share a database (docs/benchmarks.md, "Two hosts that share nothing").
+ */
+function apart(a, b) {
+  return {
+    key: 'apart',
+    hosts: [...a.hosts, ...b.hosts],
+    secrets: [a.secret, b.secret],
+    databaseNames: [a.databaseName, b.databaseName],
+    serverCpu: null,
+    poster: {
+      async burst(count, concurrency) {
+        const half = Math.max(1, Math.floor(concurrency / 2));
+        const [x, y] = await Promise.all([
+          a.poster.burst(Math.ceil(count / 2), half),
+          b.poster.burst(Math.floor(count / 2), Math.max(1, concurrency - half)),
+        ]);
+        return { start: Math.min(x.start, y.start), results: [...x.results, ...y.results] };
+      },
+    },
+    async stop() {
+      await a.stop();
+      await b.stop();
+    },
+  };
+}
+
 async function main() {
   installWatchdog('bench:scale-out', 900);
   const info = machine();
@@ -163,8 +203,8 @@ async function main() {
   const backends = [];
   const results = { date: new Date().toISOString(), machine: info, options: O, rounds: [] };
   try {
-    for (const hosts of [1, 2]) {
-      const backend = await startBackend({
+    const start = (hosts) =>
+      startBackend({
         kind: 'pg',
         hosts,
         hostEnv,
@@ -173,9 +213,19 @@ async function main() {
         postConcurrency: O.postConcurrency,
         hostCpus: O.hostCpus,
       });
-      backends.push({ ...backend, key: `${hosts}` });
+    for (const hosts of [1, 2]) backends.push({ ...(await start(hosts)), key: `${hosts}` });
+    const first = await start(1);
+    try {
+      backends.push(apart(first, await start(1)));
+    } catch (error) {
+      await first.stop();
+      throw error;
     }
-    receiver.configure({ secrets: backends.map((b) => b.secret), failRate: 0, delayMs: O.delayMs });
+    receiver.configure({
+      secrets: backends.flatMap((b) => b.secrets ?? [b.secret]),
+      failRate: 0,
+      delayMs: O.delayMs,
+    });
     for (const b of backends) await warmUp(receiver, b, O.warmup, O.postConcurrency);
     for (let round = 0; round < O.rounds; round++) {
       const row = {};
@@ -209,17 +259,19 @@ async function main() {
           ),
           throttledShare,
           ...(statements
-            ? await statements.perDelivery(b.databaseName, burst.verified).then(({ calls, serverUs }) => ({
-                statementsPerDelivery: calls,
-                serverUsPerDelivery: serverUs,
-              }))
+            ? await statements
+                .perDelivery(b.databaseNames ?? [b.databaseName], burst.verified)
+                .then(({ calls, serverUs }) => ({
+                  statementsPerDelivery: calls,
+                  serverUsPerDelivery: serverUs,
+                }))
             : {}),
         };
       }
       results.rounds.push(row);
       console.log(
         `round ${round + 1}: one host ${fmt(row['1'].deliveriesPerSecond, 0)}/s, two hosts ${fmt(row['2'].deliveriesPerSecond, 0)}/s ` +
-          `(attempts per host ${row['2'].attemptsPerHost.join(' / ')})`,
+          `(attempts per host ${row['2'].attemptsPerHost.join(' / ')}), two hosts apart ${fmt(row.apart.deliveriesPerSecond, 0)}/s`,
       );
     }
   } finally {
@@ -234,7 +286,15 @@ async function main() {
     );
   const one = med('1', 'deliveriesPerSecond');
   const two = med('2', 'deliveriesPerSecond');
-  results.summary = { oneHost: one, twoHosts: two, ratio: two / one, ceilingOneHost: ceiling };
+  const twoApart = med('apart', 'deliveriesPerSecond');
+  results.summary = {
+    oneHost: one,
+    twoHosts: two,
+    ratio: two / one,
+    twoHostsApart: twoApart,
+    ratioApart: twoApart / one,
+    ceilingOneHost: ceiling,
+  };
   console.log(
     `\n${table(
       [
@@ -246,8 +306,8 @@ async function main() {
         'held back by the budget (share of the burst, each host)',
         'lost',
       ],
-      ['1', '2'].map((key) => [
-        key === '1' ? 'PostgreSQL, one host' : 'PostgreSQL, two hosts',
+      KEYS.map((key) => [
+        LABELS[key],
         fmt(med(key, 'deliveriesPerSecond'), 0),
         fmt(med(key, 'machineBusyCores'), 2),
         fmt(med(key, 'hostProcessCores'), 2),
@@ -258,27 +318,31 @@ async function main() {
     )}`,
   );
   console.log(`two hosts / one host: ${fmt(two / one, 2)} (target: at least 1)`);
+  console.log(
+    `two hosts apart / one host: ${fmt(twoApart / one, 2)} (no shared queue: the most two hosts can add on this machine)\n` +
+      `two hosts / two hosts apart: ${fmt(two / twoApart, 2)} (what sharing one database and queue costs)`,
+  );
   if (statements) {
     // The last round's counts (the code is warmest there).
     const last = results.rounds.at(-1);
-    const kinds = [...new Set(['1', '2'].flatMap((key) => Object.keys(last[key].statementsPerDelivery)))];
+    const kinds = [...new Set(KEYS.flatMap((key) => Object.keys(last[key].statementsPerDelivery)))];
     const total = (key, field) => Object.values(last[key][field]).reduce((a, b) => a + b, 0);
     // The server's time is planning + execution as pg_stat_statements times them (planning only with
     // pg_stat_statements.track_planning = on): time inside PostgreSQL, not the round trip.
     console.log(
       `\nstatements per delivery, last round (and the server's µs per delivery in them):\n${table(
-        ['statement', 'one host', 'two hosts'],
+        ['statement', 'one host', 'two hosts', 'two hosts apart'],
         [
           ...kinds.map((kind) => [
             kind,
-            ...['1', '2'].map(
+            ...KEYS.map(
               (key) =>
                 `${fmt(last[key].statementsPerDelivery[kind] ?? 0, 3)} (${fmt(last[key].serverUsPerDelivery[kind] ?? 0, 0)} µs)`,
             ),
           ]),
           [
             'all',
-            ...['1', '2'].map(
+            ...KEYS.map(
               (key) =>
                 `${fmt(total(key, 'statementsPerDelivery'), 2)} (${fmt(total(key, 'serverUsPerDelivery'), 0)} µs)`,
             ),
