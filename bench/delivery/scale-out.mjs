@@ -11,10 +11,10 @@
 //
 // Per round (default 3, rotating order): a burst of `--count` events (default 3,000) for one host, for two
 // hosts on one database (POSTed to them in turn), and for two hosts apart (each on a database of its own,
-// each sent half the burst on half the connections: nothing shared, so the most any two hosts can deliver
-// on this machine, the reference for the pair that shares a database); measured from the first POST until
-// the receiver has verified every accepted event. Each host's own attempt counter (`GET /metrics`) shows
-// how the deliveries spread over the hosts.
+// each sent half the burst on half the connections: nothing shared, so the most two of these hosts can
+// deliver on this machine, the reference for the pair that shares a database); measured from the first
+// POST until the receiver has verified every accepted event. Each host's own attempt counter
+// (`GET /metrics`) shows how the deliveries spread over the hosts.
 //
 // Per burst it also reads each host process's CPU (/proc) and, when the server has `pg_stat_statements`
 // (the extension created in the database of --database-url; `shared_preload_libraries` set), the
@@ -150,8 +150,8 @@ const LABELS = {
 /**
  * Two one-host backends, each on its own database, driven as one: each takes half of a burst on half of
  * the POST connections. Nothing is shared between them (no queue, no signals), so what they deliver
- * together is the most any two hosts can deliver on this machine: the reference for the two hosts that
- * do share a database (docs/benchmarks.md, "Two hosts that share nothing").
+ * together is the most two of these hosts can deliver on this machine: the reference for the two hosts
+ * that do share a database (docs/benchmarks.md, "two hosts that share nothing", seventh pass).
  */
 function apart(a, b) {
   return {
@@ -319,7 +319,7 @@ async function main() {
   );
   console.log(`two hosts / one host: ${fmt(two / one, 2)} (target: at least 1)`);
   console.log(
-    `two hosts apart / one host: ${fmt(twoApart / one, 2)} (no shared queue: the most two hosts can add on this machine)\n` +
+    `two hosts apart / one host: ${fmt(twoApart / one, 2)} (no shared queue: the most two of these hosts can add here)\n` +
       `two hosts / two hosts apart: ${fmt(two / twoApart, 2)} (what sharing one database and queue costs)`,
   );
   if (statements) {
