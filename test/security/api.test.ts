@@ -68,6 +68,8 @@ describe('route x token matrix', () => {
         if (Array.isArray(operation.security) && operation.security.length === 0) continue;
         seen.push(`${method.toUpperCase()} ${template}`);
         for (const [tokenKind, headers, expected] of tokens) {
+          // every valid token may ask who it is (test/security/access-matrix.test.ts covers the rest)
+          if (template === '/v1/whoami' && tokenKind === 'another installation') continue;
           for (const [bodyKind, body] of method === 'get' ? BODIES.slice(0, 1) : BODIES) {
             const res = await fetch(`${t.host.url}${path}?limit=abc&since=x`, {
               method: method.toUpperCase(),

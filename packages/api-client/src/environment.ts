@@ -189,6 +189,11 @@ export interface Installation {
   site?: string;
   /** Organization id, for organization installations. */
   organization?: string;
+  /**
+   * The organization that owns the installation (sees and manages it); absent when only the operator
+   * does (made where the host knew no owner).
+   */
+  owner?: string;
   /** Current status. */
   status: InstallationStatus;
   /** Current configuration values. */

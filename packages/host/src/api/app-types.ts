@@ -1,10 +1,9 @@
 import type { z } from '@hono/zod-openapi';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Principal } from '../access/principal.js';
 import { HttpError } from '../errors.js';
 
-/** Who is calling: the operator (admin token) or one installation (its scoped token). */
-export type Principal = { kind: 'operator' } | { kind: 'installation'; installationId: string };
+export type { Principal } from '../access/principal.js';
 
 /** Hono environment of the host API. */
 export interface HostEnv {
@@ -48,45 +47,3 @@ export function createRouter(): OpenAPIHono<HostEnv> {
     },
   });
 }
-
-/** Requires the operator token. */
-export function requireOperator(principal: Principal): void {
-  if (principal.kind !== 'operator') throw new HttpError(403, 'forbidden', 'This needs the operator token.');
-}
-
-/** Requires the operator token or the token of installation `id`. */
-export function requireInstallationAccess(principal: Principal, id: string): void {
-  if (principal.kind === 'operator') return;
-  if (principal.installationId !== id) {
-    throw new HttpError(
-      403,
-      'forbidden',
-      'This token belongs to another installation; it can only access its own.',
-    );
-  }
-}
-
-/**
- * Route middleware: only the operator token. Given as a route's `middleware`, it runs before the route's
- * validators, so a token without the right is refused (403) before its body, query or parameters are
- * read or described (see docs/security.md "Who may do what").
- *
- * @example
- * createRoute({ method: 'post', path: '/v1/events', middleware: [operatorOnly], ... });
- */
-export const operatorOnly: MiddlewareHandler<HostEnv> = async (c, next) => {
-  requireOperator(c.get('principal'));
-  await next();
-};
-
-/**
- * Route middleware: the operator token or the token of the installation in the path's `{id}`; runs
- * before the route's validators, like {@link operatorOnly}.
- *
- * @example
- * createRoute({ method: 'get', path: '/v1/installations/{id}', middleware: [ownInstallation], ... });
- */
-export const ownInstallation: MiddlewareHandler<HostEnv> = async (c, next) => {
-  requireInstallationAccess(c.get('principal'), c.req.param('id') ?? '');
-  await next();
-};

@@ -1,3 +1,5 @@
+import { cors } from 'hono/cors';
+import { createTokenResolver, isRefusal } from '../access/resolve.js';
 import { bearerToken, tokenMatcher } from '../auth.js';
 import { HttpError, unauthorized } from '../errors.js';
 import { contentBase, type HostContext } from '../services/context.js';
@@ -12,6 +14,8 @@ import { installationRoutes } from './installations.js';
 import { integrationRoutes } from './integrations.js';
 import { metricsRoutes } from './metrics.js';
 import { nodeJsonBody } from './node-body.js';
+import { organizationRoutes } from './organizations.js';
+import { portalAndAuditRoutes } from './portal.js';
 import { publicRoutes } from './public.js';
 import {
   PUBLISHED_SCRIPT_PATH,
@@ -65,23 +69,44 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
       : c.json({ ok: false, starting: true }, 503),
   );
 
+  const resolver = createTokenResolver({
+    storage: ctx.storage,
+    isOperator,
+    installationTokens: ctx.tokens,
+    logger: ctx.logger,
+  });
+
+  // The subscriber portal runs on the content origin and calls the API with its session token: CORS for
+  // that origin alone, without credentials (a bearer token is never sent by the browser on its own).
+  const portalOrigin = () => {
+    const origin = new URL(contentBase(ctx)).origin;
+    return origin === new URL(ctx.baseUrl()).origin ? null : origin;
+  };
+  app.use(
+    '/v1/*',
+    cors({
+      origin: (origin) => (origin === portalOrigin() ? origin : null),
+      allowHeaders: ['authorization', 'content-type'],
+      allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'],
+      maxAge: 600,
+    }),
+  );
+
   // Every /v1 route but the public endpoints and assets needs a bearer token.
   app.use('/v1/*', async (c, next) => {
     if (needsNoToken(c.req.path)) return next();
     const token = bearerToken(c.req.header('authorization'));
     if (token === null) throw unauthorized();
-    if (isOperator(token)) {
-      c.set('principal', { kind: 'operator' });
-    } else {
-      const installationId = ctx.tokens.verify(token);
-      if (!installationId) throw unauthorized('The bearer token is not valid for this host.');
-      c.set('principal', { kind: 'installation', installationId });
-    }
+    const resolved = await resolver.resolve(token);
+    if (isRefusal(resolved)) throw unauthorized(resolved.refused);
+    c.set('principal', resolved);
     return next();
   });
   // After the token check (an unauthenticated body is never read); public endpoints get raw bytes.
   app.use('/v1/*', nodeJsonBody({ skip: isPublicPath }));
 
+  app.route('/', organizationRoutes(ctx, { resolver, version: options.version }));
+  app.route('/', portalAndAuditRoutes(ctx, { resolver }));
   app.route('/', integrationRoutes(ctx));
   app.route('/', installationRoutes(ctx));
   app.route('/', webhookRoutes(ctx));

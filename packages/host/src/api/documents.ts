@@ -8,7 +8,8 @@ import {
   saveDocument,
   updateBlockProps,
 } from '../services/documents.js';
-import { createRouter, type HostEnv, operatorOnly } from './app-types.js';
+import type { HostEnv } from './app-types.js';
+import { createGuardedRouter } from './authorize.js';
 import { errorResponse, json } from './responses.js';
 import { PatchBlockPropsBody, PutSpaceDocumentBody, SpaceDocument } from './schemas.js';
 
@@ -26,7 +27,7 @@ const SpaceParam = z.object({ spaceId: z.string().min(1).max(256).openapi({ exam
  * app.route('/', documentRoutes(ctx));
  */
 export function documentRoutes(ctx: HostContext) {
-  const app = createRouter();
+  const app = createGuardedRouter(ctx);
   // Access is checked before the validators, like `operatorOnly` (docs/security.md "Who may do what").
   const reader: MiddlewareHandler<HostEnv> = async (c, next) => {
     await requireReadAccess(ctx, c.get('principal'), c.req.param('spaceId') ?? '');
@@ -57,7 +58,6 @@ export function documentRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'put',
       path: '/v1/spaces/{spaceId}/document',
       summary: "Save a space's document (operator); compare-and-set with `baseRevision`",

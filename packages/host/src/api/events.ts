@@ -1,7 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
 import { type AcceptedEvent, acceptEvent } from '../services/events.js';
-import { createRouter, operatorOnly } from './app-types.js';
+import { createGuardedRouter } from './authorize.js';
+
 import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
 import { EventAccepted, IncomingEvent } from './schemas.js';
 
@@ -12,10 +13,9 @@ export function acceptedBody(result: AcceptedEvent): { eventId: string; duplicat
 
 /** Route: `POST /v1/events`, where the documentation platform posts its events. */
 export function eventRoutes(ctx: HostContext) {
-  const app = createRouter();
+  const app = createGuardedRouter(ctx);
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'post',
       path: '/v1/events',
       summary: 'Accept a platform event: stored durably, then fanned out to matching installations',

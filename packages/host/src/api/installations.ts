@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { HOST_EVENT } from '@platform/events';
-import type { HostContext } from '../services/context.js';
+import { organizationOf } from '../access/principal.js';
+import { audit } from '../services/audit.js';
+import { type HostContext, WEBHOOK_INTEGRATION } from '../services/context.js';
 import {
   configure,
   getInstallation,
@@ -9,7 +11,8 @@ import {
   uninstall,
   view,
 } from '../services/installations.js';
-import { createRouter, operatorOnly, ownInstallation } from './app-types.js';
+import { createGuardedRouter } from './authorize.js';
+
 import { errorResponse, json } from './responses.js';
 import {
   Installation,
@@ -31,11 +34,10 @@ const IdParam = z.object({ id: z.string().openapi({ example: 'inst_4f2a9c' }) })
 
 /** Routes: install, get, list, configure, pause, resume, uninstall, invocation logs. */
 export function installationRoutes(ctx: HostContext) {
-  const app = createRouter();
+  const app = createGuardedRouter(ctx);
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'post',
       path: '/v1/installations',
       summary: 'Install an integration into a space, a site or the organization',
@@ -44,13 +46,26 @@ export function installationRoutes(ctx: HostContext) {
       responses: { 201: { description: 'Installed', content: json(Installation) }, ...errors },
     }),
     async (c) => {
-      return c.json(await install(ctx, c.req.valid('json')), 201);
+      const principal = c.get('principal');
+      const installed = await install(ctx, c.req.valid('json'), principal);
+      await audit(ctx, principal, {
+        action: 'installation.create',
+        resourceType: 'installation',
+        resourceId: installed.id,
+        organizationId: installed.owner ?? null,
+        changes: {
+          integration: installed.integration,
+          target: installed.target,
+          at: installed.space ?? installed.site ?? installed.organization ?? null,
+          configurationKeys: Object.keys(installed.configuration),
+        },
+      });
+      return c.json(installed, 201);
     },
   );
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'get',
       path: '/v1/installations',
       summary: 'List installations',
@@ -65,11 +80,22 @@ export function installationRoutes(ctx: HostContext) {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const records = await ctx.storage.installations.list({
+      const principal = c.get('principal');
+      const owner = organizationOf(principal);
+      let records = await ctx.storage.installations.list({
         ...(q.integration ? { integrationName: q.integration } : {}),
         ...(q.space ? { spaceId: q.space } : {}),
         ...(q.site ? { siteId: q.site } : {}),
+        ...(owner !== null ? { ownerOrganization: owner } : {}),
       });
+      if (principal.kind === 'portal') {
+        // a portal session sees its installation, or its organization's webhook installations
+        records = records.filter((r) =>
+          principal.installationId !== null
+            ? r.id === principal.installationId
+            : r.integrationName === WEBHOOK_INTEGRATION,
+        );
+      }
       const integrations = new Map((await ctx.storage.integrations.list()).map((i) => [i.name, i]));
       return c.json(
         { installations: records.map((r) => view(ctx, integrations.get(r.integrationName) ?? null, r)) },
@@ -80,7 +106,6 @@ export function installationRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
-      middleware: [ownInstallation],
       method: 'get',
       path: '/v1/installations/{id}',
       summary: "Get an installation (operator, or the installation's own token)",
@@ -96,7 +121,6 @@ export function installationRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
-      middleware: [ownInstallation],
       method: 'patch',
       path: '/v1/installations/{id}',
       summary: `Edit the configuration (JSON merge patch); fires ${HOST_EVENT.installationSetup} (and ${HOST_EVENT.siteInstallationSetup} for a site) and re-validates the status`,
@@ -106,15 +130,29 @@ export function installationRoutes(ctx: HostContext) {
     async (c) => {
       const { id } = c.req.valid('param');
       const principal = c.get('principal');
-      const writer = principal.kind === 'operator' ? 'operator' : 'integration';
-      return c.json(await configure(ctx, id, c.req.valid('json'), writer), 200);
+      // people (operator, organization, portal) get typo protection; the integration may keep its own keys
+      const writer = principal.kind === 'installation' ? 'integration' : 'operator';
+      const patch = c.req.valid('json');
+      const updated = await configure(ctx, id, patch, writer);
+      await audit(ctx, principal, {
+        action: 'installation.configure',
+        resourceType: 'installation',
+        resourceId: id,
+        organizationId: updated.owner ?? null,
+        // which keys changed, never their values (a configuration may hold credentials)
+        changes: {
+          configurationKeys: Object.keys(patch.configuration ?? {}),
+          ...(patch.externalIds ? { externalIds: patch.externalIds } : {}),
+          status: updated.status,
+        },
+      });
+      return c.json(updated, 200);
     },
   );
 
   for (const action of ['pause', 'resume'] as const) {
     app.openapi(
       createRoute({
-        middleware: [operatorOnly],
         method: 'post',
         path: `/v1/installations/{id}/${action}`,
         summary:
@@ -125,14 +163,21 @@ export function installationRoutes(ctx: HostContext) {
         responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
       }),
       async (c) => {
-        return c.json(await setPaused(ctx, c.req.valid('param').id, action === 'pause'), 200);
+        const updated = await setPaused(ctx, c.req.valid('param').id, action === 'pause');
+        await audit(ctx, c.get('principal'), {
+          action: `installation.${action}`,
+          resourceType: 'installation',
+          resourceId: updated.id,
+          organizationId: updated.owner ?? null,
+          changes: { status: updated.status },
+        });
+        return c.json(updated, 200);
       },
     );
   }
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'delete',
       path: '/v1/installations/{id}',
       summary: 'Uninstall (queued work is cancelled)',
@@ -140,14 +185,22 @@ export function installationRoutes(ctx: HostContext) {
       responses: { 204: { description: 'Uninstalled' }, ...errors },
     }),
     async (c) => {
-      await uninstall(ctx, c.req.valid('param').id);
+      const { id } = c.req.valid('param');
+      const { record } = await getInstallation(ctx, id);
+      await uninstall(ctx, id);
+      await audit(ctx, c.get('principal'), {
+        action: 'installation.delete',
+        resourceType: 'installation',
+        resourceId: id,
+        organizationId: record.ownerOrganization,
+        changes: { integration: record.integrationName },
+      });
       return c.body(null, 204);
     },
   );
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'get',
       path: '/v1/installations/{id}/logs',
       summary: "Invocations of the installation's integration, newest first, with their log lines",

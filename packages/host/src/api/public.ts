@@ -8,7 +8,8 @@ import { contentBase, type HostContext } from '../services/context.js';
 import { newEventId } from '../services/dispatch.js';
 import { getInstallation } from '../services/installations.js';
 import { type ExecutorSelector, invoke } from '../services/invoker.js';
-import { createRouter, type HostEnv, operatorOnly } from './app-types.js';
+import { createRouter, type HostEnv } from './app-types.js';
+import { createGuardedRouter } from './authorize.js';
 import { contentPolicyOf } from './content-policy.js';
 import { isolateIntegrationResponse } from './isolation.js';
 import { errorResponse } from './responses.js';
@@ -118,13 +119,12 @@ export function publicEndpointRoutes(
  * and component rendering.
  */
 export function publicRoutes(ctx: HostContext, executors: ExecutorSelector) {
-  const app = createRouter();
+  const app = createGuardedRouter(ctx);
   const renders = new RenderCache();
   app.route('/', publicEndpointRoutes(ctx, executors, 'api'));
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'post',
       path: '/v1/installations/{id}/render',
       summary: `Render a component of an installation, optionally dispatching an action first (${HOST_EVENT.uiRender})`,

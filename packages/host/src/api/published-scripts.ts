@@ -8,7 +8,9 @@ import {
   scriptCacheOf,
   siteScriptTargets,
 } from '../services/published-scripts.js';
-import { createRouter, operatorOnly } from './app-types.js';
+import { createRouter } from './app-types.js';
+import { createGuardedRouter } from './authorize.js';
+
 import { contentOrigins, manifestSources } from './content-policy.js';
 import { errorResponse, OPERATOR_ONLY_ERRORS } from './responses.js';
 import { PublishedScriptList } from './schemas.js';
@@ -58,10 +60,9 @@ export function publishedScriptRoutes(ctx: HostContext, executors: ExecutorSelec
  * app.route('/', publishedScriptListRoutes(ctx));
  */
 export function publishedScriptListRoutes(ctx: HostContext) {
-  const app = createRouter();
+  const app = createGuardedRouter(ctx);
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'get',
       path: '/v1/sites/{siteId}/published-scripts',
       summary:

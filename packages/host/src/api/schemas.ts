@@ -29,6 +29,10 @@ export const Installation = z
     space: z.string().optional(),
     site: z.string().optional(),
     organization: z.string().optional(),
+    owner: z.string().optional().openapi({
+      description:
+        'the organization that owns the installation (absent: only the operator sees it, made where no owner was known)',
+    }),
     status: InstallationStatus,
     configuration: z.record(z.string(), z.unknown()),
     configurationErrors: z.array(z.object({ key: z.string(), message: z.string() })),
@@ -56,6 +60,10 @@ export const InstallBody = z
     organization: z.string().min(1).optional(),
     configuration: z.record(z.string(), z.unknown()).default({}),
     externalIds: z.array(z.string()).optional(),
+    installLink: z.string().min(1).max(200).optional().openapi({
+      description:
+        "the integration's install link token (`pil_…`): needed to install another organization's `unlisted` integration",
+    }),
   })
   .strict()
   .openapi('InstallRequest');
@@ -286,6 +294,12 @@ export const RedeliverRangeBody = z
   })
   .strict();
 
+/** `POST /v1/installations/{id}/test`: which event to send (default: the first one the installation selected). */
+export const TestEventBody = z
+  .object({ eventType: z.string().min(1).optional() })
+  .strict()
+  .openapi('TestEventRequest');
+
 /** What `POST /v1/installations/{id}/deliveries/redeliver` queued. */
 export const Redelivered = z.object({ redelivered: z.number().int() });
 
@@ -374,3 +388,200 @@ export const PatchBlockPropsBody = z
   .object({ props: z.record(z.string(), z.unknown()) })
   .strict()
   .openapi('PatchBlockPropsRequest');
+
+/** `GET /v1/integrations/{name}/install-link`. */
+export const InstallLink = z
+  .object({
+    integration: z.string(),
+    installLink: z.string().openapi({ description: 'give it as `installLink` of POST /v1/installations' }),
+  })
+  .openapi('InstallLink');
+
+/** One invocation of an integration, in its author's view: no configuration, no secret. */
+export const Run = Invocation.extend({ installationId: z.string().nullable() }).openapi('Run');
+
+/** `GET /v1/integrations/{name}/runs`. */
+export const RunList = z.object({ runs: z.array(Run) });
+
+/** `GET /v1/marketplace`: the public integrations. */
+export const Marketplace = z
+  .object({
+    integrations: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        description: z.string(),
+        organization: z.string().nullable(),
+        iconUrl: z.string().nullable(),
+        categories: z.array(z.string()),
+        scopes: z.array(z.string()),
+        version: z.string(),
+      }),
+    ),
+  })
+  .openapi('Marketplace');
+
+// ---------------------------------------------------------------------------------------------
+// Organizations, tokens, the directory, portal sessions and the audit log (docs/security.md).
+
+const ORG_ID = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+    'an organization id: 1-64 letters, digits, dots, dashes or underscores',
+  )
+  .openapi({ example: 'acme' });
+
+/** An organization. */
+export const Organization = z
+  .object({ id: z.string(), name: z.string(), createdAt: z.string() })
+  .openapi('Organization');
+
+/** `POST /v1/organizations`. */
+export const CreateOrganizationBody = z
+  .object({ id: ORG_ID, name: z.string().min(1).max(200).optional() })
+  .strict()
+  .openapi('CreateOrganizationRequest');
+
+/** `GET /v1/organizations`. */
+export const OrganizationList = z.object({ organizations: z.array(Organization) });
+
+/** The spaces and sites the directory says an organization owns. */
+export const OrganizationResources = z
+  .object({ organization: z.string(), spaces: z.array(z.string()), sites: z.array(z.string()) })
+  .openapi('OrganizationResources');
+
+/** `PUT /v1/spaces/{spaceId}/owner`, `PUT /v1/sites/{siteId}/owner`. */
+export const SetOwnerBody = z.object({ organization: ORG_ID }).strict().openapi('SetOwnerRequest');
+
+/** What recording an owner did. */
+export const OwnerSet = z
+  .object({
+    kind: z.enum(['space', 'site']),
+    id: z.string(),
+    organization: z.string(),
+    previous: z.string().nullable(),
+    adoptedInstallations: z.number().int().openapi({
+      description: 'installations of the space or site that had no owner and now belong to the organization',
+    }),
+  })
+  .openapi('OwnerSet');
+
+export const ScopeName = z
+  .string()
+  .openapi({ example: 'deliveries:read', description: 'one of the scopes listed in docs/security.md' });
+
+/** An organization token as listed: never the token itself. */
+export const OrganizationToken = z
+  .object({
+    id: z.string(),
+    organization: z.string(),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    status: z.enum(['active', 'expired', 'revoked']),
+    expiresAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+    lastUsedAt: z.string().nullable(),
+    createdBy: z.string(),
+    createdAt: z.string(),
+  })
+  .openapi('OrganizationToken');
+
+/** `POST /v1/organizations/{organization}/tokens`. */
+export const CreateTokenBody = z
+  .object({
+    name: z.string().min(1).max(100),
+    scopes: z.array(ScopeName).min(1).max(20),
+    expiresAt: z.string().optional().openapi({ description: 'ISO 8601; absent: never expires' }),
+  })
+  .strict()
+  .openapi('CreateTokenRequest');
+
+/** The answer of `POST /v1/organizations/{organization}/tokens`: the token, shown this once. */
+export const CreatedToken = OrganizationToken.extend({
+  token: z.string().openapi({ description: 'the bearer token (`pot_…`): shown once, stored hashed' }),
+}).openapi('CreatedToken');
+
+/** `GET /v1/organizations/{organization}/tokens`. */
+export const OrganizationTokenList = z.object({ tokens: z.array(OrganizationToken) });
+
+/** `GET /v1/whoami`. */
+export const WhoAmI = z
+  .object({
+    principal: z.enum(['operator', 'organization', 'installation', 'portal']),
+    organization: Organization.nullable(),
+    token: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        scopes: z.array(z.string()),
+        expiresAt: z.string().nullable(),
+      })
+      .nullable(),
+    installation: z.string().nullable(),
+    portal: z
+      .object({ session: z.string(), installation: z.string().nullable(), expiresAt: z.string() })
+      .nullable(),
+    host: z.object({ version: z.string(), url: z.string() }),
+  })
+  .openapi('WhoAmI');
+
+/** `POST /v1/portal/sessions`. */
+export const CreatePortalSessionBody = z
+  .object({
+    installation: z.string().min(1).optional().openapi({ description: 'one webhook installation' }),
+    organization: z.string().min(1).optional().openapi({
+      description: 'every webhook installation of the organization (an organization token: its own)',
+    }),
+    ttlMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .optional()
+      .openapi({ description: 'default 15' }),
+  })
+  .strict()
+  .openapi('CreatePortalSessionRequest');
+
+/** A portal session: the link to hand to the subscriber (valid until `expiresAt`, revocable). */
+export const PortalSession = z
+  .object({
+    id: z.string(),
+    url: z.string().openapi({ description: 'the portal page, with the session token in its fragment' }),
+    token: z.string(),
+    installation: z.string().nullable(),
+    organization: z.string().nullable(),
+    expiresAt: z.string(),
+  })
+  .openapi('PortalSession');
+
+/** One entry of the audit log. */
+export const AuditEntry = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    actor: z.object({
+      kind: z.string(),
+      organization: z.string().optional(),
+      tokenId: z.string().optional(),
+      tokenName: z.string().optional(),
+    }),
+    organization: z.string().nullable(),
+    action: z.string(),
+    resource: z.object({ type: z.string(), id: z.string() }),
+    changes: z.record(z.string(), z.unknown()),
+  })
+  .openapi('AuditEntry');
+
+/** `GET /v1/audit` query. */
+export const AuditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().optional().openapi({ description: 'the `nextCursor` of the previous page' }),
+  action: z.string().optional(),
+  resource: z.string().optional(),
+  organization: z.string().optional().openapi({ description: 'operator: one organization only' }),
+});
+
+/** `GET /v1/audit`: newest first. */
+export const AuditList = z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() });

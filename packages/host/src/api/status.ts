@@ -1,7 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
 import { hostStatus } from '../services/status.js';
-import { createRouter, operatorOnly } from './app-types.js';
+import { createGuardedRouter } from './authorize.js';
+
 import { json, OPERATOR_ONLY_ERRORS } from './responses.js';
 import { HostStatus } from './schemas.js';
 
@@ -11,10 +12,9 @@ import { HostStatus } from './schemas.js';
  * Prometheus, see `GET /metrics`.
  */
 export function statusRoutes(ctx: HostContext, info: { version: string; startedAt: Date }) {
-  const app = createRouter();
+  const app = createGuardedRouter(ctx);
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'get',
       path: '/v1/status',
       summary: 'The host at a glance: queues, lag, slow webhook endpoints',

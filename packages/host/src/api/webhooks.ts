@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { auditInstallation } from '../services/audit.js';
 import type { HostContext } from '../services/context.js';
 import {
   getDelivery,
@@ -6,10 +7,12 @@ import {
   redeliver,
   redeliverRange,
   rotateWebhookSecret,
+  sendTestEvent,
   webhookSecret,
 } from '../services/webhooks.js';
 import type { JobWithAttempts } from '../storage/index.js';
-import { createRouter, operatorOnly, ownInstallation } from './app-types.js';
+import { createGuardedRouter } from './authorize.js';
+
 import { errorResponse, json } from './responses.js';
 import {
   Delivery,
@@ -18,6 +21,7 @@ import {
   Redelivered,
   RedeliverRangeBody,
   RotatedWebhookSecret,
+  TestEventBody,
   WebhookSecret,
 } from './schemas.js';
 
@@ -61,11 +65,10 @@ export function deliveryView(job: JobWithAttempts) {
 
 /** Routes: webhook secret (get, rotate) and deliveries (list, get, redeliver one or a range). */
 export function webhookRoutes(ctx: HostContext) {
-  const app = createRouter();
+  const app = createGuardedRouter(ctx);
 
   app.openapi(
     createRoute({
-      middleware: [ownInstallation],
       method: 'get',
       path: '/v1/installations/{id}/webhook-secret',
       summary:
@@ -82,13 +85,13 @@ export function webhookRoutes(ctx: HostContext) {
     async (c) => {
       const { id } = c.req.valid('param');
       const { secret, previous } = await webhookSecret(ctx, id);
+      await auditInstallation(ctx, c.get('principal'), id, 'webhook_secret.reveal');
       return c.json({ secret, ...(previous.length ? { previous } : {}) }, 200);
     },
   );
 
   app.openapi(
     createRoute({
-      middleware: [ownInstallation],
       method: 'post',
       path: '/v1/installations/{id}/webhook-secret/rotate',
       summary:
@@ -105,13 +108,15 @@ export function webhookRoutes(ctx: HostContext) {
     async (c) => {
       const { id } = c.req.valid('param');
       const { secret, previousExpiresAt } = await rotateWebhookSecret(ctx, id);
+      await auditInstallation(ctx, c.get('principal'), id, 'webhook_secret.rotate', {
+        previousExpiresAt: new Date(previousExpiresAt).toISOString(),
+      });
       return c.json({ secret, previousExpiresAt: new Date(previousExpiresAt).toISOString() }, 200);
     },
   );
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'get',
       path: '/v1/installations/{id}/deliveries',
       summary: 'Deliveries of a webhook installation, newest first, each with its attempts',
@@ -142,7 +147,6 @@ export function webhookRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'get',
       path: '/v1/installations/{id}/deliveries/{deliveryId}',
       summary: 'One delivery with all its attempts',
@@ -157,7 +161,6 @@ export function webhookRoutes(ctx: HostContext) {
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'post',
       path: '/v1/installations/{id}/deliveries/{deliveryId}/redeliver',
       summary: 'Redeliver a finished delivery as a new attempt series (same event id)',
@@ -170,13 +173,17 @@ export function webhookRoutes(ctx: HostContext) {
     }),
     async (c) => {
       const { id, deliveryId } = c.req.valid('param');
-      return c.json(deliveryView(await redeliver(ctx, id, deliveryId)), 202);
+      const again = await redeliver(ctx, id, deliveryId);
+      await auditInstallation(ctx, c.get('principal'), id, 'delivery.redeliver', {
+        delivery: deliveryId,
+        series: again.series,
+      });
+      return c.json(deliveryView(again), 202);
     },
   );
 
   app.openapi(
     createRoute({
-      middleware: [operatorOnly],
       method: 'post',
       path: '/v1/installations/{id}/deliveries/redeliver',
       summary: 'Redeliver every failed or exhausted delivery created in a time range',
@@ -194,7 +201,34 @@ export function webhookRoutes(ctx: HostContext) {
         since: body.since,
         until: body.until,
       });
+      await auditInstallation(ctx, c.get('principal'), id, 'delivery.redeliver_range', {
+        since: body.since ?? null,
+        until: body.until ?? null,
+        states: body.states ?? null,
+        redelivered: count,
+      });
       return c.json({ redelivered: count }, 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/installations/{id}/test',
+      summary:
+        'Send a test delivery: a sample event marked `"test": true`, delivered and logged like any other',
+      request: { params: IdParam, body: { required: false, content: json(TestEventBody) } },
+      responses: { 202: { description: 'Queued', content: json(Delivery) }, ...errors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const body = c.req.valid('json') ?? {};
+      const delivery = await sendTestEvent(ctx, id, body.eventType);
+      await auditInstallation(ctx, c.get('principal'), id, 'delivery.test', {
+        delivery: delivery.id,
+        eventType: String((delivery.payload as { eventType?: string }).eventType ?? ''),
+      });
+      return c.json(deliveryView(delivery), 202);
     },
   );
 

@@ -25,6 +25,7 @@ function installation(configuration: Record<string, unknown>): InstallationRecor
     spaceId: 'space_dev',
     siteId: 'site_dev',
     organizationId: null,
+    ownerOrganization: null,
     configuration,
     status: 'active',
     tokenHash: 'x',

@@ -1,5 +1,5 @@
 import type { DocumentNode } from '@platform/api-client';
-import type { Principal } from '../api/app-types.js';
+import type { Principal } from '../access/principal.js';
 import { forbidden, HttpError, notFound } from '../errors.js';
 import {
   installationMatches,
@@ -45,6 +45,7 @@ export async function requireReadAccess(
   spaceId: string,
 ): Promise<void> {
   if (principal.kind === 'operator') return;
+  if (principal.kind !== 'installation') throw forbidden('This needs the operator token.');
   const installation = await ctx.storage.installations.get(principal.installationId);
   if (!installation || !installationMatches(installation, { spaceId })) {
     throw forbidden(`This installation is not installed in space "${spaceId}"; it cannot read its document.`);
@@ -72,6 +73,7 @@ export async function requireBlockAccess(
   blockId: string,
 ): Promise<void> {
   if (principal.kind === 'operator') return;
+  if (principal.kind !== 'installation') throw notOwnBlock();
   const nodes = ((await ctx.storage.documents.get(spaceId))?.nodes ?? []) as DocumentNode[];
   const node = nodes.find((n) => n.type === 'block' && n.id === blockId);
   if (node?.type !== 'block' || node.installationId !== principal.installationId) throw notOwnBlock();

@@ -3,7 +3,9 @@ import { HOST_EVENT, WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
 import type { Manifest } from '@platform/manifest';
 import { configurationDefaults, settingsPlace, validateConfiguration } from '@platform/manifest';
 import { generateSecret } from '@platform/webhooks';
-import { hashToken } from '../auth.js';
+import { decideInstall } from '../access/install-policy.js';
+import type { Principal } from '../access/principal.js';
+import { hashToken, randomToken, safeEqual } from '../auth.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { validateWebhookUrl } from '../net/index.js';
 import type {
@@ -98,6 +100,7 @@ export function view(
     ...(record.spaceId ? { space: record.spaceId } : {}),
     ...(record.siteId ? { site: record.siteId } : {}),
     ...(record.organizationId ? { organization: record.organizationId } : {}),
+    ...(record.ownerOrganization ? { owner: record.ownerOrganization } : {}),
     status: record.status,
     configuration: record.configuration,
     configurationErrors: integration
@@ -118,6 +121,8 @@ export interface InstallInput {
   organization?: string;
   configuration: Record<string, unknown>;
   externalIds?: string[];
+  /** The integration's install link token (installing an `unlisted` integration of another organization). */
+  installLink?: string;
 }
 
 async function requireIntegration(ctx: HostContext, name: string): Promise<IntegrationRecord> {
@@ -130,7 +135,11 @@ async function requireIntegration(ctx: HostContext, name: string): Promise<Integ
  * Installs an integration into a space, a site or an organization. Fires the installation set-up
  * event (and the space or site one for a space or a site) through the durable queue, in the same transaction.
  */
-export async function install(ctx: HostContext, input: InstallInput): Promise<InstallationView> {
+export async function install(
+  ctx: HostContext,
+  input: InstallInput,
+  principal: Principal = { kind: 'operator' },
+): Promise<InstallationView> {
   const places = (['space', 'site', 'organization'] as const).filter((p) => input[p] !== undefined);
   if (places.length > 1) {
     throw badRequest(`Give one of space, site or organization, not ${places.join(' and ')}.`);
@@ -138,6 +147,30 @@ export async function install(ctx: HostContext, input: InstallInput): Promise<In
   const integration = await requireIntegration(ctx, input.integration);
   const manifest = integration.manifest as Manifest;
   const target = places[0] ?? 'organization';
+  const targetId = input.space ?? input.site ?? input.organization ?? null;
+  const decision = decideInstall({
+    principal,
+    integration: {
+      name: integration.name,
+      owner: manifest.organization ?? null,
+      visibility: String(manifest.visibility),
+    },
+    holdsInstallLink:
+      input.installLink !== undefined &&
+      safeEqual(
+        input.installLink,
+        await ctx.storage.organizations.installLink(integration.name, randomToken('pil_')),
+      ),
+    target,
+    targetId,
+    directoryOwner:
+      target === 'organization' || targetId === null
+        ? null
+        : await ctx.storage.organizations.ownerOf(target, targetId),
+  });
+  if (!decision.ok) throw decision.error;
+  const organizationId =
+    decision.organization ?? (target === 'organization' ? String(manifest.organization) : null);
   checkKeys(integration, target, input.configuration, 'operator');
   const configuration = {
     ...configurationDefaults(manifest, settingsPlace(manifest, target)),
@@ -151,8 +184,8 @@ export async function install(ctx: HostContext, input: InstallInput): Promise<In
       target,
       spaceId: input.space ?? null,
       siteId: input.site ?? null,
-      organizationId:
-        input.organization ?? (target === 'organization' ? String(manifest.organization) : null),
+      organizationId,
+      ownerOrganization: decision.owner ?? (target === 'organization' ? organizationId : null),
       configuration,
       status,
       tokenHash: 'pending',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Manifest, ManifestError, parseManifest, resolveSecrets } from '@platform/manifest';
+import type { Principal } from '../access/principal.js';
 import { randomToken } from '../auth.js';
 import { badRequest, HttpError } from '../errors.js';
 import { type IntegrationRecord, isStorageError } from '../storage/index.js';
@@ -42,6 +43,12 @@ export function reservedName(name: string): HttpError {
     `"${name}" is the name of an integration built into the host; it cannot be published or replaced through the API. Choose another name.`,
     { name },
   );
+}
+
+/** The organization that owns an integration: its manifest's `organization`. */
+export function ownerOfIntegration(record: Pick<IntegrationRecord, 'manifest'>): string | null {
+  const organization = (record.manifest as Manifest).organization;
+  return organization ? String(organization) : null;
 }
 
 /** The content hash that identifies a bundle (and so a deployment) across publishes. */
@@ -106,7 +113,11 @@ export function integrationView(ctx: Pick<HostContext, 'baseUrl'>, record: Integ
  * @example
  * await publish(ctx, { manifest: yamlText, bundle: esmSource });
  */
-export async function publish(ctx: HostContext, input: PublishInput): Promise<IntegrationRecord> {
+export async function publish(
+  ctx: HostContext,
+  input: PublishInput,
+  principal: Principal = { kind: 'operator' },
+): Promise<IntegrationRecord> {
   const parsed = parseManifest(input.manifest, {
     firstParty: input.firstParty === true,
     fileName: 'platform-manifest.yaml',
@@ -124,6 +135,20 @@ export async function publish(ctx: HostContext, input: PublishInput): Promise<In
     );
   }
   const manifest = parsed.manifest;
+  if (principal.kind === 'organization') {
+    // an organization publishes as itself: a missing `organization` is its own, another one is refused
+    if (manifest.organization && manifest.organization !== principal.organizationId) {
+      throw new HttpError(
+        403,
+        'wrong_organization',
+        `platform-manifest.yaml names organization "${manifest.organization}", but this token belongs to organization "${principal.organizationId}": an organization publishes only its own integrations. Set \`organization: ${principal.organizationId}\` (or leave it out), or publish with a token of "${manifest.organization}".`,
+      );
+    }
+    manifest.organization = principal.organizationId;
+    if (input.firstParty === true) {
+      throw new HttpError(403, 'forbidden', "`firstParty` is the operator's to grant; publish without it.");
+    }
+  }
   if (!manifest.organization) {
     // optional in the file, required here (packages/manifest/README.md "Optional keys")
     throw new HttpError(
@@ -158,10 +183,19 @@ export async function publish(ctx: HostContext, input: PublishInput): Promise<In
   }
   const assets = checkAssets(manifest, input.assets);
   const previous = await ctx.storage.integrations.listVersions(manifest.name);
+  const owner = (previous[0]?.manifest as Manifest | undefined)?.organization;
+  if (principal.kind === 'organization' && owner !== undefined && owner !== principal.organizationId) {
+    throw new HttpError(
+      409,
+      'name_taken',
+      `The integration name "${manifest.name}" is taken by another organization; names are unique across the host. Choose another \`name\`.`,
+    );
+  }
   const version = input.version ?? (input.dev ? 'dev' : String(previous.length + 1));
   try {
     // the files and the version that names them commit together: no version points at a missing file
     return await ctx.storage.transaction(async (tx) => {
+      await tx.organizations.ensure(String(manifest.organization));
       const hashes: Record<string, string> = {};
       for (const asset of assets) hashes[asset.path] = await tx.assets.put(asset);
       return tx.integrations.publish({

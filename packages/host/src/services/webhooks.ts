@@ -1,3 +1,4 @@
+import { type PlatformEventType, sampleEvent, WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
 import { generateSecret } from '@platform/webhooks';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import {
@@ -8,6 +9,7 @@ import {
   type RedeliverRangeOptions,
 } from '../storage/index.js';
 import type { HostContext } from './context.js';
+import type { DeliverJobPayload } from './dispatch.js';
 import { getInstallation } from './installations.js';
 import { WEBHOOK_INTEGRATION } from './names.js';
 
@@ -189,4 +191,41 @@ export async function redeliverRange(
   );
   if (count > 0) ctx.notify.deliveries();
   return count;
+}
+
+/**
+ * Queues a test delivery to a webhook installation: the event catalogue's sample of `eventType` (default:
+ * the first event the installation selected), in the installation's space or site, marked `"test": true`.
+ * It is delivered, retried and logged like any other delivery. 400 for an event type the place does not have.
+ *
+ * @example
+ * const delivery = await sendTestEvent(ctx, 'inst_1', 'page_feedback');
+ */
+export async function sendTestEvent(
+  ctx: HostContext,
+  id: string,
+  eventType?: string,
+): Promise<JobWithAttempts> {
+  const record = await requireWebhookInstallation(ctx, id);
+  const place = record.target === 'site' ? 'site' : 'space';
+  const types: readonly string[] = WEBHOOK_EVENT_TYPES_BY_PLACE[place];
+  const type = eventType ?? types.find((t) => record.configuration[t] === true) ?? types[0];
+  if (type === undefined || !types.includes(type)) {
+    throw badRequest(`eventType: a ${place} webhook receives ${types.join(', ')}; got "${eventType ?? ''}".`);
+  }
+  const event = {
+    ...sampleEvent(type as PlatformEventType, {
+      ...(record.spaceId ? { space: record.spaceId } : {}),
+      ...(record.siteId ? { site: record.siteId } : {}),
+    }),
+    test: true,
+    installationId: record.id,
+  };
+  const payload: DeliverJobPayload = { eventType: type, body: JSON.stringify(event) };
+  const [job] = await ctx.storage.jobs.enqueue([
+    { kind: 'deliver', installationId: record.id, eventId: event.eventId, payload: { ...payload } },
+  ]);
+  ctx.notify.deliveries();
+  if (!job) throw new HttpError(500, 'internal', 'The test delivery was not queued.');
+  return getDelivery(ctx, id, job.id);
 }

@@ -5,7 +5,13 @@ export { isPgUnavailable, wrapPgError } from './pg-errors.js';
 export { PG_DEFAULTS } from './postgres.js';
 export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-signals.js';
 export { type SignalledLoop, wakeOnSignals } from './queue-signals.js';
+export type {
+  AccessTokensRepo,
+  OrganizationTokenRecord,
+  PortalSessionRecord,
+} from './repos/access-tokens.js';
 export { type AssetsRepo, assetHash } from './repos/assets.js';
+export type { AuditFilter, AuditRecord, AuditRepo } from './repos/audit.js';
 export type { DocumentsRepo } from './repos/documents.js';
 export type { EventInput, EventsRepo, EventWithJobs, InsertWithJobsResult } from './repos/events.js';
 export type {
@@ -34,6 +40,7 @@ export type {
   QueueStats,
   RedeliverRangeOptions,
 } from './repos/jobs-api.js';
+export type { OrganizationRecord, OrganizationsRepo, ResourceOwnerRecord } from './repos/organizations.js';
 export type { SettingsRepo } from './repos/settings.js';
 export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
 export type { Migration } from './schema.js';

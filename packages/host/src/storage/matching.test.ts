@@ -9,6 +9,7 @@ const base: InstallationRecord = {
   spaceId: 'sp1',
   siteId: null,
   organizationId: 'org1',
+  ownerOrganization: null,
   configuration: {},
   status: 'active',
   tokenHash: 'h',

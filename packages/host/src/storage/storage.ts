@@ -6,7 +6,9 @@ import {
   type QueueListenerHandlers,
   silentListener,
 } from './queue-signals.js';
+import { type AccessTokensRepo, accessTokensRepo } from './repos/access-tokens.js';
 import { type AssetsRepo, assetsRepo } from './repos/assets.js';
+import { type AuditRepo, auditRepo } from './repos/audit.js';
 import { deliveriesRepo } from './repos/deliveries.js';
 import { type DocumentsRepo, documentsRepo } from './repos/documents.js';
 import { type EventsRepo, eventsRepo } from './repos/events.js';
@@ -14,6 +16,7 @@ import { type InstallationsRepo, installationsRepo } from './repos/installations
 import { type IntegrationsRepo, integrationsRepo } from './repos/integrations.js';
 import { type InvocationLogsRepo, invocationLogsRepo } from './repos/invocation-logs.js';
 import type { JobsRepo } from './repos/jobs-api.js';
+import { type OrganizationsRepo, organizationsRepo } from './repos/organizations.js';
 import { queueRepo } from './repos/queue.js';
 import { type SettingsRepo, settingsRepo } from './repos/settings.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
@@ -57,6 +60,9 @@ export interface Repositories {
   readonly settings: SettingsRepo;
   readonly assets: AssetsRepo;
   readonly documents: DocumentsRepo;
+  readonly organizations: OrganizationsRepo;
+  readonly accessTokens: AccessTokensRepo;
+  readonly audit: AuditRepo;
   /**
    * Runs `fn` atomically: everything done through `tx` commits together or not at all (a throw rolls back).
    * Inside `fn` use only `tx` (using the outer storage there throws `StorageError('invalid')`). Called on a
@@ -92,6 +98,9 @@ function repositories(sql: Sql): Repositories {
     settings: settingsRepo(sql),
     assets: assetsRepo(sql),
     documents: documentsRepo(sql),
+    organizations: organizationsRepo(sql),
+    accessTokens: accessTokensRepo(sql),
+    audit: auditRepo(sql),
     transaction: (fn) => sql.transaction((tx) => fn(repositories(tx))),
   };
 }

@@ -54,6 +54,12 @@ export interface InstallationRecord {
   spaceId: string | null;
   siteId: string | null;
   organizationId: string | null;
+  /**
+   * The organization that owns the installation (sees and manages it; docs/security.md "Organizations"):
+   * the owner of its space or site in the directory when it was made, or its organization. Null: made by
+   * the operator where no owner was known; only the operator sees it until the directory names one.
+   */
+  ownerOrganization: string | null;
   configuration: Record<string, unknown>;
   status: InstallationStatus;
   tokenHash: string;

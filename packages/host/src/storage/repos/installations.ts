@@ -16,6 +16,7 @@ export interface CreateInstallationInput {
   spaceId?: string | null;
   siteId?: string | null;
   organizationId?: string | null;
+  ownerOrganization?: string | null;
   configuration?: Record<string, unknown>;
   status?: InstallationStatus;
   tokenHash: string;
@@ -39,6 +40,8 @@ export interface InstallationFilter {
   spaceId?: string;
   siteId?: string;
   organizationId?: string;
+  /** Installations owned by this organization. */
+  ownerOrganization?: string;
 }
 
 /**
@@ -75,6 +78,11 @@ export interface InstallationsRepo {
    * }
    */
   routes(scope: EventScope): Promise<RoutingRead>;
+  /**
+   * Gives the installations of a space or site that have no owner (made by the operator before the
+   * directory knew the owner) to `organizationId`; returns how many. Called when the directory records an owner.
+   */
+  adopt(kind: 'space' | 'site', resourceId: string, organizationId: string, now?: number): Promise<number>;
 }
 
 /** What `installations.routes` read: the routes and the routing epoch they are valid at. */
@@ -99,32 +107,45 @@ function metaRow(row: Row): Row {
   return out;
 }
 
-/** The WHERE clause (on installations aliased `i`) of the active installations `scope` may reach, or null. */
+/** The owner of a space or site in the directory, as a scalar subquery on one `?` (the resource id). */
+const ownerOf = (kind: 'space' | 'site') =>
+  `(SELECT o.organization_id FROM resource_owners o WHERE o.kind = '${kind}' AND o.resource_id = ?)`;
+
+/**
+ * The WHERE clause (on installations aliased `i`) of the active installations `scope` may reach, or null.
+ * An installation owned by an organization receives a space's or site's events only while the directory
+ * names that organization as its owner; the operator's (no owner) always (docs/security.md "Organizations").
+ */
 function scopeWhere(scope: EventScope): { where: string; values: SqlValue[] } | null {
   const ors: string[] = [];
   const values: SqlValue[] = [];
+  const ownedBy = (kind: 'space' | 'site', id: string) => {
+    values.push(id);
+    return `(i.owner_organization IS NULL OR i.owner_organization = ${ownerOf(kind)})`;
+  };
   if (scope.spaceId) {
-    ors.push("(i.target = 'space' AND i.space_id = ?)");
     values.push(scope.spaceId);
+    ors.push(`(i.target = 'space' AND i.space_id = ? AND ${ownedBy('space', scope.spaceId)})`);
   }
   if (scope.siteId) {
-    ors.push("(i.target = 'site' AND i.site_id = ?)");
     values.push(scope.siteId);
+    ors.push(`(i.target = 'site' AND i.site_id = ? AND ${ownedBy('site', scope.siteId)})`);
   }
   if (scope.spaceId || scope.organizationId) {
-    ors.push(
-      scope.organizationId
-        ? "(i.target = 'organization' AND i.organization_id = ?)"
-        : "i.target = 'organization'",
-    );
-    if (scope.organizationId) values.push(scope.organizationId);
+    const parts = ["i.target = 'organization'"];
+    if (scope.organizationId) {
+      parts.push('i.organization_id = ?');
+      values.push(scope.organizationId);
+    }
+    if (scope.spaceId) parts.push(ownedBy('space', scope.spaceId));
+    ors.push(`(${parts.join(' AND ')})`);
   }
   if (ors.length === 0) return null;
   return { where: `i.status = 'active' AND (${ors.join(' OR ')})`, values };
 }
 
 const COLUMNS =
-  'id, integration_name, target, space_id, site_id, organization_id, configuration, status, token_hash, external_ids, space_selection, created_at, updated_at';
+  'id, integration_name, target, space_id, site_id, organization_id, configuration, status, token_hash, external_ids, space_selection, created_at, updated_at, owner_organization';
 
 /** The select list of `routes`: the installation's columns, then its integration's under `meta_` names. */
 const ROUTE_COLUMNS = [
@@ -140,6 +161,7 @@ function toRecord(row: Row): InstallationRecord {
     spaceId: strOrNull(row, 'space_id'),
     siteId: strOrNull(row, 'site_id'),
     organizationId: strOrNull(row, 'organization_id'),
+    ownerOrganization: strOrNull(row, 'owner_organization'),
     configuration: json(row, 'configuration'),
     status: str(row, 'status') as InstallationStatus,
     tokenHash: str(row, 'token_hash'),
@@ -167,6 +189,7 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
         spaceId: input.spaceId ?? null,
         siteId: input.siteId ?? null,
         organizationId: input.organizationId ?? null,
+        ownerOrganization: input.ownerOrganization ?? null,
         configuration: input.configuration ?? {},
         status: input.status ?? 'pending',
         tokenHash: input.tokenHash,
@@ -175,21 +198,25 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
         createdAt: now,
         updatedAt: now,
       };
-      await sql.run(`INSERT INTO installations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-        record.id,
-        record.integrationName,
-        record.target,
-        record.spaceId,
-        record.siteId,
-        record.organizationId,
-        JSON.stringify(record.configuration),
-        record.status,
-        record.tokenHash,
-        JSON.stringify(record.externalIds),
-        JSON.stringify(record.spaceSelection),
-        record.createdAt,
-        record.updatedAt,
-      ]);
+      await sql.run(
+        `INSERT INTO installations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          record.id,
+          record.integrationName,
+          record.target,
+          record.spaceId,
+          record.siteId,
+          record.organizationId,
+          JSON.stringify(record.configuration),
+          record.status,
+          record.tokenHash,
+          JSON.stringify(record.externalIds),
+          JSON.stringify(record.spaceSelection),
+          record.createdAt,
+          record.updatedAt,
+          record.ownerOrganization,
+        ],
+      );
       return record;
     },
 
@@ -243,6 +270,7 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
       add('space_id', filter.spaceId);
       add('site_id', filter.siteId);
       add('organization_id', filter.organizationId);
+      add('owner_organization', filter.ownerOrganization);
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       const rows = await sql.all(
         `SELECT ${COLUMNS} FROM installations ${clause} ORDER BY created_at, id`,
@@ -286,6 +314,16 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
           .map((row) => ({ installation: toRecord(row), integration: toMeta(metaRow(row)) }))
           .filter(({ installation }) => installationMatches(installation, scope)),
       };
+    },
+
+    async adopt(kind, resourceId, organizationId, now = Date.now()) {
+      const column = kind === 'space' ? 'space_id' : 'site_id';
+      const { changes } = await sql.run(
+        `UPDATE installations SET owner_organization = ?, updated_at = ?
+          WHERE target = ? AND ${column} = ? AND owner_organization IS NULL`,
+        [organizationId, now, kind, resourceId],
+      );
+      return changes;
     },
   };
 }

@@ -21,6 +21,11 @@ export interface InvocationLogsRepo {
   insert(input: InvocationLogInput): Promise<InvocationLogRecord>;
   /** Newest first; `since` inclusive on createdAt; `limit` default 100, at most 1000. */
   list(installationId: string, options?: { limit?: number; since?: number }): Promise<InvocationLogRecord[]>;
+  /** The invocations of one integration across all its installations, newest first (its author's view). */
+  listByIntegration(
+    integrationName: string,
+    options?: { limit?: number; since?: number },
+  ): Promise<InvocationLogRecord[]>;
   /** Deletes up to `limit` logs created before `before` (oldest first); returns how many. */
   prune(before: number, limit: number): Promise<number>;
 }
@@ -66,22 +71,29 @@ export function invocationLogsRepo(sql: Sql): InvocationLogsRepo {
       return record;
     },
 
-    async list(installationId, options = {}) {
-      const limit = Math.min(Math.max(Math.floor(options.limit ?? 100), 1), 1000);
-      const values: SqlValue[] = [installationId];
-      let where = 'installation_id = ?';
-      if (options.since !== undefined) {
-        where += ' AND created_at >= ?';
-        values.push(options.since);
-      }
-      const rows = await sql.all(
-        `SELECT ${COLUMNS} FROM invocation_logs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
-        [...values, limit],
-      );
-      return rows.map(toRecord);
-    },
+    list: (installationId, options = {}) => listWhere('installation_id', installationId, options),
+    listByIntegration: (name, options = {}) => listWhere('integration_name', name, options),
 
     prune: (before, limit) =>
       deleteOldest(sql, { table: 'invocation_logs', key: 'id', column: 'created_at' }, before, limit),
   };
+
+  async function listWhere(
+    column: 'installation_id' | 'integration_name',
+    value: string,
+    options: { limit?: number; since?: number },
+  ) {
+    const limit = Math.min(Math.max(Math.floor(options.limit ?? 100), 1), 1000);
+    const values: SqlValue[] = [value];
+    let where = `${column} = ?`;
+    if (options.since !== undefined) {
+      where += ' AND created_at >= ?';
+      values.push(options.since);
+    }
+    const rows = await sql.all(
+      `SELECT ${COLUMNS} FROM invocation_logs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
+      [...values, limit],
+    );
+    return rows.map(toRecord);
+  }
 }

@@ -1,0 +1,167 @@
+import { json, num, numOrNull, str, strOrNull } from '../rows.js';
+import type { Row, Sql } from '../sql.js';
+
+/** An organization token (`pot_…`). Only the SHA-256 of the token is stored. */
+export interface OrganizationTokenRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  tokenHash: string;
+  scopes: string[];
+  expiresAt: number | null;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+  /** Who created it: `operator`, or `token:<id>` of the organization token that did. */
+  createdBy: string;
+  createdAt: number;
+}
+
+/** A subscriber portal session (`pps_…`): one webhook installation, or every one of an organization. */
+export interface PortalSessionRecord {
+  id: string;
+  tokenHash: string;
+  organizationId: string | null;
+  installationId: string | null;
+  expiresAt: number;
+  revokedAt: number | null;
+  createdBy: string;
+  createdAt: number;
+}
+
+/**
+ * Organization tokens and portal sessions: the bearer credentials the host issues and stores hashed
+ * (docs/security.md "Organizations"). Looked up by the hash of the presented token.
+ *
+ * @example
+ * await storage.accessTokens.createToken({ id: 'tok_1', organizationId: 'acme', name: 'ci', tokenHash, scopes: ['integrations:publish'], expiresAt: null, createdBy: 'operator' });
+ * const token = await storage.accessTokens.tokenByHash(tokenHash);
+ */
+export interface AccessTokensRepo {
+  createToken(
+    input: Omit<OrganizationTokenRecord, 'revokedAt' | 'lastUsedAt' | 'createdAt'> & { now?: number },
+  ): Promise<OrganizationTokenRecord>;
+  tokenByHash(tokenHash: string): Promise<OrganizationTokenRecord | null>;
+  getToken(id: string): Promise<OrganizationTokenRecord | null>;
+  /** An organization's tokens, revoked ones included, oldest first. */
+  listTokens(organizationId: string): Promise<OrganizationTokenRecord[]>;
+  /** Marks the token revoked (once); false when it does not exist or was revoked already. */
+  revokeToken(id: string, now?: number): Promise<boolean>;
+  touchToken(id: string, now?: number): Promise<void>;
+  createSession(
+    input: Omit<PortalSessionRecord, 'revokedAt' | 'createdAt'> & { now?: number },
+  ): Promise<PortalSessionRecord>;
+  sessionByHash(tokenHash: string): Promise<PortalSessionRecord | null>;
+  getSession(id: string): Promise<PortalSessionRecord | null>;
+  revokeSession(id: string, now?: number): Promise<boolean>;
+  /** Deletes sessions that expired before `before`; returns how many. */
+  pruneSessions(before: number): Promise<number>;
+}
+
+const TOKEN_COLUMNS =
+  'id, organization_id, name, token_hash, scopes, expires_at, revoked_at, last_used_at, created_by, created_at';
+const SESSION_COLUMNS =
+  'id, token_hash, organization_id, installation_id, expires_at, revoked_at, created_by, created_at';
+
+function toToken(row: Row): OrganizationTokenRecord {
+  return {
+    id: str(row, 'id'),
+    organizationId: str(row, 'organization_id'),
+    name: str(row, 'name'),
+    tokenHash: str(row, 'token_hash'),
+    scopes: json(row, 'scopes'),
+    expiresAt: numOrNull(row, 'expires_at'),
+    revokedAt: numOrNull(row, 'revoked_at'),
+    lastUsedAt: numOrNull(row, 'last_used_at'),
+    createdBy: str(row, 'created_by'),
+    createdAt: num(row, 'created_at'),
+  };
+}
+
+function toSession(row: Row): PortalSessionRecord {
+  return {
+    id: str(row, 'id'),
+    tokenHash: str(row, 'token_hash'),
+    organizationId: strOrNull(row, 'organization_id'),
+    installationId: strOrNull(row, 'installation_id'),
+    expiresAt: num(row, 'expires_at'),
+    revokedAt: numOrNull(row, 'revoked_at'),
+    createdBy: str(row, 'created_by'),
+    createdAt: num(row, 'created_at'),
+  };
+}
+
+/** Builds the access tokens repository on an adapter (or transaction handle). */
+export function accessTokensRepo(sql: Sql): AccessTokensRepo {
+  const one = async <T>(query: string, value: string, map: (row: Row) => T) => {
+    const row = await sql.get(query, [value]);
+    return row ? map(row) : null;
+  };
+  return {
+    async createToken({ now = Date.now(), ...input }) {
+      const record: OrganizationTokenRecord = { ...input, revokedAt: null, lastUsedAt: null, createdAt: now };
+      await sql.run(
+        `INSERT INTO organization_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          record.id,
+          record.organizationId,
+          record.name,
+          record.tokenHash,
+          JSON.stringify(record.scopes),
+          record.expiresAt,
+          null,
+          null,
+          record.createdBy,
+          now,
+        ],
+      );
+      return record;
+    },
+    tokenByHash: (hash) =>
+      one(`SELECT ${TOKEN_COLUMNS} FROM organization_tokens WHERE token_hash = ?`, hash, toToken),
+    getToken: (id) => one(`SELECT ${TOKEN_COLUMNS} FROM organization_tokens WHERE id = ?`, id, toToken),
+    async listTokens(organizationId) {
+      const rows = await sql.all(
+        `SELECT ${TOKEN_COLUMNS} FROM organization_tokens WHERE organization_id = ? ORDER BY created_at, id`,
+        [organizationId],
+      );
+      return rows.map(toToken);
+    },
+    async revokeToken(id, now = Date.now()) {
+      const { changes } = await sql.run(
+        'UPDATE organization_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+        [now, id],
+      );
+      return changes > 0;
+    },
+    async touchToken(id, now = Date.now()) {
+      await sql.run('UPDATE organization_tokens SET last_used_at = ? WHERE id = ?', [now, id]);
+    },
+    async createSession({ now = Date.now(), ...input }) {
+      const record: PortalSessionRecord = { ...input, revokedAt: null, createdAt: now };
+      await sql.run(`INSERT INTO portal_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+        record.id,
+        record.tokenHash,
+        record.organizationId,
+        record.installationId,
+        record.expiresAt,
+        null,
+        record.createdBy,
+        now,
+      ]);
+      return record;
+    },
+    sessionByHash: (hash) =>
+      one(`SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE token_hash = ?`, hash, toSession),
+    getSession: (id) => one(`SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE id = ?`, id, toSession),
+    async revokeSession(id, now = Date.now()) {
+      const { changes } = await sql.run(
+        'UPDATE portal_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+        [now, id],
+      );
+      return changes > 0;
+    },
+    async pruneSessions(before) {
+      return (await sql.run('DELETE FROM portal_sessions WHERE expires_at < ?', [before])).changes;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { deleteOldest, json, num, str, strOrNull } from '../rows.js';
+import type { Row, Sql, SqlValue } from '../sql.js';
+import type { Json } from '../types.js';
+
+/** One entry of the audit log: who did what to which resource, and what changed (never a secret value). */
+export interface AuditRecord {
+  id: string;
+  at: number;
+  /** `operator`, `organization`, `installation` or `portal`. */
+  actor: string;
+  /** The organization of the token that acted (organization tokens and portal sessions). */
+  actorOrganization: string | null;
+  tokenId: string | null;
+  tokenName: string | null;
+  /** The organization that owns the resource: whose audit log shows the entry. */
+  organizationId: string | null;
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  changes: Record<string, Json>;
+}
+
+/** Filters of `list`: newest first, before the cursor (an entry id). */
+export interface AuditFilter {
+  organizationId?: string;
+  action?: string;
+  resourceId?: string;
+  limit?: number;
+  /** Only entries older than this entry id. */
+  before?: string;
+}
+
+/**
+ * The audit log (docs/security.md "Audit log").
+ *
+ * @example
+ * await storage.audit.append({ id: newSortableId('aud'), at: Date.now(), actor: 'operator', ... });
+ * const page = await storage.audit.list({ organizationId: 'acme', limit: 50 });
+ */
+export interface AuditRepo {
+  append(record: AuditRecord): Promise<void>;
+  list(filter?: AuditFilter): Promise<AuditRecord[]>;
+  /** Deletes up to `limit` entries older than `before` (retention); returns how many. */
+  deleteOlderThan(before: number, limit: number): Promise<number>;
+}
+
+const COLUMNS =
+  'id, at, actor, actor_organization, token_id, token_name, organization_id, action, resource_type, resource_id, changes';
+
+function toRecord(row: Row): AuditRecord {
+  return {
+    id: str(row, 'id'),
+    at: num(row, 'at'),
+    actor: str(row, 'actor'),
+    actorOrganization: strOrNull(row, 'actor_organization'),
+    tokenId: strOrNull(row, 'token_id'),
+    tokenName: strOrNull(row, 'token_name'),
+    organizationId: strOrNull(row, 'organization_id'),
+    action: str(row, 'action'),
+    resourceType: str(row, 'resource_type'),
+    resourceId: str(row, 'resource_id'),
+    changes: json(row, 'changes'),
+  };
+}
+
+/** Builds the audit repository on an adapter (or transaction handle). */
+export function auditRepo(sql: Sql): AuditRepo {
+  return {
+    async append(r) {
+      await sql.run(`INSERT INTO audit_log (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        r.id,
+        r.at,
+        r.actor,
+        r.actorOrganization,
+        r.tokenId,
+        r.tokenName,
+        r.organizationId,
+        r.action,
+        r.resourceType,
+        r.resourceId,
+        JSON.stringify(r.changes),
+      ]);
+    },
+    async list(filter = {}) {
+      const where: string[] = [];
+      const values: SqlValue[] = [];
+      if (filter.organizationId !== undefined) {
+        // an organization sees what was done to its resources and what its own tokens did
+        where.push('(organization_id = ? OR actor_organization = ?)');
+        values.push(filter.organizationId, filter.organizationId);
+      }
+      if (filter.action !== undefined) {
+        where.push('action = ?');
+        values.push(filter.action);
+      }
+      if (filter.resourceId !== undefined) {
+        where.push('resource_id = ?');
+        values.push(filter.resourceId);
+      }
+      if (filter.before !== undefined) {
+        where.push('id < ?');
+        values.push(filter.before);
+      }
+      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const rows = await sql.all(`SELECT ${COLUMNS} FROM audit_log ${clause} ORDER BY id DESC LIMIT ?`, [
+        ...values,
+        filter.limit ?? 100,
+      ]);
+      return rows.map(toRecord);
+    },
+    deleteOlderThan: (before, limit) =>
+      deleteOldest(sql, { table: 'audit_log', key: 'id', column: 'at' }, before, limit),
+  };
+}
