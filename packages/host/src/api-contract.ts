@@ -65,6 +65,26 @@ export const hostApi = {
     body: S.PatchBlockPropsBody,
     response: S.SpaceDocument,
   },
+  'POST /v1/installations/{id}/test': { body: S.TestEventBody, response: S.Delivery },
+  'GET /v1/integrations/{name}/install-link': { response: S.InstallLink },
+  'POST /v1/integrations/{name}/install-link/rotate': { response: S.InstallLink },
+  'GET /v1/integrations/{name}/runs': { query: S.InvocationQuery, response: S.RunList },
+  'GET /v1/marketplace': { response: S.Marketplace },
+  'GET /v1/whoami': { response: S.WhoAmI },
+  'POST /v1/organizations': { body: S.CreateOrganizationBody, response: S.Organization },
+  'GET /v1/organizations': { response: S.OrganizationList },
+  'GET /v1/organizations/{organization}': { response: S.Organization },
+  'GET /v1/organizations/{organization}/resources': { response: S.OrganizationResources },
+  'POST /v1/organizations/{organization}/tokens': { body: S.CreateTokenBody, response: S.CreatedToken },
+  'GET /v1/organizations/{organization}/tokens': { response: S.OrganizationTokenList },
+  'DELETE /v1/organizations/{organization}/tokens/{tokenId}': { response: null },
+  'PUT /v1/spaces/{spaceId}/owner': { body: S.SetOwnerBody, response: S.OwnerSet },
+  'DELETE /v1/spaces/{spaceId}/owner': { response: null },
+  'PUT /v1/sites/{siteId}/owner': { body: S.SetOwnerBody, response: S.OwnerSet },
+  'DELETE /v1/sites/{siteId}/owner': { response: null },
+  'POST /v1/portal/sessions': { body: S.CreatePortalSessionBody, response: S.PortalSession },
+  'DELETE /v1/portal/sessions/{sessionId}': { response: null },
+  'GET /v1/audit': { query: S.AuditQuery, response: S.AuditList },
 } as const satisfies Record<string, RouteSchemas>;
 
 /** The names of the `{placeholders}` of a path. */
@@ -111,5 +131,15 @@ export type SpaceDocumentAnswer = z.output<typeof S.SpaceDocument>;
 export type HostStatus = z.output<typeof S.HostStatus>;
 /** Unfinished jobs of one kind, in `GET /v1/status`. @example let q: QueueState; */
 export type QueueState = z.output<typeof S.QueueState>;
+/** Who a token is (`GET /v1/whoami`). @example let w: WhoAmI; */
+export type WhoAmI = z.output<typeof S.WhoAmI>;
+/** An organization. @example let o: Organization; */
+export type Organization = z.output<typeof S.Organization>;
+/** An organization token as listed (never the token). @example let t: OrganizationToken; */
+export type OrganizationToken = z.output<typeof S.OrganizationToken>;
+/** One entry of the audit log. @example let e: AuditEntry; */
+export type AuditEntry = z.output<typeof S.AuditEntry>;
+/** A subscriber portal session. @example let s: PortalSession; */
+export type PortalSession = z.output<typeof S.PortalSession>;
 /** A delivery's state. @example const s: DeliveryState = 'failed'; */
 export type DeliveryState = Delivery['state'];
