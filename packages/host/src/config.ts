@@ -89,6 +89,11 @@ export interface HostConfig {
    * idempotent for as long as its event is kept.
    */
   retentionDays: number;
+  /**
+   * `PLATFORM_AUDIT_RETENTION_DAYS`: audit log entries older than this are deleted (default 365; 0 keeps them
+   * forever). See docs/security.md "Audit log".
+   */
+  auditRetentionDays: number;
   /** Log level for the host logger. */
   logLevel: string;
 }
@@ -283,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     deliveryThread: flag(env, 'PLATFORM_DELIVERY_THREAD', DELIVERY_THREAD_DEFAULT),
     sqliteSync: choice(env, 'PLATFORM_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
     retentionDays: int(env, 'PLATFORM_RETENTION_DAYS', 30, 0, 36_500),
+    auditRetentionDays: int(env, 'PLATFORM_AUDIT_RETENTION_DAYS', 365, 0, 36_500),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -173,8 +173,13 @@ export async function startHost(
   deliveryEngine = engine;
   invokeWorker = worker;
   const retention =
-    config.retentionDays > 0
-      ? startRetention({ storage, logger, retentionMs: config.retentionDays * 86_400_000 })
+    config.retentionDays > 0 || config.auditRetentionDays > 0
+      ? startRetention({
+          storage,
+          logger,
+          retentionMs: config.retentionDays * 86_400_000,
+          auditRetentionMs: config.auditRetentionDays * 86_400_000,
+        })
       : null;
   ready = true;
 

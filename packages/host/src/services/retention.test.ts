@@ -62,11 +62,53 @@ describe('pruneOnce', () => {
     await seed(7, 40, 'old');
     await seed(3, 5, 'new');
     // Batches of 2: 7 old rows of each kind take 4 batches; all go.
-    expect(await pruneOnce(storage, NOW - 30 * DAY, 2)).toEqual({ jobs: 7, events: 7, logs: 7 });
+    expect(await pruneOnce(storage, NOW - 30 * DAY, 2)).toEqual({
+      jobs: 7,
+      events: 7,
+      logs: 7,
+      audit: 0,
+      portalSessions: 0,
+    });
     expect(await count()).toEqual({ jobs: 3, logs: 3 });
     expect(await storage.events.get('evt_old0')).toBeNull();
     expect(await storage.events.get('evt_new2')).not.toBeNull();
-    expect(await pruneOnce(storage, NOW - 30 * DAY, 2)).toEqual({ jobs: 0, events: 0, logs: 0 });
+    expect(await pruneOnce(storage, NOW - 30 * DAY, 2)).toMatchObject({ jobs: 0, events: 0, logs: 0 });
+  });
+
+  it('deletes audit entries past the audit retention and portal sessions expired over a day ago', async () => {
+    const entry = (id: string, at: number) => ({
+      id,
+      at,
+      actor: 'operator',
+      actorOrganization: null,
+      tokenId: null,
+      tokenName: null,
+      organizationId: 'acme',
+      action: 'installation.pause',
+      resourceType: 'installation',
+      resourceId: 'inst_1',
+      changes: {},
+    });
+    await storage.audit.append(entry('aud_0old', NOW - 400 * DAY));
+    await storage.audit.append(entry('aud_1new', NOW - 10 * DAY));
+    const session = (id: string, expiresAt: number) =>
+      storage.accessTokens.createSession({
+        id,
+        tokenHash: `hash_${id}`,
+        organizationId: null,
+        installationId: 'inst_1',
+        expiresAt,
+        createdBy: 'operator',
+      });
+    await session('pps_gone', NOW - 2 * DAY);
+    await session('pps_recent', NOW - 60_000);
+    const pruned = await pruneOnce(storage, null, 2, { before: NOW - 365 * DAY, now: NOW });
+    expect(pruned).toEqual({ jobs: 0, events: 0, logs: 0, audit: 1, portalSessions: 1 });
+    expect((await storage.audit.list()).map((e) => e.id)).toEqual(['aud_1new']);
+    expect(await storage.accessTokens.getSession('pps_gone')).toBeNull();
+    expect(await storage.accessTokens.getSession('pps_recent')).not.toBeNull();
+    // audit retention off: nothing of the log goes
+    expect((await pruneOnce(storage, null, 2, { before: null, now: NOW })).audit).toBe(0);
   });
 });
 

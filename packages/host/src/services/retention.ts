@@ -6,40 +6,59 @@ export interface Pruned {
   jobs: number;
   events: number;
   logs: number;
+  /** Audit log entries older than the audit retention. */
+  audit: number;
+  /** Portal sessions that expired more than a day ago. */
+  portalSessions: number;
 }
+
+/** An expired portal session is kept a day, so its link still says "expired" rather than "not valid". */
+const PORTAL_SESSION_KEEP_MS = 86_400_000;
 
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Deletes what is older than `before`: deliveries and invocations in a final state (with their attempts),
- * accepted events, invocation logs. In batches of `batch` rows, one short transaction each, yielding to
+ * accepted events, invocation logs (`before` null: none of these); audit log entries older than
+ * `audit.before` (null: none); portal sessions expired more than a day before `audit.now`. In batches of `batch` rows, one short transaction each, yielding to
  * the event loop in between, so accepting events goes on meanwhile. Queued and running jobs stay.
  *
  * @example
- * const pruned = await pruneOnce(storage, Date.now() - 30 * 86_400_000); // { jobs, events, logs }
+ * const pruned = await pruneOnce(storage, Date.now() - 30 * 86_400_000); // { jobs, events, logs, audit, portalSessions }
  */
-export async function pruneOnce(storage: Storage, before: number, batch = 1000): Promise<Pruned> {
-  const drain = async (prune: (before: number, limit: number) => Promise<number>) => {
+export async function pruneOnce(
+  storage: Storage,
+  before: number | null,
+  batch = 1000,
+  audit: { before: number | null; now: number } = { before: null, now: Date.now() },
+): Promise<Pruned> {
+  const drain = async (prune: (limit: number) => Promise<number>) => {
     let total = 0;
     for (;;) {
-      const deleted = await prune(before, batch);
+      const deleted = await prune(batch);
       total += deleted;
       if (deleted < batch) return total;
       await yieldToIo();
     }
   };
-  const jobs = await drain((b, l) => storage.jobs.prune(b, l));
-  const events = await drain((b, l) => storage.events.prune(b, l));
-  const logs = await drain((b, l) => storage.invocationLogs.prune(b, l));
-  return { jobs, events, logs };
+  const older = async (prune: (before: number, limit: number) => Promise<number>, cut: number | null) =>
+    cut === null ? 0 : drain((limit) => prune(cut, limit));
+  const jobs = await older((b, l) => storage.jobs.prune(b, l), before);
+  const events = await older((b, l) => storage.events.prune(b, l), before);
+  const logs = await older((b, l) => storage.invocationLogs.prune(b, l), before);
+  const auditDeleted = await older((b, l) => storage.audit.deleteOlderThan(b, l), audit.before);
+  const portalSessions = await storage.accessTokens.pruneSessions(audit.now - PORTAL_SESSION_KEEP_MS);
+  return { jobs, events, logs, audit: auditDeleted, portalSessions };
 }
 
 /** Options of {@link startRetention}. */
 export interface RetentionOptions {
   storage: Storage;
   logger: Pick<Logger, 'info' | 'error'>;
-  /** Keep this long (ms): older finished jobs, events and logs are deleted. */
+  /** Keep this long (ms): older finished jobs, events and logs are deleted; 0 keeps them. */
   retentionMs: number;
+  /** Keep audit log entries this long (ms; `PLATFORM_AUDIT_RETENTION_DAYS`); 0 or absent keeps them. */
+  auditRetentionMs?: number;
   /** Time between two prunes; the first runs `firstDelayMs` after the start. Default 1 hour. */
   intervalMs?: number;
   /** Default 60 s: after the start-up work, not during it. */
@@ -68,11 +87,19 @@ export function startRetention(options: RetentionOptions): { stop(): Promise<voi
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const run = async () => {
-    const before = now() - retentionMs;
+    const at = now();
+    const before = retentionMs > 0 ? at - retentionMs : null;
+    const auditMs = options.auditRetentionMs ?? 0;
     try {
-      const pruned = await pruneOnce(storage, before, options.batch);
-      if (pruned.jobs + pruned.events + pruned.logs > 0) {
-        logger.info({ ...pruned, before: new Date(before).toISOString() }, 'retention: deleted old records');
+      const pruned = await pruneOnce(storage, before, options.batch, {
+        before: auditMs > 0 ? at - auditMs : null,
+        now: at,
+      });
+      if (pruned.jobs + pruned.events + pruned.logs + pruned.audit + pruned.portalSessions > 0) {
+        logger.info(
+          { ...pruned, before: before === null ? null : new Date(before).toISOString() },
+          'retention: deleted old records',
+        );
       }
     } catch (error) {
       logger.error({ err: error }, 'retention: pruning failed; the next run tries again');
