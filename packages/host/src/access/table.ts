@@ -18,7 +18,7 @@ const OWNS: Record<Ownership, string> = {
 
 function organizationCell(rule: AccessRule): string {
   if (!rule.organization) return '—';
-  const scope = rule.organization.scope ? `\`${X;
+  const scope = rule.organization.scope ? `\`${rule.organization.scope}\`` : 'any token';
   return `$scope, $OWNS[rule.organization.owns]`;
 }
 
