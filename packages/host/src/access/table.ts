@@ -19,7 +19,7 @@ const OWNS: Record<Ownership, string> = {
 function organizationCell(rule: AccessRule): string {
   if (!rule.organization) return '—';
   const scope = rule.organization.scope ? `\`${rule.organization.scope}\`` : 'any token';
-  return `$scope, $OWNS[rule.organization.owns]`;
+  return `${scope}, ${OWNS[rule.organization.owns]}`;
 }
 
 function installationCell(rule: AccessRule): string {
