@@ -11,6 +11,7 @@ import {
   uninstall,
   view,
 } from '../services/installations.js';
+import type { InvocationLogRecord } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
 
 import { errorResponse, json } from './responses.js';
@@ -30,6 +31,19 @@ const errors = {
   403: errorResponse('Token not allowed here'),
   404: errorResponse('No such installation or integration'),
 };
+/** The API view of one invocation with its log lines (`GET …/logs`, and an integration's runs). */
+export function invocationView(log: InvocationLogRecord) {
+  return {
+    id: log.id,
+    eventType: log.eventType,
+    eventId: log.eventId,
+    status: log.status,
+    durationMs: log.durationMs,
+    lines: log.lines,
+    createdAt: new Date(log.createdAt).toISOString(),
+  };
+}
+
 const IdParam = z.object({ id: z.string().openapi({ example: 'inst_4f2a9c' }) });
 
 /** Routes: install, get, list, configure, pause, resume, uninstall, invocation logs. */
@@ -220,15 +234,7 @@ export function installationRoutes(ctx: HostContext) {
       });
       return c.json(
         {
-          invocations: logs.map((l) => ({
-            id: l.id,
-            eventType: l.eventType,
-            eventId: l.eventId,
-            status: l.status,
-            durationMs: l.durationMs,
-            lines: l.lines,
-            createdAt: new Date(l.createdAt).toISOString(),
-          })),
+          invocations: logs.map(invocationView),
         },
         200,
       );

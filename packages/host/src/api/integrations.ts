@@ -14,6 +14,7 @@ import {
 } from '../services/integrations.js';
 import type { IntegrationRecord } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
+import { invocationView } from './installations.js';
 import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
 import {
   InstallLink,
@@ -241,16 +242,7 @@ export function integrationRoutes(ctx: HostContext) {
       });
       return c.json(
         {
-          runs: logs.map((l) => ({
-            id: l.id,
-            installationId: l.installationId,
-            eventType: l.eventType,
-            eventId: l.eventId,
-            status: l.status,
-            durationMs: l.durationMs,
-            lines: l.lines,
-            createdAt: new Date(l.createdAt).toISOString(),
-          })),
+          runs: logs.map((l) => ({ ...invocationView(l), installationId: l.installationId })),
         },
         200,
       );

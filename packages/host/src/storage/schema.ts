@@ -8,6 +8,61 @@ export interface Migration {
   readonly sql: string | { readonly sqlite: string; readonly postgres: string };
 }
 
+/** The statements of migration 13 that are the same on both dialects (its tables, indexes and owners). */
+const ORGANIZATION_TABLES = `CREATE TABLE organizations (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at BIGINT NOT NULL);
+CREATE TABLE organization_tokens (
+  id TEXT PRIMARY KEY,
+  organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  scopes TEXT NOT NULL,
+  expires_at BIGINT,
+  revoked_at BIGINT,
+  last_used_at BIGINT,
+  created_by TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX organization_tokens_org ON organization_tokens (organization_id, created_at);
+CREATE TABLE resource_owners (
+  kind TEXT NOT NULL,
+  resource_id TEXT NOT NULL,
+  organization_id TEXT NOT NULL REFERENCES organizations (id),
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (kind, resource_id)
+);
+CREATE INDEX resource_owners_org ON resource_owners (organization_id, kind);
+CREATE TABLE install_links (name TEXT PRIMARY KEY, link TEXT NOT NULL, updated_at BIGINT NOT NULL);
+CREATE TABLE portal_sessions (
+  id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  organization_id TEXT,
+  installation_id TEXT,
+  expires_at BIGINT NOT NULL,
+  revoked_at BIGINT,
+  created_by TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE TABLE audit_log (
+  id TEXT PRIMARY KEY,
+  at BIGINT NOT NULL,
+  actor TEXT NOT NULL,
+  actor_organization TEXT,
+  token_id TEXT,
+  token_name TEXT,
+  organization_id TEXT,
+  action TEXT NOT NULL,
+  resource_type TEXT NOT NULL,
+  resource_id TEXT NOT NULL,
+  changes TEXT NOT NULL
+);
+CREATE INDEX audit_log_at ON audit_log (at);
+CREATE INDEX audit_log_org ON audit_log (organization_id, at);
+ALTER TABLE installations ADD COLUMN owner_organization TEXT;
+CREATE INDEX installations_owner ON installations (owner_organization, created_at);
+CREATE INDEX invocation_logs_integration ON invocation_logs (integration_name, created_at);
+UPDATE installations SET owner_organization = organization_id WHERE target = 'organization';
+`;
+
 /**
  * The ordered migrations of the host database. Types: TEXT, INTEGER (booleans 0/1), BIGINT (ms timestamps);
  * since migration 8 every other number column is BIGINT on PostgreSQL too, so both dialects store the same
@@ -249,59 +304,7 @@ CREATE TRIGGER webhook_secrets_routing AFTER INSERT OR UPDATE OR DELETE ON webho
     // directory records the space's or site's owner (which adopts it). Organizations named by published
     // manifests and organization installations are created here, so nothing is left without its owner.
     sql: {
-      sqlite: `CREATE TABLE organizations (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at BIGINT NOT NULL);
-CREATE TABLE organization_tokens (
-  id TEXT PRIMARY KEY,
-  organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  token_hash TEXT NOT NULL UNIQUE,
-  scopes TEXT NOT NULL,
-  expires_at BIGINT,
-  revoked_at BIGINT,
-  last_used_at BIGINT,
-  created_by TEXT NOT NULL,
-  created_at BIGINT NOT NULL
-);
-CREATE INDEX organization_tokens_org ON organization_tokens (organization_id, created_at);
-CREATE TABLE resource_owners (
-  kind TEXT NOT NULL,
-  resource_id TEXT NOT NULL,
-  organization_id TEXT NOT NULL REFERENCES organizations (id),
-  updated_at BIGINT NOT NULL,
-  PRIMARY KEY (kind, resource_id)
-);
-CREATE INDEX resource_owners_org ON resource_owners (organization_id, kind);
-CREATE TABLE install_links (name TEXT PRIMARY KEY, link TEXT NOT NULL, updated_at BIGINT NOT NULL);
-CREATE TABLE portal_sessions (
-  id TEXT PRIMARY KEY,
-  token_hash TEXT NOT NULL UNIQUE,
-  organization_id TEXT,
-  installation_id TEXT,
-  expires_at BIGINT NOT NULL,
-  revoked_at BIGINT,
-  created_by TEXT NOT NULL,
-  created_at BIGINT NOT NULL
-);
-CREATE TABLE audit_log (
-  id TEXT PRIMARY KEY,
-  at BIGINT NOT NULL,
-  actor TEXT NOT NULL,
-  actor_organization TEXT,
-  token_id TEXT,
-  token_name TEXT,
-  organization_id TEXT,
-  action TEXT NOT NULL,
-  resource_type TEXT NOT NULL,
-  resource_id TEXT NOT NULL,
-  changes TEXT NOT NULL
-);
-CREATE INDEX audit_log_at ON audit_log (at);
-CREATE INDEX audit_log_org ON audit_log (organization_id, at);
-ALTER TABLE installations ADD COLUMN owner_organization TEXT;
-CREATE INDEX installations_owner ON installations (owner_organization, created_at);
-CREATE INDEX invocation_logs_integration ON invocation_logs (integration_name, created_at);
-UPDATE installations SET owner_organization = organization_id WHERE target = 'organization';
-INSERT INTO organizations (id, name, created_at)
+      sqlite: `${ORGANIZATION_TABLES}INSERT INTO organizations (id, name, created_at)
   SELECT DISTINCT json_extract(manifest, '$.organization'), json_extract(manifest, '$.organization'), CAST(strftime('%s', 'now') AS INTEGER) * 1000
     FROM integrations WHERE json_extract(manifest, '$.organization') IS NOT NULL
   ON CONFLICT (id) DO NOTHING;
@@ -312,59 +315,7 @@ INSERT INTO organizations (id, name, created_at)
 CREATE TRIGGER resource_owners_routing_insert AFTER INSERT ON resource_owners BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
 CREATE TRIGGER resource_owners_routing_update AFTER UPDATE ON resource_owners BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
 CREATE TRIGGER resource_owners_routing_delete AFTER DELETE ON resource_owners BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;`,
-      postgres: `CREATE TABLE organizations (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at BIGINT NOT NULL);
-CREATE TABLE organization_tokens (
-  id TEXT PRIMARY KEY,
-  organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  token_hash TEXT NOT NULL UNIQUE,
-  scopes TEXT NOT NULL,
-  expires_at BIGINT,
-  revoked_at BIGINT,
-  last_used_at BIGINT,
-  created_by TEXT NOT NULL,
-  created_at BIGINT NOT NULL
-);
-CREATE INDEX organization_tokens_org ON organization_tokens (organization_id, created_at);
-CREATE TABLE resource_owners (
-  kind TEXT NOT NULL,
-  resource_id TEXT NOT NULL,
-  organization_id TEXT NOT NULL REFERENCES organizations (id),
-  updated_at BIGINT NOT NULL,
-  PRIMARY KEY (kind, resource_id)
-);
-CREATE INDEX resource_owners_org ON resource_owners (organization_id, kind);
-CREATE TABLE install_links (name TEXT PRIMARY KEY, link TEXT NOT NULL, updated_at BIGINT NOT NULL);
-CREATE TABLE portal_sessions (
-  id TEXT PRIMARY KEY,
-  token_hash TEXT NOT NULL UNIQUE,
-  organization_id TEXT,
-  installation_id TEXT,
-  expires_at BIGINT NOT NULL,
-  revoked_at BIGINT,
-  created_by TEXT NOT NULL,
-  created_at BIGINT NOT NULL
-);
-CREATE TABLE audit_log (
-  id TEXT PRIMARY KEY,
-  at BIGINT NOT NULL,
-  actor TEXT NOT NULL,
-  actor_organization TEXT,
-  token_id TEXT,
-  token_name TEXT,
-  organization_id TEXT,
-  action TEXT NOT NULL,
-  resource_type TEXT NOT NULL,
-  resource_id TEXT NOT NULL,
-  changes TEXT NOT NULL
-);
-CREATE INDEX audit_log_at ON audit_log (at);
-CREATE INDEX audit_log_org ON audit_log (organization_id, at);
-ALTER TABLE installations ADD COLUMN owner_organization TEXT;
-CREATE INDEX installations_owner ON installations (owner_organization, created_at);
-CREATE INDEX invocation_logs_integration ON invocation_logs (integration_name, created_at);
-UPDATE installations SET owner_organization = organization_id WHERE target = 'organization';
-INSERT INTO organizations (id, name, created_at)
+      postgres: `${ORGANIZATION_TABLES}INSERT INTO organizations (id, name, created_at)
   SELECT DISTINCT manifest::jsonb ->> 'organization', manifest::jsonb ->> 'organization', (extract(epoch from now()) * 1000)::bigint
     FROM integrations WHERE manifest::jsonb ->> 'organization' IS NOT NULL
   ON CONFLICT (id) DO NOTHING;
