@@ -88,7 +88,7 @@ export const ACCESS = {
   'POST /v1/installations/{id}/pause': { organization: manage },
   'POST /v1/installations/{id}/resume': { organization: manage },
   'GET /v1/installations/{id}/logs': { organization: readDeliveries },
-  'POST /v1/installations/{id}/render': {},
+  'POST /v1/installations/{id}/render': { organization: manage },
   'GET /v1/installations/{id}/webhook-secret': { organization: secrets, installation: 'own', portal: 'own' },
   'POST /v1/installations/{id}/webhook-secret/rotate': {
     organization: secrets,
