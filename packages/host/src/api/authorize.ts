@@ -5,6 +5,7 @@ import { SCOPES } from '../access/principal.js';
 import { ACCESS, type AccessKey, type AccessRule, describeAccess, type Ownership } from '../access/rules.js';
 import { HttpError, notFound } from '../errors.js';
 import { type HostContext, WEBHOOK_INTEGRATION } from '../services/context.js';
+import { RESERVED_INTEGRATION_NAMES } from '../services/integrations.js';
 import { createRouter, type HostEnv } from './app-types.js';
 
 /** 403 for a principal kind a route does not admit. */
@@ -50,7 +51,9 @@ async function owns(
     case 'visible-integration': {
       const record = await ctx.storage.integrations.getLatest(param('name'));
       const manifest = record?.manifest as Manifest | undefined;
-      const mine = manifest?.organization === organizationId;
+      // built-in integrations belong to the host, whatever their manifest names: no organization manages them
+      const mine =
+        manifest?.organization === organizationId && !RESERVED_INTEGRATION_NAMES.has(param('name'));
       const visible = ownership === 'visible-integration' && manifest?.visibility === 'public';
       return mine || visible ? null : notFound(`Integration "${param('name')}"`);
     }
