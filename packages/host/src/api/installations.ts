@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { HOST_EVENT } from '@platform/events';
 import { organizationOf } from '../access/principal.js';
+import { forbidden } from '../errors.js';
 import { audit } from '../services/audit.js';
 import { type HostContext, WEBHOOK_INTEGRATION } from '../services/context.js';
 import {
@@ -147,6 +148,11 @@ export function installationRoutes(ctx: HostContext) {
       // people (operator, organization, portal) get typo protection; the integration may keep its own keys
       const writer = principal.kind === 'installation' ? 'integration' : 'operator';
       const patch = c.req.valid('json');
+      if (principal.kind === 'portal' && patch.externalIds !== undefined) {
+        throw forbidden(
+          'A portal session edits the endpoint URL and the selected events only, not externalIds.',
+        );
+      }
       const updated = await configure(ctx, id, patch, writer);
       await audit(ctx, principal, {
         action: 'installation.configure',
