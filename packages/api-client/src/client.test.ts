@@ -68,6 +68,13 @@ beforeAll(async () => {
         res.writeHead(204).end();
       } else if (req.url === '/v1/installations/plain') {
         res.writeHead(502).end('bad gateway');
+      } else if (req.url === '/v1/installations/scoped') {
+        const error = {
+          code: 'missing_scope',
+          message: 'lacks deliveries:read',
+          details: { scope: 'deliveries:read' },
+        };
+        res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
       } else if (req.url === '/v1/installations/notjson') {
         res.writeHead(200).end('<html>');
       } else {
@@ -113,6 +120,12 @@ describe('createApiClient', () => {
     expect(apiError.message).toContain('No installation "x"');
     expect(apiError.message).not.toContain(TOKEN);
     expect(seen.at(-1)?.url).toBe('/v1/installations/some%2Fother');
+    expect(apiError.details).toBeUndefined();
+    await expect(api.installations.get('scoped')).rejects.toMatchObject({
+      status: 403,
+      code: 'missing_scope',
+      details: { scope: 'deliveries:read' },
+    });
   });
 
   it('reports non-JSON error bodies and non-JSON successes', async () => {

@@ -14,9 +14,11 @@ import { registerLists } from './commands/lists.js';
 import { registerLogin } from './commands/login.js';
 import { registerManifest } from './commands/manifest.js';
 import { registerNew } from './commands/new.js';
+import { registerPortal } from './commands/portal.js';
 import { registerPublish } from './commands/publish.js';
 import { registerStatus } from './commands/status.js';
 import { registerTail } from './commands/tail.js';
+import { registerTokens } from './commands/tokens.js';
 import { registerTrigger } from './commands/trigger.js';
 import { registerUninstall } from './commands/uninstall.js';
 import { registerWhoami } from './commands/whoami.js';
@@ -43,6 +45,8 @@ const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => voi
   registerEvents,
   registerLogin,
   registerWhoami,
+  registerTokens,
+  registerPortal,
   registerManifest,
   registerCompletion,
 ];
@@ -78,6 +82,8 @@ Examples:
   $ platform publish --env production
   $ platform manifest schema > platform-manifest.schema.json
   $ platform events                       the events, their scopes and sample payloads
+  $ platform login --token pot_...        log in with an organization token
+  $ platform tokens create --name ci --scope integrations:publish
   $ source <(platform completion bash)    shell completion (bash, zsh)
   $ platform <command> --help           help and examples of one command`,
     );

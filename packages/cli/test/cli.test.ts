@@ -179,6 +179,8 @@ describe('help and version', () => {
       ...['whoami', 'logout', 'uninstall', 'unpublish', 'events', 'completion'].map((c) => [c, '--help']),
       ['integrations', 'list', '--help'],
       ['installations', 'list', '--help'],
+      ...[[], ['create'], ['list'], ['revoke']].map((sub) => ['tokens', ...sub, '--help']),
+      ...[[], ['open'], ['revoke']].map((sub) => ['portal', ...sub, '--help']),
     ];
     // In process (same program as the bin, without 17 process start-ups).
     for (const args of commands) {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Host, loadConfig, startHost } from '@platform/host';
+import { type Backend, createTestDatabase } from '../../host/test/backends.js';
 import { buildCli, ROOT } from './build.js';
 
 export { ROOT };
@@ -120,14 +121,20 @@ export async function start(
   };
 }
 
-/** A host on a free loopback port with its own data folder. */
+/**
+ * A host on a free loopback port with its own data folder, on SQLite or (`backend: 'postgres'`) a fresh
+ * PostgreSQL database (`packages/host/test/backends.ts`); `close` stops it and drops that database.
+ */
 export async function startTestHost(
   env: Record<string, string> = {},
-): Promise<{ host: Host; token: string }> {
+  backend: Backend = 'sqlite',
+): Promise<{ host: Host; token: string; close: () => Promise<void> }> {
   await buildCli(); // the host loads the built-in webhook integration from its dist
   const token = 'pat_cli_test_operator_token_0123';
+  const database = backend === 'postgres' ? await createTestDatabase() : null;
   const host = await startHost(
     loadConfig({
+      ...(database ? { DATABASE_URL: database.url } : {}),
       PORT: '0',
       PLATFORM_DATA_DIR: mkdtempSync(join(tmpdir(), 'platform-cli-host-')),
       PLATFORM_ADMIN_TOKEN: token,
@@ -136,7 +143,11 @@ export async function startTestHost(
       ...env,
     }),
   );
-  return { host, token };
+  const close = async () => {
+    await host.stop();
+    await database?.drop();
+  };
+  return { host, token, close };
 }
 
 /**

@@ -185,7 +185,7 @@ export function checkPublishReadiness(manifest: Omit<Manifest, 'envs'>, env?: st
   if (manifest.organization === undefined) {
     warn(
       ['organization'],
-      `\`organization\` is not set${env ? ` (nor in \`envs.${env}\`)` : ''}: \`platform publish\` will need it; pass \`--organization <id>\`, set it in \`envs.<name>\` and publish with \`--env <name>\`, or add \`organization: <id>\` here`,
+      `\`organization\` is not set${env ? ` (nor in \`envs.${env}\`)` : ''}: \`platform publish\` will need it; pass \`--organization <id>\`, set it in \`envs.<name>\` and publish with \`--env <name>\`, add \`organization: <id>\` here, or publish with an organization token (its organization is used)`,
     );
   }
   if (manifest.description.trim() === '') {

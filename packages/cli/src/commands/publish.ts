@@ -59,7 +59,9 @@ top-level ones (\`envs\` itself is not published). Without \`envs\` in the manif
 picks the secrets file .env.<name>.
 
 Organization: --organization, else envs.<name>.organization (with --env), else \`organization\`
-of the manifest; publishing refuses when none is set.
+of the manifest, else (with an organization token) the token's organization. With the operator
+token, publishing refuses when none is set; an organization token publishes only its own
+organization's integrations (the host refuses another one).
 
 Secrets: every \${{ env.NAME }} of the manifest \`secrets\` is sent from the environment, else from
 .env.<name> (--env) or .env. Only referenced variables are sent.
@@ -80,7 +82,11 @@ Examples:
           ...(options.organization === undefined ? {} : { organization: options.organization }),
         }),
       );
-      const organization = publishOrganization(built.manifest, options);
+      // an organization token publishes as its organization: the host fills a missing `organization`
+      const organization =
+        built.manifest.organization ??
+        (await host.call('GET /v1/whoami')).organization?.id ??
+        publishOrganization(built.manifest, options);
       const env = secretEnv(folder, built.manifest, io.env, options.env);
       const published = await withProgress(io, `Publishing to ${host.target.url}`, () =>
         host.call('POST /v1/integrations', {
@@ -96,9 +102,11 @@ Examples:
       );
       if (options.json) return printJson(context, published);
       const c = colors(context);
+      const owner =
+        typeof published.manifest.organization === 'string' ? published.manifest.organization : organization;
       io.stdout(
         `${c.green('Published')} ${published.name} version ${c.bold(published.version)} (${formatBytes(built.bundle.bytes)}${assetNote(built.assets)}) to ${host.target.url}` +
-          ` for organization ${organization}${built.env ? ` (env ${built.env})` : ''}\n` +
+          ` for organization ${owner}${built.env ? ` (env ${built.env})` : ''}\n` +
           `Install it: platform install --space <space-id>\n`,
       );
     });

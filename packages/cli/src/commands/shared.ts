@@ -15,7 +15,10 @@ export function withHostOptions(command: Command): Command {
       '--url <url>',
       'host URL (default: PLATFORM_URL, the running `platform dev`, or `platform login`)',
     )
-    .option('--token <token>', 'operator token (default: PLATFORM_TOKEN, the dev host, or `platform login`)');
+    .option(
+      '--token <token>',
+      'operator or organization token (default: PLATFORM_TOKEN, the dev host, or `platform login`)',
+    );
 }
 
 /** The host client of a command, from its flags. */

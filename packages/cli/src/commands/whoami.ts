@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { removeLogin } from '../host/config-file.js';
+import { describeExpiry, principalPhrase, tokenLines } from '../host/identity.js';
 import { connect, printJson, withHostOptions } from './shared.js';
 
 /** A token as shown on screen: its first 8 and last 4 characters. */
@@ -22,21 +23,54 @@ export function registerWhoami(program: Command, context: CommandContext): void 
   withHostOptions(
     program
       .command('whoami')
-      .description('show the host and token the commands use (and where each comes from), checked')
-      .option('--json', 'print {"url", "urlSource", "token", "tokenSource", "integrations"} as JSON'),
+      .description(
+        'show who the token is (operator or organization, token name, scopes, expiry) and the host, checked',
+      )
+      .option(
+        '--json',
+        'print {"url", "urlSource", "token", "tokenSource", "principal", "organization", "tokenName", "scopes", "expiresAt", ...} as JSON',
+      ),
   )
     .addHelpText('after', '\nExamples:\n  $ platform whoami\n  $ platform whoami --json')
     .action(async (options: { url?: string; token?: string; json?: boolean }) => {
       const host = connect(context, options);
+      const who = await host.call('GET /v1/whoami');
       const { integrations } = await host.call('GET /v1/integrations');
       const { url, urlSource, tokenSource } = host.target;
       const token = maskToken(host.target.token);
       if (options.json) {
-        return printJson(context, { url, urlSource, token, tokenSource, integrations: integrations.length });
+        return printJson(context, {
+          url,
+          urlSource,
+          token,
+          tokenSource,
+          principal: who.principal,
+          organization: who.organization?.id ?? null,
+          organizationName: who.organization?.name ?? null,
+          tokenId: who.token?.id ?? null,
+          tokenName: who.token?.name ?? null,
+          scopes: who.token?.scopes ?? null,
+          expiresAt: who.token?.expiresAt ?? who.portal?.expiresAt ?? null,
+          installation: who.installation,
+          hostVersion: who.host.version,
+          integrations: integrations.length,
+        });
       }
-      io.stdout(
-        `Operator of ${url} (from ${urlSource})\n  token ${token} (from ${tokenSource}), accepted; ${integrations.length} integration(s) published\n`,
-      );
+      const published = `${integrations.length} integration(s) ${who.principal === 'operator' ? 'published' : 'visible'}`;
+      if (who.principal === 'operator') {
+        io.stdout(
+          `Operator of ${url} (from ${urlSource})\n  token ${token} (from ${tokenSource}), accepted; ${published}\n`,
+        );
+        return;
+      }
+      const phrase = principalPhrase(who);
+      const lines = [
+        `${phrase[0]?.toUpperCase()}${phrase.slice(1)} on ${url} (from ${urlSource})`,
+        `  token ${token} (from ${tokenSource}), accepted; ${published}`,
+        ...tokenLines(who),
+        ...(who.portal ? [`  ${describeExpiry(who.portal.expiresAt)}`] : []),
+      ];
+      io.stdout(`${lines.join('\n')}\n`);
     });
 
   program

@@ -13,6 +13,31 @@ export interface HostClient {
   readonly call: HostCall<HostRoutes>;
 }
 
+/** The host's 401 messages that only say the token is wrong (the CLI then says how to pass one). */
+const GENERIC_REFUSALS = ['The bearer token is not valid', 'A valid bearer token is required'];
+
+/** The host's own message, without the client's `"GET /v1/x failed: "` prefix. */
+function hostReason(error: ApiError): string {
+  const at = error.message.indexOf(' failed: ');
+  return at === -1 ? error.message : error.message.slice(at + ' failed: '.length);
+}
+
+/**
+ * The scope a `missing_scope` refusal names (`details.scope`), if any.
+ *
+ * @example
+ * ```ts
+ * missingScopeOf(new ApiError(403, 'missing_scope', 'm', { scope: 'audit:read' })); // 'audit:read'
+ * ```
+ */
+export function missingScopeOf(error: ApiError): string | undefined {
+  if (error.code !== 'missing_scope') return undefined;
+  const details = error.details;
+  if (typeof details !== 'object' || details === null) return undefined;
+  const scope = (details as Record<string, unknown>).scope;
+  return typeof scope === 'string' ? scope : undefined;
+}
+
 /** Turns an API failure into a clear {@link HostError} (never a stack trace or a bare status). */
 export function explainApiError(error: ApiError, target: HostTarget): HostError {
   if (error.status === 0) {
@@ -32,14 +57,26 @@ export function explainApiError(error: ApiError, target: HostTarget): HostError 
     );
   }
   if (error.status === 401) {
+    const reason = hostReason(error);
+    const generic = !reason || GENERIC_REFUSALS.some((g) => reason.startsWith(g));
     return new HostError(
       401,
       'unauthorized',
-      `the host at ${target.url} refused the token from ${target.tokenSource}; pass the operator token with --token, PLATFORM_TOKEN or \`platform login --token <token>\`.`,
+      generic
+        ? `the host at ${target.url} refused the token from ${target.tokenSource}; pass the operator token or an organization token (pot_…) with --token, PLATFORM_TOKEN or \`platform login --token <token>\`.`
+        : `the host at ${target.url} refused the token from ${target.tokenSource}: ${reason}`,
     );
   }
   if (error.status === 403) {
-    return new HostError(403, 'forbidden', `${error.message} (use the operator token of ${target.url}).`);
+    // the host's message says what is missing (a scope, the operator token, the organization)
+    const scope = missingScopeOf(error);
+    return new HostError(
+      403,
+      error.code,
+      scope
+        ? `${error.message}\n  hint: ask an owner of the organization for a token with --scope ${scope}.`
+        : error.message,
+    );
   }
   if (error.status >= 500 && error.code.startsWith('http_')) {
     return new HostError(
