@@ -7,16 +7,24 @@ import { EmptyState, ErrorNotice, useLoad, When } from '../ui';
 /** Entries asked for per page. */
 const PAGE_SIZE = 50;
 
-/** Actions the host records today (docs/security.md "Audit log"), offered as suggestions. */
+/** Actions the host records today (the `audit(…)` calls of its services and routes), offered as suggestions. */
 const KNOWN_ACTIONS = [
   'organization.create',
-  'token.create',
-  'token.revoke',
   'space.owner',
   'site.owner',
+  'token.create',
+  'token.revoke',
+  'integration.publish',
+  'integration.visibility',
+  'integration.delete',
+  'integration.install_link_rotate',
+  'installation.create',
+  'installation.configure',
+  'installation.pause',
+  'installation.resume',
+  'installation.delete',
   'portal_session.create',
   'portal_session.revoke',
-  'installation.pause',
 ];
 
 /**

@@ -53,7 +53,7 @@ export function PortalLink({ installationId }: { installationId: string }) {
         A link for whoever receives these webhooks: without any token of yours, they see the deliveries,
         redeliver them, send a test event and rotate the signing secret, until the link expires.
       </p>
-      <div class="actions">
+      <div class="actions portal-actions">
         <div class="field-inline">
           <label for="portal-ttl">Valid for</label>
           <select
