@@ -4,16 +4,25 @@ import type { HostRoutes } from '@platform/host/api';
 // The host's own types of what its API answers (type-only: nothing of the host is bundled).
 export type {
   Attempt,
+  AuditEntry,
   Delivery,
   HostStatus,
   Installation,
   Integration,
+  Organization,
+  OrganizationToken,
+  PortalSession,
   QueueState,
   WebhookEndpointState,
+  WhoAmI,
 } from '@platform/host/api';
 
 /** What `POST /v1/installations/{id}/render` answers. */
 export type Rendered = HostRoutes['POST /v1/installations/{id}/render']['response'];
+/** What `POST /v1/organizations/{organization}/tokens` answers: the token, this once. */
+export type CreatedToken = HostRoutes['POST /v1/organizations/{organization}/tokens']['response'];
+/** What `GET /v1/audit` answers: a page of entries, newest first. */
+export type AuditPage = HostRoutes['GET /v1/audit']['response'];
 /** What `GET /v1/installations/{id}/webhook-secret` answers. */
 export type WebhookSecretAnswer = HostRoutes['GET /v1/installations/{id}/webhook-secret']['response'];
 

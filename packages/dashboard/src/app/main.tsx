@@ -1,19 +1,32 @@
 /** @jsxImportSource preact */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { setToken, setUnauthorizedHandler } from './api';
+import { api, describeError, setToken, setUnauthorizedHandler } from './api';
 import { clearToken, onSignOutElsewhere, storedToken, storeToken, takeTokenFromFragment } from './auth';
+import { AuditPage } from './pages/audit';
 import { EditorPage } from './pages/editor';
 import { GalleryPage } from './pages/gallery';
 import { InstallationPage } from './pages/installation';
 import { InstallationsPage } from './pages/installations';
 import { IntegrationsPage } from './pages/integrations';
+import { OrganizationPage } from './pages/organization';
+import { OrganizationsPage } from './pages/organizations';
 import { SignInPage } from './pages/signin';
 import { StatusPage } from './pages/status';
 import { type Route, useRoute } from './router';
-import { Link } from './ui';
+import {
+  describePrincipal,
+  navigationFor,
+  type Principal,
+  PrincipalProvider,
+  pageRefusal,
+  refusalOf,
+} from './session';
+import { ErrorNotice, Link, PageRefused } from './ui';
 
-function Page({ route }: { route: Route }) {
+function Page({ route, who }: { route: Route; who: Principal }) {
+  const refused = pageRefusal(who, route);
+  if (refused) return <PageRefused reason={refused} />;
   switch (route.page) {
     case 'integrations':
       return <IntegrationsPage />;
@@ -27,6 +40,12 @@ function Page({ route }: { route: Route }) {
       return <StatusPage />;
     case 'gallery':
       return <GalleryPage />;
+    case 'organizations':
+      return <OrganizationsPage />;
+    case 'organization':
+      return <OrganizationPage id={route.organization} />;
+    case 'audit':
+      return <AuditPage />;
     default:
       return (
         <main id="main" class="page">
@@ -53,6 +72,12 @@ function titleOf(route: Route): string {
       return 'Host';
     case 'gallery':
       return 'ContentKit gallery';
+    case 'organizations':
+      return 'Organizations';
+    case 'organization':
+      return `Organization ${route.organization}`;
+    case 'audit':
+      return 'Audit log';
     default:
       return 'Not found';
   }
@@ -63,12 +88,39 @@ function App() {
     () => takeTokenFromFragment(window) ?? storedToken(window),
   );
   const [notice, setNotice] = useState<string | null>(null);
+  // Who the token is (GET /v1/whoami): asked once per token; the sign-in form hands over its answer.
+  const [who, setWho] = useState<Principal | null>(null);
+  const [whoError, setWhoError] = useState<string | null>(null);
+  const [whoTry, setWhoTry] = useState(0);
   const route = useRoute();
   setToken(token ?? '');
+  useEffect(() => {
+    if (!token || who) return;
+    let stale = false;
+    setWhoError(null);
+    api('GET /v1/whoami').then(
+      (answer) => {
+        if (stale) return;
+        const refusal = refusalOf(answer);
+        if (refusal) {
+          clearToken(window);
+          setNotice(refusal);
+          setTokenState(null);
+        } else setWho(answer);
+      },
+      (e: unknown) => {
+        if (!stale) setWhoError(describeError(e));
+      },
+    );
+    return () => {
+      stale = true;
+    };
+  }, [token, who, whoTry]);
   useEffect(() => {
     setUnauthorizedHandler(() => {
       clearToken(window);
       setNotice('The host no longer accepts the token of this tab. Sign in again.');
+      setWho(null);
       setTokenState(null);
     });
   }, []);
@@ -78,6 +130,7 @@ function App() {
       const fresh = takeTokenFromFragment(window);
       if (fresh) {
         setNotice(null);
+        setWho(null);
         setTokenState(fresh);
       }
     };
@@ -88,6 +141,7 @@ function App() {
     () =>
       onSignOutElsewhere(window, () => {
         setNotice('You signed out in another tab of this browser.');
+        setWho(null);
         setTokenState(null);
       }),
     [],
@@ -98,51 +152,82 @@ function App() {
   const signOut = () => {
     clearToken(window);
     setNotice(null);
+    setWho(null);
     setTokenState(null);
   };
   if (!token) {
     return (
       <SignInPage
         notice={notice}
-        onSignedIn={(t, remember) => {
+        onSignedIn={(t, remember, principal) => {
           storeToken(window, t, { remember });
           setNotice(null);
+          setWho(principal);
           setTokenState(t);
         }}
       />
     );
   }
-  const current = route.page === 'installation' || route.page === 'editor' ? 'installations' : route.page;
+  if (!who) {
+    return (
+      <main id="main" class="page">
+        {whoError ? (
+          <>
+            <h1>Signing in</h1>
+            <ErrorNotice
+              message={`The host could not say who this token is: ${whoError}`}
+              onRetry={() => setWhoTry((n) => n + 1)}
+            />
+            <button type="button" class="btn btn-secondary" onClick={signOut}>
+              Sign out
+            </button>
+          </>
+        ) : (
+          <p class="muted">Signing in…</p>
+        )}
+      </main>
+    );
+  }
+  const current =
+    route.page === 'installation' || route.page === 'editor'
+      ? 'installations'
+      : route.page === 'organization'
+        ? 'organizations'
+        : route.page;
   return (
-    <>
+    <PrincipalProvider value={who}>
       <a href="#main" class="skip-link">
         Skip to content
       </a>
       <header class="topbar">
         <span class="brand">Platform</span>
         <nav aria-label="Main">
-          <Link href="/integrations" class={current === 'integrations' ? 'nav-link current' : 'nav-link'}>
-            Integrations
-          </Link>
-          <Link href="/installations" class={current === 'installations' ? 'nav-link current' : 'nav-link'}>
-            Installations
-          </Link>
-          <Link href="/status" class={current === 'status' ? 'nav-link current' : 'nav-link'}>
-            Host
-          </Link>
-          <Link href="/gallery" class={current === 'gallery' ? 'nav-link current' : 'nav-link'}>
-            Gallery
-          </Link>
+          {navigationFor(who).map((item) => (
+            <Link
+              key={item.href}
+              href={item.href}
+              class={current === item.page ? 'nav-link current' : 'nav-link'}
+            >
+              {item.label}
+            </Link>
+          ))}
           <a href="/api" class="nav-link" target="_blank" rel="noopener">
             API
           </a>
         </nav>
+        <span
+          class="principal"
+          data-testid="principal"
+          title={who.organization ? `${who.organization.name} (${who.organization.id})` : 'The admin token'}
+        >
+          {describePrincipal(who)}
+        </span>
         <button type="button" class="btn btn-link signout" onClick={signOut}>
           Sign out
         </button>
       </header>
-      <Page route={route} />
-    </>
+      <Page route={route} who={who} />
+    </PrincipalProvider>
   );
 }
 

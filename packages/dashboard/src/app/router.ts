@@ -8,6 +8,9 @@ export type Route =
   | { page: 'editor'; spaceId: string }
   | { page: 'status' }
   | { page: 'gallery' }
+  | { page: 'organizations' }
+  | { page: 'organization'; organization: string }
+  | { page: 'audit' }
   | { page: 'not-found'; path: string };
 
 /**
@@ -23,6 +26,10 @@ export function parseRoute(path: string): Route {
   if (parts[0] === 'spaces' && parts.length === 2) return { page: 'editor', spaceId: parts[1]! };
   if (parts[0] === 'status' && parts.length === 1) return { page: 'status' };
   if (parts[0] === 'gallery' && parts.length === 1) return { page: 'gallery' };
+  if (parts[0] === 'organizations' && parts.length === 1) return { page: 'organizations' };
+  if (parts[0] === 'organizations' && parts.length === 2)
+    return { page: 'organization', organization: parts[1]! };
+  if (parts[0] === 'audit' && parts.length === 1) return { page: 'audit' };
   return { page: 'not-found', path };
 }
 

@@ -156,6 +156,8 @@ const STATUS_WORDS: Record<string, string> = {
   failed: 'Failed',
   exhausted: 'Retries exhausted',
   cancelled: 'Cancelled',
+  revoked: 'Revoked',
+  expired: 'Expired',
 };
 
 /** A status badge (installation or delivery state). */
@@ -191,4 +193,60 @@ export function Time({ iso }: { iso: string }) {
       {text}
     </time>
   );
+}
+
+/**
+ * A button that copies `value` to the clipboard and says so (or says how to copy by hand when the
+ * browser refuses).
+ *
+ * @example
+ * <CopyButton value={token} label="Copy token" />
+ */
+export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  const [note, setNote] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setNote('Copied.');
+    } catch {
+      setNote('The browser refused to copy: select the text and copy it by hand.');
+    }
+  };
+  return (
+    <>
+      <button type="button" class="btn btn-secondary" onClick={() => void copy()}>
+        {label}
+      </button>
+      <span role="status" class="muted copy-note">
+        {note}
+      </span>
+    </>
+  );
+}
+
+/**
+ * A page this token cannot open, and why (before any call: the host would refuse them).
+ *
+ * @example
+ * <PageRefused reason="The host status needs the operator token." />
+ */
+export function PageRefused({ reason }: { reason: string }) {
+  return (
+    <main id="main" class="page">
+      <h1>Not available with this token</h1>
+      <p class="alert alert-warning">{reason}</p>
+      <p>
+        Go to <Link href="/installations">Installations</Link>.
+      </p>
+    </main>
+  );
+}
+
+/**
+ * An ISO time as the local date and time.
+ * @example <When iso="2030-01-01T00:00:00Z" /> // 1/1/2030, 1:00:00 AM
+ */
+export function When({ iso, empty = '—' }: { iso: string | null; empty?: string }) {
+  if (!iso) return <span class="muted">{empty}</span>;
+  return <time dateTime={iso}>{new Date(iso).toLocaleString()}</time>;
 }

@@ -5,8 +5,10 @@ import { configFields, configurationComponentOf } from '../config-fields';
 import { ConfigForm } from '../config-form';
 import { LiveComponent } from '../contentkit';
 import { navigate } from '../router';
+import { isOperator, usePrincipal } from '../session';
 import { BackToInstallations, ErrorNotice, StatusBadge, useLoad } from '../ui';
 import { DeliveryLog } from './deliveries';
+import { PortalLink } from './portal-link';
 import { WebhookSecret } from './webhook-secret';
 
 /** Where an installation lives, in words. */
@@ -14,6 +16,11 @@ export function placeOfInstallation(i: Installation): string {
   if (i.target === 'space') return `space ${i.space ?? ''}`;
   if (i.target === 'site') return `site ${i.site ?? ''}`;
   return `organization ${i.organization ?? ''}`.trim();
+}
+
+/** Who owns an installation, in words (the operator alone sees unowned ones). */
+export function ownerOfInstallation(i: Installation): string {
+  return i.owner ? `owned by ${i.owner}` : 'no owner: only the operator sees it';
 }
 
 function Actions({
@@ -85,6 +92,7 @@ function Actions({
  * of its components and, for webhook installations, the secret and the delivery log.
  */
 export function InstallationPage({ id }: { id: string }) {
+  const operator = isOperator(usePrincipal());
   const installation = useLoad(() => api('GET /v1/installations/{id}', { params: { id } }), [id]);
   const integrationName = installation.data?.integration;
   const integration = useLoad(
@@ -127,7 +135,7 @@ export function InstallationPage({ id }: { id: string }) {
         <div>
           <h1>{integ?.title ?? inst.integration}</h1>
           <p class="muted">
-            Installed in {placeOfInstallation(inst)} · <code>{inst.id}</code>
+            Installed in {placeOfInstallation(inst)} · {ownerOfInstallation(inst)} · <code>{inst.id}</code>
           </p>
         </div>
         <div class="status-line">
@@ -143,7 +151,12 @@ export function InstallationPage({ id }: { id: string }) {
           required setting is valid.
         </p>
         {screen ? (
-          inst.status === 'paused' ? (
+          !operator ? (
+            <p class="muted">
+              This integration's configuration screen is rendered for the operator token only: ask the
+              operator, or configure it through <code>PATCH /v1/installations/{'{id}'}</code>.
+            </p>
+          ) : inst.status === 'paused' ? (
             <p class="muted">Resume the installation to show its configuration screen.</p>
           ) : (
             <LiveComponent
@@ -167,8 +180,9 @@ export function InstallationPage({ id }: { id: string }) {
         )}
       </section>
       {isWebhook ? <WebhookSecret installationId={inst.id} /> : null}
+      {isWebhook ? <PortalLink installationId={inst.id} /> : null}
       {isWebhook ? <DeliveryLog installationId={inst.id} /> : null}
-      {blocks.length ? (
+      {blocks.length > 0 && operator ? (
         <section class="card" aria-labelledby="blocks-title">
           <h2 id="blocks-title">Components</h2>
           <p class="muted">Blocks this integration adds to the insert menu (Command + /). Live preview:</p>

@@ -2,11 +2,14 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { navigate } from '../router';
+import { isOperator, usePrincipal } from '../session';
 import { EmptyState, ErrorNotice, Link, StatusBadge, Time, useLoad } from '../ui';
-import { placeOfInstallation } from './installation';
+import { ownerOfInstallation, placeOfInstallation } from './installation';
 
 /** Every installation, and the spaces they are in (each with a link to its editor). */
 export function InstallationsPage() {
+  const who = usePrincipal();
+  const operator = isOperator(who);
   const data = useLoad(async () => {
     const [{ installations }, { integrations }] = await Promise.all([
       api('GET /v1/installations'),
@@ -21,6 +24,9 @@ export function InstallationsPage() {
   return (
     <main id="main" class="page">
       <h1>Installations</h1>
+      {operator ? null : (
+        <p class="lead">The installations organization {who.organization?.id ?? ''} owns.</p>
+      )}
       <ErrorNotice message={data.error} onRetry={() => void data.reload()} />
       {data.loading && !data.data ? <p class="muted">Loading installations…</p> : null}
       {data.data?.installations.length === 0 ? (
@@ -50,7 +56,10 @@ export function InstallationsPage() {
                     <code>{i.id}</code>
                   </div>
                 </td>
-                <td>{placeOfInstallation(i)}</td>
+                <td>
+                  {placeOfInstallation(i)}
+                  {operator ? <div class="meta">{ownerOfInstallation(i)}</div> : null}
+                </td>
                 <td>
                   <StatusBadge status={i.status} />
                 </td>
@@ -62,41 +71,43 @@ export function InstallationsPage() {
           </tbody>
         </table>
       ) : null}
-      <section class="card" aria-labelledby="spaces-title">
-        <h2 id="spaces-title">Space editor</h2>
-        <p class="muted">Open a space's document surface and insert blocks with the quick insert menu.</p>
-        {spaces.length ? (
-          <ul class="plain inline-list">
-            {spaces.map((s) => (
-              <li key={s}>
-                <Link href={`/spaces/${encodeURIComponent(s)}`} class="btn btn-secondary">
-                  Open space {s}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <form
-          class="install-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (space.trim()) navigate(`/spaces/${encodeURIComponent(space.trim())}`);
-          }}
-        >
-          <div class="field-inline">
-            <label for="open-space">Space id</label>
-            <input
-              id="open-space"
-              value={space}
-              placeholder="e.g. docs"
-              onInput={(e) => setSpace((e.currentTarget as HTMLInputElement).value)}
-            />
-          </div>
-          <button type="submit" class="btn btn-secondary" disabled={!space.trim()}>
-            Open editor
-          </button>
-        </form>
-      </section>
+      {operator ? (
+        <section class="card" aria-labelledby="spaces-title">
+          <h2 id="spaces-title">Space editor</h2>
+          <p class="muted">Open a space's document surface and insert blocks with the quick insert menu.</p>
+          {spaces.length ? (
+            <ul class="plain inline-list">
+              {spaces.map((s) => (
+                <li key={s}>
+                  <Link href={`/spaces/${encodeURIComponent(s)}`} class="btn btn-secondary">
+                    Open space {s}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <form
+            class="install-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (space.trim()) navigate(`/spaces/${encodeURIComponent(space.trim())}`);
+            }}
+          >
+            <div class="field-inline">
+              <label for="open-space">Space id</label>
+              <input
+                id="open-space"
+                value={space}
+                placeholder="e.g. docs"
+                onInput={(e) => setSpace((e.currentTarget as HTMLInputElement).value)}
+              />
+            </div>
+            <button type="submit" class="btn btn-secondary" disabled={!space.trim()}>
+              Open editor
+            </button>
+          </form>
+        </section>
+      ) : null}
     </main>
   );
 }

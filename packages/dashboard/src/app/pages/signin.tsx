@@ -1,13 +1,17 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { ApiError, apiSigningIn, describeError, setToken } from '../api';
+import { type Principal, refusalOf } from '../session';
 
-/** The sign-in form: the operator's admin token, checked against the host before it is kept. */
+/**
+ * The sign-in form: the operator's admin token or an organization token, checked against the host
+ * (`GET /v1/whoami`) before it is kept; the answer (who the token is) is handed over with it.
+ */
 export function SignInPage({
   onSignedIn,
   notice,
 }: {
-  onSignedIn(token: string, remember: boolean): void;
+  onSignedIn(token: string, remember: boolean, who: Principal): void;
   notice?: string | null;
 }) {
   const [value, setValue] = useState('');
@@ -18,19 +22,26 @@ export function SignInPage({
     event.preventDefault();
     const token = value.trim();
     if (!token) {
-      setError('Enter the admin token.');
+      setError('Enter the admin token or an organization token.');
       return;
     }
     setBusy(true);
     setToken(token);
     try {
-      await apiSigningIn('GET /v1/integrations');
-      onSignedIn(token, remember);
+      const who = await apiSigningIn('GET /v1/whoami');
+      const refusal = refusalOf(who);
+      if (refusal) {
+        setToken('');
+        setError(refusal);
+        setBusy(false);
+        return;
+      }
+      onSignedIn(token, remember, who);
     } catch (e) {
       setToken('');
       setError(
         e instanceof ApiError && (e.status === 401 || e.status === 403)
-          ? 'This host does not accept that token. Use the admin token printed when the host started (or kept in its data folder, file admin-token).'
+          ? 'This host does not accept that token. Use the admin token printed when the host started (or kept in its data folder, file admin-token), or an organization token (pot_…) that is not revoked or expired.'
           : describeError(e),
       );
       setBusy(false);
@@ -43,11 +54,11 @@ export function SignInPage({
         <p class="muted">
           Use the admin token of this host. <code>npm start</code> prints a sign-in link; the token is also in
           the data folder (<code>.platform/admin-token</code>) unless <code>PLATFORM_ADMIN_TOKEN</code> is
-          set.
+          set. An organization token (<code>pot_…</code>) signs in as that organization.
         </p>
         {notice ? <p class="alert alert-warning">{notice}</p> : null}
         <label for="token" class="field-label">
-          Admin token
+          Admin token or organization token
         </label>
         <input
           id="token"
