@@ -273,10 +273,9 @@ describe('platform listen', () => {
       // machine an attempt may reach its timeout between two commands, and the endpoint is slow again
       // once its retry hangs.
       const line = `${new URL(url).origin}  ${id} (webhook in space space_slow)`;
-      let status = { code: -1, stdout: '', stderr: '' };
-      for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+      let status = await run(['status', ...flags], { env });
+      for (const deadline = Date.now() + 15_000; !status.stdout.includes(line) && Date.now() < deadline; ) {
         status = await run(['status', ...flags], { env });
-        if (status.stdout.includes(line)) break;
       }
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout).toMatch(/^Deliveries +\d+ waiting, \d+ due, \d+ in flight, /m);

@@ -5,7 +5,7 @@ import { configFields, configurationComponentOf } from '../config-fields';
 import { ConfigForm } from '../config-form';
 import { LiveComponent } from '../contentkit';
 import { navigate } from '../router';
-import { isOperator, usePrincipal } from '../session';
+import { can, usePrincipal } from '../session';
 import { BackToInstallations, ErrorNotice, StatusBadge, useLoad } from '../ui';
 import { DeliveryLog } from './deliveries';
 import { PortalLink } from './portal-link';
@@ -92,7 +92,8 @@ function Actions({
  * of its components and, for webhook installations, the secret and the delivery log.
  */
 export function InstallationPage({ id }: { id: string }) {
-  const operator = isOperator(usePrincipal());
+  // the host renders an installation's components for the operator and its owner's `installations:manage`
+  const mayRender = can(usePrincipal(), 'installations:manage');
   const installation = useLoad(() => api('GET /v1/installations/{id}', { params: { id } }), [id]);
   const integrationName = installation.data?.integration;
   const integration = useLoad(
@@ -151,10 +152,11 @@ export function InstallationPage({ id }: { id: string }) {
           required setting is valid.
         </p>
         {screen ? (
-          !operator ? (
+          !mayRender ? (
             <p class="muted">
-              This integration's configuration screen is rendered for the operator token only: ask the
-              operator, or configure it through <code>PATCH /v1/installations/{'{id}'}</code>.
+              This integration's configuration screen needs a token with the scope{' '}
+              <code>installations:manage</code>; or configure it through{' '}
+              <code>PATCH /v1/installations/{'{id}'}</code>.
             </p>
           ) : inst.status === 'paused' ? (
             <p class="muted">Resume the installation to show its configuration screen.</p>
@@ -182,7 +184,7 @@ export function InstallationPage({ id }: { id: string }) {
       {isWebhook ? <WebhookSecret installationId={inst.id} /> : null}
       {isWebhook ? <PortalLink installationId={inst.id} /> : null}
       {isWebhook ? <DeliveryLog installationId={inst.id} /> : null}
-      {blocks.length > 0 && operator ? (
+      {blocks.length > 0 && mayRender ? (
         <section class="card" aria-labelledby="blocks-title">
           <h2 id="blocks-title">Components</h2>
           <p class="muted">Blocks this integration adds to the insert menu (Command + /). Live preview:</p>
