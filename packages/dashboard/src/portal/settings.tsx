@@ -129,7 +129,7 @@ export function EndpointSettings({
             </p>
           ) : null}
         </div>
-        <fieldset class="field portal-events">
+        <fieldset class="portal-events">
           <legend class="field-label">Events</legend>
           {events.map((e) => (
             <label class="check" key={e.key}>
