@@ -187,6 +187,35 @@ describe.each(BACKENDS)('subscriber portal in Chromium (%s)', { timeout: 90_000 
     await other.close();
   });
 
+  it("lists an organization's webhooks in one session and switches between them", async () => {
+    const { context } = browser;
+    const api = h.t.api.bind(h.t);
+    expect((await api('POST', '/v1/organizations', { id: 'acme', name: 'Acme Docs' })).status).toBe(201);
+    for (const owned of ['acme-a', 'acme-b']) {
+      expect((await api('PUT', `/v1/spaces/${owned}/owner`, { organization: 'acme' })).status).toBe(200);
+    }
+    const a = await h.installWebhook('acme-a', receiver2.url);
+    const b = await h.installWebhook('acme-b', receiver2.url);
+    const opened = await api<OpenedSession>('POST', '/v1/portal/sessions', { organization: 'acme' });
+    expect(opened.status).toBe(201);
+    const page = await context.newPage();
+    await page.goto(opened.body.url);
+    const picker = page.getByRole('navigation', { name: 'Your webhooks' });
+    await picker.waitFor();
+    await page.getByText('Acme Docs').waitFor();
+    const listed = await picker.getByRole('button').allTextContents();
+    expect(listed).toHaveLength(2); // the organization's two, not the installation it does not own
+    expect(listed.join(' ')).not.toContain(space);
+    await page.getByRole('heading', { name: 'Space acme-a' }).waitFor();
+    await picker.getByRole('button', { name: /Space acme-b/ }).click();
+    await page.getByRole('heading', { name: 'Space acme-b' }).waitFor();
+    const eventId = await h.postEvent('acme-b');
+    await deliveryOf(page, eventId, 'succeeded').waitFor();
+    expect(await deliveryOf(page, eventId).locator('.payload').textContent()).toContain(b.id);
+    expect(a.id).not.toBe(b.id);
+    await page.close();
+  });
+
   it('works at phone width without horizontal overflow (screenshots of both widths)', async () => {
     const { page, context } = browser;
     const shots = backend === 'sqlite';
