@@ -51,14 +51,59 @@ export async function buildDashboardAssets({ minify = true } = {}) {
     join(publicDir, 'gallery-image.svg'),
     await readFile(join(root, 'src/app/gallery-image.svg')),
   );
+  const portal = await buildPortalAssets({ minify });
   return [
     ...outputs,
+    ...portal.map((f) => `../portal/${f}`),
     'index.html',
     'webframe-demo.html',
     'webframe-demo.js',
     'gallery-image.svg',
     ...(await copyApiReference(publicDir)),
   ];
+}
+
+/**
+ * The subscriber portal (served by the host on its content origin at `/portal/`): its own bundle and
+ * stylesheet in dist/portal/assets, and dist/portal/index.html naming them by relative URLs.
+ * Returns the names of the files written, relative to dist/portal.
+ */
+export async function buildPortalAssets({ minify = true } = {}) {
+  const portalDir = join(root, 'dist', 'portal');
+  const out = join(portalDir, 'assets');
+  await rm(portalDir, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: {
+      portal: join(root, 'src/portal/main.tsx'),
+      'portal-styles': join(root, 'src/portal/portal.css'),
+    },
+    outdir: out,
+    entryNames: '[name]-[hash]',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome110', 'firefox110', 'safari16'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify,
+    sourcemap: 'linked',
+    metafile: true,
+    legalComments: 'linked',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
+  const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
+  const js = outputs.find(
+    (f) => f.startsWith('portal-') && !f.startsWith('portal-styles-') && f.endsWith('.js'),
+  );
+  const css = outputs.find((f) => f.startsWith('portal-styles-') && f.endsWith('.css'));
+  if (!js || !css) throw new Error(`portal build: missing outputs in ${outputs.join(', ')}`);
+  const template = await readFile(join(root, 'src/portal/index.html'), 'utf8');
+  const html = template.replace('%APP_JS%', `assets/${js}`).replace('%STYLES_CSS%', `assets/${css}`);
+  await writeFile(join(portalDir, 'index.html'), html);
+  return [...outputs.map((f) => `assets/${f}`), 'index.html'];
 }
 
 /**

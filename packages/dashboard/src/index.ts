@@ -2,6 +2,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export {
+  PORTAL_PATH,
+  type PortalServeOptions,
+  portalCsp,
+  portalHeaders,
+  servePortal,
+} from './portal-serve.js';
+export {
   API_REFERENCE_PATH,
   cacheControlOf,
   contentTypeOf,
@@ -24,4 +31,16 @@ export {
 export function dashboardAssets(): { dir: string } {
   const packageRoot = fileURLToPath(new URL('..', import.meta.url));
   return { dir: join(packageRoot, 'dist', 'public') };
+}
+
+/**
+ * Where the built subscriber portal is (`packages/dashboard/dist/portal`: index.html, and the hashed
+ * JavaScript and CSS under `assets/`), served by the host on its content origin at `/portal/`.
+ *
+ * @example
+ * const response = await servePortal(request, portalAssets().dir, { contentBase, apiOrigin, frameAncestors: [] });
+ */
+export function portalAssets(): { dir: string } {
+  const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+  return { dir: join(packageRoot, 'dist', 'portal') };
 }

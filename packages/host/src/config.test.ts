@@ -199,3 +199,38 @@ describe('PLATFORM_INVOCATION_MAX_* (limits of one call into an integration)', (
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('subscriber portal and token cache settings', () => {
+  it('lets no page frame the portal by default, and reads a space or comma separated list of origins', () => {
+    expect(loadConfig({}).portalFrameAncestors).toEqual([]);
+    expect(loadConfig({ PLATFORM_PORTAL_FRAME_ANCESTORS: '' }).portalFrameAncestors).toEqual([]);
+    expect(
+      loadConfig({
+        PLATFORM_PORTAL_FRAME_ANCESTORS:
+          'https://Docs.Example.com/, http://127.0.0.1:3000  https://*.example.org',
+      }).portalFrameAncestors,
+    ).toEqual(['https://docs.example.com', 'http://127.0.0.1:3000', 'https://*.example.org']);
+  });
+
+  it.each([
+    ['https://docs.example.com/embed', 'https://docs.example.com/embed'],
+    ["'self'", "'self'"],
+    ['*', '*'],
+    ['docs.example.com', 'docs.example.com'],
+    ['ftp://docs.example.com', 'ftp://docs.example.com'],
+    ["https://a.example.com;script-src 'unsafe-inline'", 'script-src'],
+  ])('refuses PLATFORM_PORTAL_FRAME_ANCESTORS with %s, naming the entry', (value, entry) => {
+    expect(() => loadConfig({ PLATFORM_PORTAL_FRAME_ANCESTORS: value })).toThrow(
+      /PLATFORM_PORTAL_FRAME_ANCESTORS must list origins \(scheme, host and port only/,
+    );
+    expect(() => loadConfig({ PLATFORM_PORTAL_FRAME_ANCESTORS: value })).toThrow(entry);
+  });
+
+  it('caches tokens for 5 s by default; 0 reads them at every request', () => {
+    expect(loadConfig({}).tokenCacheMs).toBe(5000);
+    expect(loadConfig({ PLATFORM_TOKEN_CACHE_MS: '0' }).tokenCacheMs).toBe(0);
+    expect(() => loadConfig({ PLATFORM_TOKEN_CACHE_MS: '-1' })).toThrow(
+      /PLATFORM_TOKEN_CACHE_MS must be a whole number from 0 to 3600000/,
+    );
+  });
+});

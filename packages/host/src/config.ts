@@ -94,6 +94,18 @@ export interface HostConfig {
    * forever). See docs/security.md "Audit log".
    */
   auditRetentionDays: number;
+  /**
+   * `PLATFORM_PORTAL_FRAME_ANCESTORS`: the origins that may embed the subscriber portal page in a frame
+   * (its `Content-Security-Policy: frame-ancestors`), from a space or comma separated list. Empty (the
+   * default): no page may frame it (`'none'`). See docs/portal.md.
+   */
+  portalFrameAncestors: string[];
+  /**
+   * `PLATFORM_TOKEN_CACHE_MS`: how long a host keeps what it read of an organization token or a portal
+   * session (a revocation or an expiry written through another host, or into the database, applies within
+   * it). Default 5000; `0`: read at every request.
+   */
+  tokenCacheMs: number;
   /** Log level for the host logger. */
   logLevel: string;
 }
@@ -170,6 +182,44 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (raw === '1') return true;
   if (raw === '0') return false;
   throw new ConfigError(`${name} must be 1 (on) or 0 (off); got "${raw}".`);
+}
+
+/**
+ * Parses `PLATFORM_PORTAL_FRAME_ANCESTORS`: origins (`https://docs.example.com`, `http://127.0.0.1:3000`,
+ * a wildcard subdomain `https://*.example.com`) separated by spaces or commas; nothing else may enter the
+ * `frame-ancestors` directive. Unset or empty: none.
+ *
+ * @example
+ * parseFrameAncestors('https://a.example.com, https://b.example.com'); // ['https://a.example.com', 'https://b.example.com']
+ */
+export function parseFrameAncestors(raw: string | undefined): string[] {
+  const name = 'PLATFORM_PORTAL_FRAME_ANCESTORS';
+  const entries = (raw ?? '').split(/[\s,]+/).filter(Boolean);
+  const origins: string[] = [];
+  for (const entry of entries) {
+    const origin = entry.replace(/\/+$/, '');
+    const wildcard = /^https?:\/\/\*\./.test(origin);
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(wildcard ? origin.replace('*.', 'wildcard.') : origin);
+    } catch {
+      parsed = null;
+    }
+    // Only what an origin is made of (no `;` or quote could end the directive or add another).
+    const plain = /^https?:\/\/(\*\.)?([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(origin);
+    const exact =
+      plain &&
+      parsed !== null &&
+      (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
+      (wildcard ? parsed.origin.replace('wildcard.', '*.') : parsed.origin) === origin.toLowerCase();
+    if (!exact) {
+      throw new ConfigError(
+        `${name} must list origins (scheme, host and port only, such as https://docs.example.com or https://*.example.com), separated by spaces or commas; "${entry}" is not one.`,
+      );
+    }
+    if (!origins.includes(origin.toLowerCase())) origins.push(origin.toLowerCase());
+  }
+  return origins;
 }
 
 /**
@@ -289,6 +339,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     sqliteSync: choice(env, 'PLATFORM_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
     retentionDays: int(env, 'PLATFORM_RETENTION_DAYS', 30, 0, 36_500),
     auditRetentionDays: int(env, 'PLATFORM_AUDIT_RETENTION_DAYS', 365, 0, 36_500),
+    portalFrameAncestors: parseFrameAncestors(env.PLATFORM_PORTAL_FRAME_ANCESTORS),
+    tokenCacheMs: int(env, 'PLATFORM_TOKEN_CACHE_MS', 5000, 0, 3_600_000),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -44,21 +44,33 @@ export function setToken(value: string): void {
   token = value;
 }
 
-/** Sends one request to the host API on the same origin with the operator token. */
-async function send(
+/** Where and how {@link request} sends: the API's base URL, the bearer token, what a 401 does. */
+interface Transport {
+  /** Base URL of the API (`''`: this page's origin). */
+  base: string;
+  token(): string;
+  onUnauthorized(): void;
+}
+
+const sameOrigin: Transport = { base: '', token: () => token, onUnauthorized: () => onUnauthorized() };
+
+/** Sends one request to the host API with a bearer token and turns failures into {@link ApiError}s. */
+async function request(
+  transport: Transport,
   method: string,
   path: string,
   body: unknown,
   options: { signingIn?: boolean; keepalive?: boolean } = {},
 ): Promise<unknown> {
+  const bearer = transport.token();
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(`${transport.base}${path}`, {
       method,
       ...(options.keepalive ? { keepalive: true } : {}),
       headers: {
         accept: 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -80,11 +92,18 @@ async function send(
       typeof error?.message === 'string'
         ? error.message
         : `The host answered HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}.`;
-    if (response.status === 401 && !options.signingIn) onUnauthorized();
+    if (response.status === 401 && !options.signingIn) transport.onUnauthorized();
     throw new ApiError(response.status, code, message);
   }
   return parsed ?? undefined;
 }
+
+const send = (
+  method: string,
+  path: string,
+  body: unknown,
+  options?: { signingIn?: boolean; keepalive?: boolean },
+) => request(sameOrigin, method, path, body, options);
 
 /**
  * Calls one route of the host API, typed by the host's route schemas (`@platform/host/api`).
@@ -108,6 +127,26 @@ export const apiSigningIn = createHostApi<HostRoutes>((method, path, body) =>
 export const apiKeepalive = createHostApi<HostRoutes>((method, path, body) =>
   send(method, path, body, { keepalive: true }),
 );
+
+/** A typed client of the host API, as {@link api} and {@link createApiClient} make. */
+export type ApiCall = typeof api;
+
+/**
+ * A typed client of the host API at another origin with a token of its own, kept by the caller (the
+ * subscriber portal: its session token, in memory only). `onUnauthorized` runs when the host answers 401.
+ *
+ * @example
+ * const call = createApiClient({ base: 'http://127.0.0.1:8080', token: 'pps_…', onUnauthorized: () => showExpired() });
+ * const { installations } = await call('GET /v1/installations');
+ */
+export function createApiClient(options: { base: string; token: string; onUnauthorized(): void }): ApiCall {
+  const transport: Transport = {
+    base: options.base.replace(/\/+$/, ''),
+    token: () => options.token,
+    onUnauthorized: options.onUnauthorized,
+  };
+  return createHostApi<HostRoutes>((method, path, body) => request(transport, method, path, body));
+}
 
 /** A readable sentence for any error thrown by {@link api} or elsewhere. */
 export function describeError(error: unknown): string {

@@ -74,6 +74,8 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
     isOperator,
     installationTokens: ctx.tokens,
     logger: ctx.logger,
+    // PLATFORM_TOKEN_CACHE_MS: how long a read token or portal session is trusted before it is read again
+    ttlMs: ctx.config.tokenCacheMs,
   });
 
   // The subscriber portal runs on the content origin and calls the API with its session token: CORS for

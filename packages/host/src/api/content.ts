@@ -6,13 +6,15 @@ import type { HostContext } from '../services/context.js';
 import type { ExecutorSelector } from '../services/invoker.js';
 import { createRouter } from './app-types.js';
 import { errorAnswer } from './error-response.js';
+import { portalPageRoutes } from './portal-page.js';
 import { publicEndpointRoutes } from './public.js';
 import { publishedScriptRoutes } from './published-scripts.js';
 
 /**
  * The app of the content origin (the second listener, `PLATFORM_CONTENT_PORT` / `PLATFORM_CONTENT_URL`):
- * the installations' public endpoints and the sites' published scripts, nothing else — no API route, no dashboard, no token is ever
- * accepted here.
+ * the installations' public endpoints, the sites' published scripts and the subscriber portal page
+ * (`/portal/`, which calls the API's origin with its session token), nothing else — no API route, no
+ * dashboard, no token is ever accepted here.
  *
  * @example
  * const content = createContentApp(ctx, executors);
@@ -22,12 +24,13 @@ export function createContentApp(ctx: HostContext, executors: ExecutorSelector) 
   const app = createRouter();
   app.route('/', publicEndpointRoutes(ctx, executors, 'content'));
   app.route('/', publishedScriptRoutes(ctx, executors));
+  app.route('/', portalPageRoutes(ctx));
   app.notFound((c) =>
     c.json(
       new HttpError(
         404,
         'not_found',
-        `This origin serves integrations' public endpoints and published site scripts only; the API and the dashboard are at ${ctx.baseUrl()}.`,
+        `This origin serves integrations' public endpoints, published site scripts and the subscriber portal (/portal/) only; the API and the dashboard are at ${ctx.baseUrl()}.`,
       ).toJSON(),
       404,
     ),

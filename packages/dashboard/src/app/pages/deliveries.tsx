@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, type Delivery, describeError } from '../api';
+import { type ApiCall, api, type Delivery, describeError } from '../api';
 import { EmptyState, ErrorNotice, StatusBadge, Time, usePolling } from '../ui';
 
 const POLL_MS = 1000;
@@ -22,15 +22,15 @@ function Attempts({ delivery }: { delivery: Delivery }) {
       <tbody>
         {delivery.attempts.map((a) => (
           <tr key={`${a.series}-${a.number}`} data-testid="attempt">
-            <td>
+            <td data-label="Attempt">
               {a.number}
               {a.series > 1 ? <span class="muted"> (redelivery {a.series - 1})</span> : null}
             </td>
-            <td>
+            <td data-label="Started">
               <Time iso={a.startedAt} />
             </td>
-            <td>{a.durationMs} ms</td>
-            <td>
+            <td data-label="Duration">{a.durationMs} ms</td>
+            <td data-label="Result">
               {a.statusCode !== undefined ? (
                 <span class={`code ${a.statusCode >= 200 && a.statusCode < 300 ? 'code-ok' : 'code-bad'}`}>
                   HTTP {a.statusCode}
@@ -38,7 +38,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
               ) : null}
               {a.error ? <span class="code code-bad">{a.error}</span> : null}
             </td>
-            <td>
+            <td data-label="Response">
               {a.responseExcerpt ? (
                 <code class="excerpt">{a.responseExcerpt}</code>
               ) : (
@@ -56,10 +56,12 @@ function DeliveryRow({
   installationId,
   delivery,
   onChanged,
+  client,
 }: {
   installationId: string;
   delivery: Delivery;
   onChanged(): void;
+  client: ApiCall;
 }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -67,7 +69,7 @@ function DeliveryRow({
   const redeliver = async () => {
     setBusy(true);
     try {
-      await api('POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver', {
+      await client('POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver', {
         params: { id: installationId, deliveryId: delivery.id },
       });
       setError(null);
@@ -164,7 +166,15 @@ function TimeField(props: { id: string; label: string; value: string; onChange: 
   );
 }
 
-function RedeliverRange({ installationId, onDone }: { installationId: string; onDone(): void }) {
+function RedeliverRange({
+  installationId,
+  onDone,
+  client,
+}: {
+  installationId: string;
+  onDone(): void;
+  client: ApiCall;
+}) {
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
   const [result, setResult] = useState('');
@@ -174,7 +184,7 @@ function RedeliverRange({ installationId, onDone }: { installationId: string; on
     try {
       const s = toIso(since);
       const u = toIso(until);
-      const answer = await api('POST /v1/installations/{id}/deliveries/redeliver', {
+      const answer = await client('POST /v1/installations/{id}/deliveries/redeliver', {
         params: { id: installationId },
         body: { ...(s ? { since: s } : {}), ...(u ? { until: u } : {}) },
       });
@@ -205,16 +215,32 @@ function RedeliverRange({ installationId, onDone }: { installationId: string; on
 }
 
 /**
- * The delivery log of a webhook installation, newest first, refreshed every second while the
+ * The delivery log of a webhook installation, newest first, refreshed every second (`pollMs`) while the
  * page is visible: state, attempts (status code or error, timing, response excerpt), payload,
- * redelivery of one delivery or of every failed one in a time range.
+ * redelivery of one delivery or of every failed one in a time range. `client`: how it calls the API
+ * (default: the dashboard's, on its own origin; the subscriber portal passes its session's).
+ *
+ * @example
+ * <DeliveryLog installationId="inst_1" />
+ * <DeliveryLog installationId="inst_1" client={portalApi} pollMs={2000} />
  */
-export function DeliveryLog({ installationId }: { installationId: string }) {
+export function DeliveryLog({
+  installationId,
+  client = api,
+  pollMs = POLL_MS,
+}: {
+  installationId: string;
+  client?: ApiCall;
+  pollMs?: number;
+}) {
   const log = usePolling(
     () =>
-      api('GET /v1/installations/{id}/deliveries', { params: { id: installationId }, query: { limit: 50 } }),
-    POLL_MS,
-    [installationId],
+      client('GET /v1/installations/{id}/deliveries', {
+        params: { id: installationId },
+        query: { limit: 50 },
+      }),
+    pollMs,
+    [installationId, client],
   );
   const deliveries = log.data?.deliveries ?? null;
   const endpoint = log.data?.endpoint ?? null;
@@ -249,7 +275,13 @@ export function DeliveryLog({ installationId }: { installationId: string }) {
       {deliveries?.length ? (
         <ul class="deliveries" aria-live="polite" aria-relevant="additions">
           {deliveries.map((d) => (
-            <DeliveryRow key={d.id} installationId={installationId} delivery={d} onChanged={refresh} />
+            <DeliveryRow
+              key={d.id}
+              installationId={installationId}
+              delivery={d}
+              onChanged={refresh}
+              client={client}
+            />
           ))}
         </ul>
       ) : null}
@@ -258,7 +290,7 @@ export function DeliveryLog({ installationId }: { installationId: string }) {
         Sends every failed or exhausted delivery created in the range again (leave a bound empty for no
         limit).
       </p>
-      <RedeliverRange installationId={installationId} onDone={refresh} />
+      <RedeliverRange installationId={installationId} onDone={refresh} client={client} />
     </section>
   );
 }

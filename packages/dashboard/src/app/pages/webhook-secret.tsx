@@ -1,13 +1,23 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, describeError, type WebhookSecretAnswer } from '../api';
+import { type ApiCall, api, describeError, type WebhookSecretAnswer } from '../api';
 import { ErrorNotice } from '../ui';
 
 /**
  * The signing secret of a webhook installation: hidden until revealed, copy, rotate
- * (the previous secret keeps signing for 24 hours).
+ * (the previous secret keeps signing for 24 hours). `client`: how it calls the API (default: the
+ * dashboard's; the subscriber portal passes its session's).
+ *
+ * @example
+ * <WebhookSecret installationId="inst_1" client={portalApi} />
  */
-export function WebhookSecret({ installationId }: { installationId: string }) {
+export function WebhookSecret({
+  installationId,
+  client = api,
+}: {
+  installationId: string;
+  client?: ApiCall;
+}) {
   const [secret, setSecret] = useState<WebhookSecretAnswer | null>(null);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -16,7 +26,7 @@ export function WebhookSecret({ installationId }: { installationId: string }) {
 
   const reveal = async () => {
     try {
-      setSecret(await api('GET /v1/installations/{id}/webhook-secret', { params }));
+      setSecret(await client('GET /v1/installations/{id}/webhook-secret', { params }));
       setError(null);
     } catch (e) {
       setError(describeError(e));
@@ -25,7 +35,7 @@ export function WebhookSecret({ installationId }: { installationId: string }) {
   const copy = async () => {
     try {
       const value =
-        secret?.secret ?? (await api('GET /v1/installations/{id}/webhook-secret', { params })).secret;
+        secret?.secret ?? (await client('GET /v1/installations/{id}/webhook-secret', { params })).secret;
       await navigator.clipboard.writeText(value);
       setNote('Secret copied to the clipboard.');
     } catch (e) {
@@ -36,9 +46,9 @@ export function WebhookSecret({ installationId }: { installationId: string }) {
   const rotate = async () => {
     setConfirmRotate(false);
     try {
-      const rotated = await api('POST /v1/installations/{id}/webhook-secret/rotate', { params });
+      const rotated = await client('POST /v1/installations/{id}/webhook-secret/rotate', { params });
       setSecret(
-        await api('GET /v1/installations/{id}/webhook-secret', { params }).catch(() => ({
+        await client('GET /v1/installations/{id}/webhook-secret', { params }).catch(() => ({
           secret: rotated.secret,
         })),
       );
