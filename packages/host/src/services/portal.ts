@@ -1,7 +1,7 @@
 import type { Principal } from '../access/principal.js';
 import type { TokenResolver } from '../access/resolve.js';
 import { hashToken, randomToken } from '../auth.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, HttpError, notFound } from '../errors.js';
 import { newId, type PortalSessionRecord } from '../storage/index.js';
 import { audit } from './audit.js';
 import { contentBase, type HostContext } from './context.js';
@@ -48,6 +48,14 @@ export function portalSessionView(ctx: HostContext, record: PortalSessionRecord,
  * session.url; // 'http://127.0.0.1:8081/portal/#token=pps_…&api=…'
  */
 export async function createPortalSession(ctx: HostContext, principal: Principal, input: PortalSessionInput) {
+  if (new URL(contentBase(ctx)).origin === new URL(ctx.baseUrl()).origin) {
+    // the portal is served on the content origin only: on the API's it would share the dashboard's storage
+    throw new HttpError(
+      409,
+      'portal_unavailable',
+      'The subscriber portal needs a content origin other than the API\'s, and this host has none: set PLATFORM_CONTENT_URL (docs/portal.md).',
+    );
+  }
   const mine = principal.kind === 'organization' ? principal.organizationId : null;
   if (input.installation !== undefined && input.organization !== undefined) {
     throw badRequest('Give installation or organization, not both.');
