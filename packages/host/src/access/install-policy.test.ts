@@ -66,7 +66,7 @@ describe('decideInstall: principals that never install', () => {
   it('refuses an installation token and a portal session with 403', () => {
     const principals: Principal[] = [
       { kind: 'installation', installationId: 'inst_1' },
-      { kind: 'portal', sessionId: 'pps_1', organizationId: 'acme', installationId: null },
+      { kind: 'portal', sessionId: 'psn_1', organizationId: 'acme', installationId: null },
     ];
     for (const principal of principals) {
       const error = refused(

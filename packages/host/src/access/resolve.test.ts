@@ -138,7 +138,7 @@ describe('createTokenResolver', () => {
   it('resolves a portal session of an installation', async () => {
     const token = randomToken('pps_');
     await storage.accessTokens.createSession({
-      id: 'pps_1',
+      id: 'psn_1',
       tokenHash: hashToken(token),
       organizationId: 'acme',
       installationId: 'inst_1',
@@ -148,7 +148,7 @@ describe('createTokenResolver', () => {
     });
     expect(await resolver().resolve(token)).toEqual({
       kind: 'portal',
-      sessionId: 'pps_1',
+      sessionId: 'psn_1',
       organizationId: 'acme',
       installationId: 'inst_1',
     });
@@ -161,7 +161,7 @@ describe('createTokenResolver', () => {
     await storage.accessTokens.revokeToken(id, T0);
     const session = randomToken('pps_');
     await storage.accessTokens.createSession({
-      id: 'pps_2',
+      id: 'psn_2',
       tokenHash: hashToken(session),
       organizationId: 'acme',
       installationId: null,
@@ -169,7 +169,7 @@ describe('createTokenResolver', () => {
       createdBy: 'operator',
       now: T0,
     });
-    await storage.accessTokens.revokeSession('pps_2', T0);
+    await storage.accessTokens.revokeSession('psn_2', T0);
     const r = resolver();
     expect(refusal(await r.resolve(token))).toBe(
       'This organization token was revoked; create a new one (platform tokens create).',
@@ -197,7 +197,7 @@ describe('createTokenResolver', () => {
   it('refuses an expired portal session', async () => {
     const token = randomToken('pps_');
     await storage.accessTokens.createSession({
-      id: 'pps_3',
+      id: 'psn_3',
       tokenHash: hashToken(token),
       organizationId: 'acme',
       installationId: null,

@@ -69,26 +69,26 @@ export function accessTokensContract(ctx: () => Ctx): void {
       createdBy: 'token:tok_1',
     });
     const created = await storage.accessTokens.createSession({
-      ...session('pps_1', T0 + 1000, 'inst_1'),
+      ...session('psn_1', T0 + 1000, 'inst_1'),
       now: T0,
     });
-    expect(created).toEqual({ ...session('pps_1', T0 + 1000, 'inst_1'), revokedAt: null, createdAt: T0 });
-    await storage.accessTokens.createSession({ ...session('pps_2', T0 + 10, null), now: T0 });
-    await storage.accessTokens.createSession({ ...session('pps_3', T0 + 500, null), now: T0 });
-    expect(await storage.accessTokens.sessionByHash('hash_pps_1')).toEqual(created);
-    expect(await storage.accessTokens.getSession('pps_2')).toMatchObject({
+    expect(created).toEqual({ ...session('psn_1', T0 + 1000, 'inst_1'), revokedAt: null, createdAt: T0 });
+    await storage.accessTokens.createSession({ ...session('psn_2', T0 + 10, null), now: T0 });
+    await storage.accessTokens.createSession({ ...session('psn_3', T0 + 500, null), now: T0 });
+    expect(await storage.accessTokens.sessionByHash('hash_psn_1')).toEqual(created);
+    expect(await storage.accessTokens.getSession('psn_2')).toMatchObject({
       organizationId: 'acme',
       installationId: null,
     });
     expect(await storage.accessTokens.sessionByHash('hash_missing')).toBeNull();
-    expect(await storage.accessTokens.revokeSession('pps_1', T0 + 1)).toBe(true);
-    expect(await storage.accessTokens.revokeSession('pps_1', T0 + 2)).toBe(false);
-    expect(await storage.accessTokens.revokeSession('pps_missing')).toBe(false);
-    expect((await storage.accessTokens.getSession('pps_1'))?.revokedAt).toBe(T0 + 1);
-    // expired before T0 + 500: pps_2 only (pps_3 expires exactly then)
+    expect(await storage.accessTokens.revokeSession('psn_1', T0 + 1)).toBe(true);
+    expect(await storage.accessTokens.revokeSession('psn_1', T0 + 2)).toBe(false);
+    expect(await storage.accessTokens.revokeSession('psn_missing')).toBe(false);
+    expect((await storage.accessTokens.getSession('psn_1'))?.revokedAt).toBe(T0 + 1);
+    // expired before T0 + 500: psn_2 only (psn_3 expires exactly then)
     expect(await storage.accessTokens.pruneSessions(T0 + 500)).toBe(1);
-    expect(await storage.accessTokens.getSession('pps_2')).toBeNull();
-    expect(await storage.accessTokens.getSession('pps_3')).not.toBeNull();
+    expect(await storage.accessTokens.getSession('psn_2')).toBeNull();
+    expect(await storage.accessTokens.getSession('psn_3')).not.toBeNull();
     expect(await storage.accessTokens.pruneSessions(T0 + 2000)).toBe(2);
     expect(await storage.accessTokens.pruneSessions(T0 + 2000)).toBe(0);
   });
