@@ -68,8 +68,8 @@ export async function createToken(
  * await sql.close();
  */
 export async function hostSql(t: TestHost): Promise<Sql> {
-  const url = t.host.context.config.databaseUrl;
-  return url ? openPostgres(url, { max: 1 }) : openSqlite(join(t.dataDir, 'platform.db'));
+  const { databaseUrl, dataDir } = t.host.context.config;
+  return databaseUrl ? openPostgres(databaseUrl, { max: 1 }) : openSqlite(join(dataDir, 'platform.db'));
 }
 
 /**
