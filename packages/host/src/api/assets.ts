@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ACCESS, describeAccess } from '../access/rules.js';
 import { badRequest, notFound } from '../errors.js';
 import type { HostContext } from '../services/context.js';
 import { createRouter } from './app-types.js';
@@ -45,6 +46,8 @@ export function assetRoutes(ctx: HostContext) {
     method: 'get',
     path: '/v1/assets/{hash}',
     summary: "An integration's icon or preview image (no token needed; immutable)",
+    description: describeAccess(ACCESS['GET /v1/assets/{hash}']),
+    'x-access': ACCESS['GET /v1/assets/{hash}'],
     security: [],
     request: { params: z.object({ hash: z.string().regex(HASH) }) },
     responses: {

@@ -82,7 +82,8 @@ export async function createPortalSession(ctx: HostContext, principal: Principal
   const token = randomToken('pps_');
   const now = Date.now();
   const record = await ctx.storage.accessTokens.createSession({
-    id: newId('pps'),
+    // not `pps_`: that prefix is the session token's; an id must never look like a secret in the audit log or a log line
+    id: newId('psn'),
     tokenHash: hashToken(token),
     organizationId,
     installationId,

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest';
+import { accessTokensContract } from './access-tokens.contract.js';
+import { auditContract } from './audit.contract.js';
 import { documentsContract } from './documents.contract.js';
 import { eventsContract } from './events.contract.js';
 import type { Backend, Ctx } from './fixtures.js';
@@ -6,6 +8,7 @@ import { installationsContract } from './installations.contract.js';
 import { integrationsContract } from './integrations.contract.js';
 import { miscContract } from './misc.contract.js';
 import { numbersContract } from './numbers.contract.js';
+import { organizationsContract } from './organizations.contract.js';
 import { queueContract } from './queue.contract.js';
 import { queueConcurrencyContract } from './queue-concurrency.contract.js';
 import { queueFinishContract } from './queue-finish.contract.js';
@@ -46,5 +49,8 @@ export function defineStorageContract(name: string, backend: Backend): void {
     retentionContract(ctx);
     numbersContract(ctx);
     documentsContract(ctx);
+    organizationsContract(ctx);
+    accessTokensContract(ctx);
+    auditContract(ctx);
   });
 }
