@@ -76,7 +76,7 @@ const EXPECTED: Record<string, readonly number[]> = {
   'POST /v1/installations/{id}/pause':                            [200, 401, 200, 403, 404, 401, 401, 403, 403],
   'POST /v1/installations/{id}/resume':                           [200, 401, 200, 403, 404, 401, 401, 403, 403],
   'GET /v1/installations/{id}/logs':                              [200, 401, 200, 200, 404, 401, 401, 403, 403],
-  'POST /v1/installations/{id}/render':                           [200, 401, 403, 403, 403, 401, 401, 403, 403],
+  'POST /v1/installations/{id}/render':                           [200, 401, 200, 403, 404, 401, 401, 403, 403],
   'GET /v1/installations/{id}/webhook-secret':                    [200, 401, 200, 403, 404, 401, 401, 200, 200],
   'POST /v1/installations/{id}/webhook-secret/rotate':            [200, 401, 200, 403, 404, 401, 401, 200, 200],
   'GET /v1/installations/{id}/deliveries':                        [200, 401, 200, 200, 404, 401, 401, 403, 200],
