@@ -53,7 +53,7 @@ export async function createPortalSession(ctx: HostContext, principal: Principal
     throw new HttpError(
       409,
       'portal_unavailable',
-      'The subscriber portal needs a content origin other than the API\'s, and this host has none: set PLATFORM_CONTENT_URL (docs/portal.md).',
+      "The subscriber portal needs a content origin other than the API's, and this host has none: set PLATFORM_CONTENT_URL (docs/portal.md).",
     );
   }
   const mine = principal.kind === 'organization' ? principal.organizationId : null;
