@@ -223,7 +223,7 @@ describe.each(BACKENDS)('the CLI as an organization (%s)', (backend) => {
     expect(portal.code, portal.stderr).toBe(0);
     const [, sessionId, url] =
       portal.stdout.match(
-        /^Portal session (pps_[\w-]+) for every webhook installation of organization acme; expires \S+ \(in 30 minutes\)\n(\S+)\n/,
+        /^Portal session (psn_[\w-]+) for every webhook installation of organization acme; expires \S+ \(in 30 minutes\)\n(\S+)\n/,
       ) ?? [];
     expect(url).toMatch(/\/portal\/#token=pps_/);
     const sessionToken = decodeURIComponent(url?.match(/token=([^&]+)/)?.[1] ?? '');
