@@ -56,7 +56,7 @@ export function installationRoutes(ctx: HostContext) {
       method: 'post',
       path: '/v1/installations',
       summary: 'Install an integration into a space, a site or the organization',
-      description: `Status is \`active\` when the configuration is complete and valid, \`pending\` otherwise. Fires \`${HOST_EVENT.installationSetup}\` (and \`${HOST_EVENT.spaceInstallationSetup}\` or \`${HOST_EVENT.siteInstallationSetup}\` for a space or a site).`,
+      description: `Status is \`active\` when the configuration is complete and valid, \`pending\` while it is incomplete; a value given that is wrong (a webhook URL the host may not call) answers 400 \`invalid_configuration\` and installs nothing. Fires \`${HOST_EVENT.installationSetup}\` (and \`${HOST_EVENT.spaceInstallationSetup}\` or \`${HOST_EVENT.siteInstallationSetup}\` for a space or a site).`,
       request: { body: { required: true, content: json(InstallBody) } },
       responses: { 201: { description: 'Installed', content: json(Installation) }, ...errors },
     }),

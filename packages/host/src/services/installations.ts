@@ -6,7 +6,7 @@ import { generateSecret } from '@platform/webhooks';
 import { decideInstall } from '../access/install-policy.js';
 import type { Principal } from '../access/principal.js';
 import { hashToken, randomToken, safeEqual } from '../auth.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { validateWebhookUrl } from '../net/index.js';
 import type {
   InstallationRecord,
@@ -113,6 +113,26 @@ export function view(
   };
 }
 
+/**
+ * Installing with a value that is wrong (not merely missing) answers 400 and creates nothing: a webhook
+ * given a URL the host may not call is refused, not left `pending` to swallow every event. What is only
+ * incomplete (a required setting not given yet, no event ticked: a `false` is a choice, not a mistake)
+ * still installs `pending`, to be configured later.
+ */
+function refuseInvalidValues(
+  errors: ReadonlyArray<{ key: string; message: string }>,
+  given: Record<string, unknown>,
+): void {
+  const invalid = errors.filter((e) => Object.hasOwn(given, e.key) && given[e.key] !== false);
+  if (invalid.length === 0) return;
+  throw new HttpError(
+    400,
+    'invalid_configuration',
+    invalid.map((e) => `configuration.${e.key}: ${e.message}`).join('; '),
+    { configurationErrors: invalid },
+  );
+}
+
 /** What `install` takes (the body of `POST /v1/installations`). */
 export interface InstallInput {
   integration: string;
@@ -177,6 +197,7 @@ export async function install(
     ...input.configuration,
   };
   const errors = configurationErrors(ctx, integration, target, configuration);
+  refuseInvalidValues(errors, input.configuration);
   const status: InstallationStatus = errors.length === 0 ? 'active' : 'pending';
   const record = await ctx.storage.transaction(async (tx) => {
     const created = await tx.installations.create({
