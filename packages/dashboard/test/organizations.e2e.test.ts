@@ -209,6 +209,7 @@ describe('organizations in the dashboard (Chromium, real host)', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
       for (const [path, heading] of [
+        ['/installations', 'Installations'],
         ['/organizations', 'Organizations'],
         ['/organizations/acme', 'Acme Inc.'],
         ['/audit', 'Audit log'],
@@ -219,6 +220,19 @@ describe('organizations in the dashboard (Chromium, real host)', () => {
         await page.locator('table, .empty, .card').first().waitFor();
         await fitsWidth(390);
       }
+      // an expanded delivery with its attempts table fits too
+      const hook = await t.api<{ id: string }>('POST', '/v1/installations', {
+        integration: 'webhook',
+        space: 'phone-space',
+        configuration: { url: session?.receiver.url, space_content_updated: true },
+      });
+      expect(hook.status).toBe(201);
+      await t.api('POST', '/v1/events', { type: 'space_content_updated', spaceId: 'phone-space', revisionId: 'r1' });
+      await page.goto(`${t.url}/installations/${hook.body.id}`);
+      await page.getByTestId('attempt').first().waitFor({ state: 'attached' });
+      await page.getByTestId('delivery').first().locator('summary').click();
+      await page.getByTestId('attempt').first().waitFor();
+      await fitsWidth(390);
       await page.goto(`${t.url}/organizations/acme`);
       await page.getByTestId('token-ci').waitFor();
       await fitsWidth(390);

@@ -36,7 +36,7 @@ export function InstallationsPage() {
         </EmptyState>
       ) : null}
       {data.data?.installations.length ? (
-        <table class="table">
+        <table class="table stack">
           <thead>
             <tr>
               <th scope="col">Integration</th>
@@ -48,7 +48,7 @@ export function InstallationsPage() {
           <tbody>
             {data.data.installations.map((i) => (
               <tr key={i.id}>
-                <td>
+                <td data-label="Integration">
                   <Link href={`/installations/${encodeURIComponent(i.id)}`}>
                     {data.data?.titles.get(i.integration) ?? i.integration}
                   </Link>
@@ -56,14 +56,14 @@ export function InstallationsPage() {
                     <code>{i.id}</code>
                   </div>
                 </td>
-                <td>
+                <td data-label="Installed in">
                   {placeOfInstallation(i)}
                   {operator ? <div class="meta">{ownerOfInstallation(i)}</div> : null}
                 </td>
-                <td>
+                <td data-label="Status">
                   <StatusBadge status={i.status} />
                 </td>
-                <td>
+                <td data-label="Updated">
                   <Time iso={i.updatedAt} />
                 </td>
               </tr>
