@@ -231,6 +231,12 @@ describe('several hosts on one PostgreSQL database', () => {
       // then starts with the 200).
       const recorded = new Map(log.deliveries.map((d) => [d.eventId, d.attempts.map((a) => a.statusCode)]));
       const takenOver = accepted.filter((id) => recorded.get(id)?.[0] === 200);
+      // A retry the victim had already claimed (claimed up to 50 ms ahead of its due time, then sent at it)
+      // when it was killed comes back when that claim's lease expires: the attempt timeout (2 s) + 5 s after
+      // the claim. That is the at-least-once rule working, not a late retry: such a retry is due within a
+      // moment of the kill and arrives after a lease, and it is checked against the lease, not the window.
+      const leaseMs = 2000 + 5000;
+      const heldByVictim: string[] = [];
       const lateness: number[] = [];
       for (const id of accepted) {
         if (takenOver.includes(id)) continue;
@@ -239,11 +245,26 @@ describe('several hosts on one PostgreSQL database', () => {
         const ended = first! + hold;
         const gap = second! - ended;
         expect(gap, `retry of ${id}: ${gap} ms after attempt 1`).toBeGreaterThanOrEqual(1000 - 20);
-        expect(gap, `retry of ${id}: ${gap} ms after attempt 1 (stall ${stall} ms)`).toBeLessThanOrEqual(
-          1100 + 500 + stall,
-        );
+        const due = ended + 1000;
+        if (gap > 1100 + 500 + stall && Math.abs(due - killedAt) <= 1000 + stall) {
+          heldByVictim.push(id);
+          expect(
+            gap,
+            `retry of ${id}, claimed by the killed host: ${gap} ms after attempt 1, more than its lease (${leaseMs} ms) allows`,
+          ).toBeLessThanOrEqual(1100 + leaseMs + 1000 + stall);
+          continue;
+        }
+        expect(
+          gap,
+          `retry of ${id}: ${gap} ms after attempt 1 (stall ${stall} ms; due ${due - killedAt} ms after the kill): a late retry`,
+        ).toBeLessThanOrEqual(1100 + 500 + stall);
         lateness.push(Math.max(0, gap - 1100));
       }
+      // a kill catches at most the few retries claimed in the same moment
+      expect(
+        heldByVictim.length,
+        `retries held by the killed host: ${heldByVictim.join(', ')}`,
+      ).toBeLessThanOrEqual(5);
       // Only what the victim held when it died was taken over (a handful), never the retries it had scheduled.
       expect(takenOver.length).toBeLessThan(accepted.length / 4);
       lateness.sort((x, y) => x - y);
