@@ -1,11 +1,12 @@
 // Writes the files generated from the event catalogue (packages/events): the JSON Schema of every
-// webhook body and docs/events.md. `npm run gen:events`; packages/events/src/generated.test.ts fails
+// webhook body, its TypeScript types for @platform/webhooks (scripts/webhook-types.mjs) and docs/events.md. `npm run gen:events`; packages/events/src/generated.test.ts fails
 // when the committed files differ from what this writes.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { WEBHOOK_TYPES_PATH, webhookTypesSource } from './webhook-types.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const scratch = mkdtempSync(join(tmpdir(), 'gen-events-'));
@@ -24,6 +25,7 @@ try {
   const files = {
     [events.WEBHOOK_SCHEMA_PATH]: `${JSON.stringify(events.webhookEventsJsonSchema(), null, 2)}\n`,
     [events.EVENTS_PAGE_PATH]: events.renderEventsPage(),
+    [WEBHOOK_TYPES_PATH]: await webhookTypesSource(events.webhookEventsJsonSchema()),
   };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });

@@ -3,10 +3,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { sign } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, buildWorkspace, readRepoFile } from './helpers.js';
 import { LineCollector } from './log-lines.js';
 import { emptyProject, PUBLISHED, packAll, sqlitePrebuildMirror } from './pack.js';
+import { freeLoopbackPort } from './ports.js';
 
 const run = promisify(execFile);
 
@@ -15,6 +17,7 @@ const run = promisify(execFile);
 describe('packed packages installed outside the repository', () => {
   let work: string;
   let project: string;
+  let tarballs: string[] = [];
   const children: ChildProcess[] = [];
 
   /** Starts `npx <args>` in `cwd` (the project by default), stdout collected line by line. */
@@ -37,7 +40,7 @@ describe('packed packages installed outside the repository', () => {
     await mkdir(join(work, 'tgz'), { recursive: true });
     await mkdir(project);
     await emptyProject(project);
-    const tarballs = await packAll(join(work, 'tgz'));
+    tarballs = await packAll(join(work, 'tgz'));
     const mirror = await sqlitePrebuildMirror(work);
     try {
       await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], {
@@ -132,6 +135,48 @@ describe('packed packages installed outside the repository', () => {
     })) as { eventId: string };
     await receiver.out.waitFor((l) => l.text === `verified space_content_updated ${eventId}`);
   }, 120_000);
+
+  it("a subscriber installs @platform/webhooks alone, and the README's receiver (server.mjs) verifies a signed event", async () => {
+    const receiverProject = join(work, 'receiver-project');
+    await mkdir(receiverProject);
+    await emptyProject(receiverProject);
+    const webhooks = tarballs.find((t) => /platform-webhooks-[\d.]+\.tgz$/.test(t));
+    expect(webhooks, tarballs.join(', ')).toBeDefined();
+    // the README's "a receiver needs only this one": no other package of ours may be needed
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', webhooks as string], {
+      cwd: receiverProject,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const readme = await readRepoFile('README.md');
+    const snippet = /## Receive and verify webhooks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet).toContain("listen(3000, '127.0.0.1')");
+    const port = await freeLoopbackPort();
+    await writeFile(
+      join(receiverProject, 'server.mjs'),
+      (snippet as string).replace('listen(3000', `listen(${port}`),
+    );
+    const secret = 'whsec_readme_receiver_test_secret_0123456789';
+    const receiver = start(['node', 'server.mjs'], { WEBHOOK_SECRET: secret }, receiverProject);
+    const body = JSON.stringify({
+      type: 'space_content_updated',
+      eventId: 'evt_readme_1',
+      installationId: 'inst_1',
+      spaceId: 'space-1',
+      revisionId: 'rev-1',
+    });
+    let answer = 0;
+    for (const deadline = Date.now() + 20_000; answer === 0 && Date.now() < deadline; ) {
+      answer = await fetch(`http://127.0.0.1:${port}/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-platform-signature': await sign(body, secret) },
+        body,
+      })
+        .then((r) => r.status)
+        .catch(() => new Promise<number>((r) => setTimeout(() => r(0), 200)));
+    }
+    expect(answer, `receiver: ${receiver.out.text()}${receiver.stderr.text()}`).toBe(200);
+    await receiver.out.waitFor((l) => l.text === 'space_content_updated evt_readme_1');
+  }, 200_000);
 
   it('`platform new` -> `check` -> `dev` run from the installed CLI', async () => {
     const env = { NO_COLOR: '1' };

@@ -1,27 +1,35 @@
-import type { WebhookPayload } from '@platform/events';
 import type { RawBody } from './bytes.js';
 import { rawBodyBytes } from './bytes.js';
 import { WebhookVerificationError } from './errors.js';
 import { type VerifyOptions, verify } from './signature.js';
+import type {
+  PageFeedback,
+  SiteView,
+  SpaceContentUpdated,
+  WebhookEvent as GeneratedWebhookEvent,
+} from './webhook-events.generated.js';
 
 /**
  * The shapes of the webhook bodies derive from the event catalogue (`@platform/events`, listed in
- * docs/events.md; JSON Schema in docs/schemas/webhook-events.schema.json). Types only: this package
- * stays free of runtime dependencies.
+ * docs/events.md; JSON Schema in docs/schemas/webhook-events.schema.json), compiled into
+ * `webhook-events.generated.ts` by `npm run gen:events`: this package needs no other package, at run
+ * time or for its types (a test checks they equal the catalogue's).
  */
-export type {
-  PageFeedbackPayload as PageFeedbackWebhookEvent,
-  SiteViewPayload as SiteViewWebhookEvent,
-  SpaceContentUpdatedPayload as SpaceContentUpdatedWebhookEvent,
-  Visitor as WebhookVisitor,
-} from '@platform/events';
+/** A `space_content_updated` delivery body. @example let e: SpaceContentUpdatedWebhookEvent; */
+export type SpaceContentUpdatedWebhookEvent = SpaceContentUpdated;
+/** A `site_view` delivery body. @example let e: SiteViewWebhookEvent; */
+export type SiteViewWebhookEvent = SiteView;
+/** A `page_feedback` delivery body. @example let e: PageFeedbackWebhookEvent; */
+export type PageFeedbackWebhookEvent = PageFeedback;
+/** Who was visiting (site events). @example let v: WebhookVisitor; */
+export type WebhookVisitor = SiteView['visitor'];
 
 /**
  * One webhook delivery body, discriminated by `type`. The platform may add event types
  * later: give your `switch (event.type)` a `default` branch that ignores what it does not know.
  * @example function onEvent(event: WebhookEvent) { console.log(event.type, event.eventId); }
  */
-export type WebhookEvent = WebhookPayload;
+export type WebhookEvent = GeneratedWebhookEvent;
 
 /** The `type` values of {@link WebhookEvent}. @example const known: WebhookEventType[] = []; */
 export type WebhookEventType = WebhookEvent['type'];
