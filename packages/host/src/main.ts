@@ -2,10 +2,11 @@ import { format } from 'node:util';
 import { type Logger, pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { startHost } from './host.js';
+import { createHostLogger, logFormat } from './log-format.js';
 
 /**
  * Sends `console.*` of this process (built-in integrations run in it, and print their log lines) to
- * `logger` at debug, so the host's output stays one JSON object a line. The integrations' lines are
+ * `logger` at debug, so the host's output stays one record a line. The integrations' lines are
  * logged again, with their installation, by the invoker (src/services/invoker.ts).
  */
 function routeConsoleTo(logger: Logger): void {
@@ -15,7 +16,8 @@ function routeConsoleTo(logger: Logger): void {
 
 /**
  * `npm start` / `platform-host`: runs the host until SIGINT/SIGTERM, then stops gracefully (in-flight
- * deliveries and invocations finish). Everything it prints is a pino JSON line (packages/host/README.md "Logs").
+ * deliveries and invocations finish). It prints pino JSON lines, readable lines on a terminal
+ * (`PLATFORM_LOG_FORMAT`, src/log-format.ts; packages/host/README.md "Logs").
  */
 async function main(logger: Logger): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -74,7 +76,14 @@ async function main(logger: Logger): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-const logger = pino();
+let outputFormat: ReturnType<typeof logFormat>;
+try {
+  outputFormat = logFormat(process.env.PLATFORM_LOG_FORMAT, process.stdout.isTTY === true);
+} catch (error) {
+  console.error(`platform host: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
+const logger = createHostLogger(outputFormat);
 main(logger).catch((error: unknown) => {
   // Said whatever LOG_LEVEL is (even `silent`): one JSON line on stderr, written before the exit.
   pino({ level: 'fatal' }, pino.destination({ fd: 2, sync: true })).fatal(
