@@ -164,6 +164,8 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   options: DeliveryEngineOptions<J>,
 ): DeliveryEngine<J> {
   const clock = options.clock ?? systemClock;
+  /** Retries due before this engine started waited for a host, not for a slot (delivery/lateness.ts). */
+  const engineStartedAt = clock.now();
   const send = options.send ?? sendWebhook;
   const rng = options.rng ?? Math.random;
   const { queue } = options;
@@ -215,7 +217,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     if (job.dueAt !== undefined && (job.attempt > 1 || job.dueAt > clock.now())) await waitPast(job.dueAt);
     if (timing && job.attempt > 1 && job.dueAt !== undefined && options.onLateRetry) {
       const late = diagnoseRetry(
-        { dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now() },
+        { dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now(), engineStartedAt },
         arrivalSlackMs(Math.min(job.attempt - 1, MAX_RETRIES)),
       );
       if (late) options.onLateRetry(job, late);

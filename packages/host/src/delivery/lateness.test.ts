@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryQueue } from './engine.js';
 import { createDeliveryEngine, type DeliveryJob } from './engine.js';
+import { systemClock } from './job-loop-types.js';
 import { diagnoseRetry, LATE_RETRY_MS, type LateRetry } from './lateness.js';
 
 describe('diagnoseRetry', () => {
@@ -27,6 +28,27 @@ describe('diagnoseRetry', () => {
       cause: 'preparing',
       parts: { preparing: 198 },
     });
+  });
+
+  it('names the host being down for a retry due before its engine started, and splits the rest as usual', () => {
+    // due at 1000, the host (re)started at 6000, claimed at 6010 after a 10 ms wait for a slot
+    const late = diagnoseRetry({
+      dueAt: 1000,
+      timerLateMs: 0,
+      claimStartedAt: 6010,
+      claimedAt: 6012,
+      sendingAt: 6013,
+      engineStartedAt: 6000,
+    });
+    expect(late).toMatchObject({
+      lateMs: 5013,
+      cause: 'host_not_running',
+      parts: { host_not_running: 5000, waiting_for_slot: 10, claim: 2, preparing: 1 },
+    });
+    // started before the due time: no share for it
+    expect(
+      diagnoseRetry({ ...on, claimStartedAt: 1400, claimedAt: 1402, sendingAt: 1403, engineStartedAt: 500 }),
+    ).toMatchObject({ cause: 'waiting_for_slot', parts: { host_not_running: 0 } });
   });
 
   it('takes the bound it is given: a first retry past its 50 ms of arrival slack is late', () => {
@@ -67,8 +89,20 @@ async function runOnce(jobs: Job[], claimMs = 0): Promise<Array<{ id: string; la
     },
     nextDueAt: async () => null,
   };
+  // an engine that has run for a second already, so the jobs fell due while it ran (not before it started)
+  let first = true;
+  const clock = {
+    ...systemClock,
+    now: () => {
+      const now = Date.now();
+      if (!first) return now;
+      first = false;
+      return now - 1000;
+    },
+  };
   const engine = createDeliveryEngine<Job>({
     queue,
+    clock,
     resolveTarget: () => ({ url: 'http://127.0.0.1:9/hook', secrets: ['whsec_x'] }),
     dispatcher: undefined as never,
     userAgentVersion: 'test',

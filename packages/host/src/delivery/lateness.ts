@@ -13,6 +13,8 @@ export const LATE_RETRY_MS = 100;
 
 /** Where the time between a retry's due time and its request went. */
 export type LateCause =
+  /** It fell due before this host's delivery engine started: the host was down (stopped, crashed, restarting). */
+  | 'host_not_running'
   /** The wake-up timer fired late: the thread's event loop was busy (CPU, GC, a long task). */
   | 'event_loop_delay'
   /** No claim ran when it fell due: no free slot, or the worker was not woken for it. */
@@ -33,6 +35,8 @@ export interface RetryTimeline {
   claimedAt: number;
   /** When its request was about to be sent. */
   sendingAt: number;
+  /** When the delivery engine that sends it started (a retry due before then waited for a host). */
+  engineStartedAt?: number;
 }
 
 /** A late retry: how late, why, and each part. */
@@ -48,18 +52,22 @@ export interface LateRetry {
  *
  * @example
  * diagnoseRetry({ dueAt: 1000, timerLateMs: 0, claimStartedAt: 1000, claimedAt: 1400, sendingAt: 1405 });
- * // { lateMs: 405, cause: 'claim', parts: { claim: 400, preparing: 5, event_loop_delay: 0, waiting_for_slot: 0 } }
+ * // { lateMs: 405, cause: 'claim', parts: { claim: 400, preparing: 5, host_not_running: 0, event_loop_delay: 0, waiting_for_slot: 0 } }
  */
 export function diagnoseRetry(timeline: RetryTimeline, lateAfterMs = LATE_RETRY_MS): LateRetry | null {
   const lateMs = timeline.sendingAt - timeline.dueAt;
   if (!(lateMs > lateAfterMs)) return null;
-  const beforeClaim = Math.max(0, timeline.claimStartedAt - timeline.dueAt);
+  // the time before this engine existed is the host's absence, not a slot's or the event loop's
+  const down = Math.max(0, (timeline.engineStartedAt ?? timeline.dueAt) - timeline.dueAt);
+  const dueAt = timeline.dueAt + down;
+  const beforeClaim = Math.max(0, timeline.claimStartedAt - dueAt);
   const eventLoop = Math.min(beforeClaim, Math.max(0, timeline.timerLateMs));
   const parts: Record<LateCause, number> = {
+    host_not_running: down,
     event_loop_delay: eventLoop,
     waiting_for_slot: beforeClaim - eventLoop,
-    claim: Math.max(0, timeline.claimedAt - Math.max(timeline.claimStartedAt, timeline.dueAt)),
-    preparing: Math.max(0, timeline.sendingAt - Math.max(timeline.claimedAt, timeline.dueAt)),
+    claim: Math.max(0, timeline.claimedAt - Math.max(timeline.claimStartedAt, dueAt)),
+    preparing: Math.max(0, timeline.sendingAt - Math.max(timeline.claimedAt, dueAt)),
   };
   let cause: LateCause = 'waiting_for_slot';
   for (const key of Object.keys(parts) as LateCause[]) if (parts[key] > parts[cause]) cause = key;

@@ -68,7 +68,7 @@ export function createDeliveryMetrics(registry = new Registry()): DeliveryMetric
   const lateRetries = new Map<string, number>();
   new Counter({
     name: 'platform_webhook_retries_late_total',
-    help: 'Webhook retries that left later after they fell due than their window leaves for the trip to the receiver (50, 100, 200 ms for retries 1, 2, 3), by the cause the host saw: event_loop_delay, waiting_for_slot, claim (the database), preparing',
+    help: 'Webhook retries that left later after they fell due than their window leaves for the trip to the receiver (50, 100, 200 ms for retries 1, 2, 3), by the cause the host saw: host_not_running, event_loop_delay, waiting_for_slot, claim (the database), preparing',
     labelNames: ['cause'],
     registers: [registry],
     collect() {
