@@ -212,19 +212,12 @@ export const HostStatus = z
 
 /** Query of `GET /v1/stats/deliveries`. */
 export const StatsQuery = z.object({
-  range: z
-    .enum(['hour', 'day', 'week'])
-    .default('hour')
-    .openapi({
-      description: 'the last hour (1-minute buckets), day (5-minute buckets) or week (1-hour buckets)',
-    }),
-  installation: z
-    .string()
-    .min(1)
-    .optional()
-    .openapi({
-      description: "one installation's series (required for organization tokens); absent: the whole host",
-    }),
+  range: z.enum(['hour', 'day', 'week']).default('hour').openapi({
+    description: 'the last hour (1-minute buckets), day (5-minute buckets) or week (1-hour buckets)',
+  }),
+  installation: z.string().min(1).optional().openapi({
+    description: "one installation's series (required for organization tokens); absent: the whole host",
+  }),
 });
 
 const StatsPercentiles = z
@@ -253,12 +246,9 @@ export const StatsBucket = z
       .openapi({ description: 'succeeded / attempts; null without attempts' }),
     duration: StatsPercentiles.openapi({ description: 'attempt durations' }),
     firstAttempt: StatsPercentiles.openapi({ description: 'accepted → first attempt started' }),
-    backlog: z
-      .object({ queued: z.number().int(), due: z.number().int() })
-      .nullable()
-      .openapi({
-        description: "deliveries waiting when sampled (the most of the bucket's samples); null: not sampled",
-      }),
+    backlog: z.object({ queued: z.number().int(), due: z.number().int() }).nullable().openapi({
+      description: "deliveries waiting when sampled (the most of the bucket's samples); null: not sampled",
+    }),
   })
   .openapi('StatsBucket');
 

@@ -136,17 +136,23 @@ export async function rollupOnce(
     attempts += read;
     minutes += 1;
     if (minute === current) {
-      const host = figures.get(HOST_WIDE) as Figures;
-      host.backlogQueued = 0;
-      host.backlogDue = 0;
+      for (const f of figures.values()) {
+        f.backlogQueued = 0;
+        f.backlogDue = 0;
+      }
+      let queuedAll = 0;
+      let dueAll = 0;
       for (const { installationId, queued, due } of await storage.deliveryStats.backlog(now)) {
         const f = figures.get(installationId) ?? emptyFigures();
         f.backlogQueued = queued;
         f.backlogDue = due;
         figures.set(installationId, f);
-        host.backlogQueued += queued;
-        host.backlogDue += due;
+        queuedAll += queued;
+        dueAll += due;
       }
+      const host = figures.get(HOST_WIDE) as Figures;
+      host.backlogQueued = queuedAll;
+      host.backlogDue = dueAll;
     } else if ((figures.get(HOST_WIDE) as Figures).attempts === 0) {
       continue;
     }
