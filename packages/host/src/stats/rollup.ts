@@ -29,7 +29,7 @@ export const ROLLED_UNTIL_KEY = 'stats_rolled_until';
 /** Without a previous run, the first one rolls up this much of the past. */
 const FIRST_RUN_MS = HOUR_MS;
 /** Attempts read per statement. */
-const PAGE = 1000;
+const PAGE = 500;
 
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 const floorTo = (t: number, size: number) => Math.floor(t / size) * size;
