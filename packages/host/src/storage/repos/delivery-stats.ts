@@ -95,13 +95,40 @@ function toStatsRow(row: Record<string, unknown>): StatsRow {
   };
 }
 
+/**
+ * One page of attempts: one range of `job_attempts_started`, each with its job by key. Parameters: from, to,
+ * (with `cursor`: started_at twice, job id twice, series twice, number), limit.
+ */
+export function attemptsStatement(cursor: boolean): string {
+  const after = cursor
+    ? ' AND (a.started_at > ? OR (a.started_at = ? AND (a.job_id > ? OR (a.job_id = ? AND (a.series > ? OR (a.series = ? AND a.number > ?))))))'
+    : '';
+  return `SELECT a.job_id, j.installation_id, a.series, a.number, a.started_at, a.duration_ms, a.status_code,
+      substr(a.error, 1, 40) AS error, j.created_at
+    FROM job_attempts a JOIN jobs j ON j.id = a.job_id
+    WHERE a.started_at >= ? AND a.started_at < ? AND j.kind = 'deliver'${after}
+    ORDER BY a.started_at, a.job_id, a.series, a.number LIMIT ?`;
+}
+
+/**
+ * Waiting deliveries per installation: one range of each partial index of waiting jobs (jobs_first_due,
+ * jobs_retry_due, jobs_held), so the cost grows with the backlog, not with the history in `jobs`.
+ * Parameters: now, now.
+ */
+export const BACKLOG_STATEMENT = `SELECT installation_id, SUM(n) AS queued, SUM(due) AS due FROM (
+    SELECT installation_id, 1 AS n, CASE WHEN run_at <= ? THEN 1 ELSE 0 END AS due
+      FROM jobs WHERE kind = 'deliver' AND state = 'queued' AND attempt = 0
+    UNION ALL
+    SELECT installation_id, 1, CASE WHEN run_at <= ? THEN 1 ELSE 0 END
+      FROM jobs WHERE kind = 'deliver' AND state = 'queued' AND attempt > 0
+    UNION ALL
+    SELECT installation_id, 1, 0 FROM jobs WHERE state = 'held' AND kind = 'deliver'
+  ) waiting GROUP BY installation_id ORDER BY installation_id`;
+
 /** Builds the delivery statistics repository on an adapter (or transaction handle). */
 export function deliveryStatsRepo(sql: Sql): DeliveryStatsRepo {
   return {
     async attempts(from, to, after, limit) {
-      const cursor = after
-        ? ` AND (a.started_at > ? OR (a.started_at = ? AND (a.job_id > ? OR (a.job_id = ? AND (a.series > ? OR (a.series = ? AND a.number > ?))))))`
-        : '';
       const cursorValues: SqlValue[] = after
         ? [
             after.startedAt,
@@ -113,14 +140,7 @@ export function deliveryStatsRepo(sql: Sql): DeliveryStatsRepo {
             after.number,
           ]
         : [];
-      const rows = await sql.all(
-        `SELECT a.job_id, j.installation_id, a.series, a.number, a.started_at, a.duration_ms, a.status_code,
-           substr(a.error, 1, 40) AS error, j.created_at
-         FROM job_attempts a JOIN jobs j ON j.id = a.job_id
-         WHERE a.started_at >= ? AND a.started_at < ? AND j.kind = 'deliver'${cursor}
-         ORDER BY a.started_at, a.job_id, a.series, a.number LIMIT ?`,
-        [from, to, ...cursorValues, limit],
-      );
+      const rows = await sql.all(attemptsStatement(after !== null), [from, to, ...cursorValues, limit]);
       return rows.map((row) => {
         const error = strOrNull(row, 'error');
         return {
@@ -138,20 +158,7 @@ export function deliveryStatsRepo(sql: Sql): DeliveryStatsRepo {
     },
 
     async backlog(now) {
-      // One range of each partial index of waiting jobs (jobs_first_due, jobs_retry_due, jobs_held): the cost
-      // grows with the backlog, not with the history in `jobs`.
-      const rows = await sql.all(
-        `SELECT installation_id, SUM(n) AS queued, SUM(due) AS due FROM (
-           SELECT installation_id, 1 AS n, CASE WHEN run_at <= ? THEN 1 ELSE 0 END AS due
-             FROM jobs WHERE kind = 'deliver' AND state = 'queued' AND attempt = 0
-           UNION ALL
-           SELECT installation_id, 1, CASE WHEN run_at <= ? THEN 1 ELSE 0 END
-             FROM jobs WHERE kind = 'deliver' AND state = 'queued' AND attempt > 0
-           UNION ALL
-           SELECT installation_id, 1, 0 FROM jobs WHERE state = 'held' AND kind = 'deliver'
-         ) waiting GROUP BY installation_id ORDER BY installation_id`,
-        [now, now],
-      );
+      const rows = await sql.all(BACKLOG_STATEMENT, [now, now]);
       return rows.map((row) => ({
         installationId: str(row, 'installation_id'),
         queued: num(row, 'queued'),
