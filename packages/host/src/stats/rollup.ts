@@ -7,7 +7,6 @@
  * bucket), so a minute rolled up twice, or by several hosts on one PostgreSQL database, counts once.
  * The delivery path does nothing for it.
  */
-import type { Logger } from 'pino';
 import type { AttemptCursor, StatsRow, Storage } from '../storage/index.js';
 import {
   addFigures,
