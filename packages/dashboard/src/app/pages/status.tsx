@@ -51,8 +51,8 @@ export function StatusPage() {
       {s ? (
         <>
           <Queue title="Webhook deliveries" state={s.deliveries} id="queue-deliveries" />
-          <DeliveryCharts />
           <Queue title="Integration events" state={s.invocations} id="queue-invocations" />
+          <DeliveryCharts />
           <section class="card" aria-labelledby="slow-title">
             <h2 id="slow-title">Slow webhook endpoints</h2>
             {s.slowEndpoints.length === 0 ? (
