@@ -86,6 +86,8 @@ const EXPECTED: Record<string, readonly number[]> = {
   'POST /v1/installations/{id}/test':                             [202, 401, 202, 403, 404, 401, 401, 403, 202],
   'POST /v1/events':                                              [202, 401, 403, 403, 403, 401, 401, 403, 403],
   'GET /v1/status':                                               [200, 401, 403, 403, 403, 401, 401, 403, 403],
+  // ?installation= A's webhook installation: B gets 404; without it, an organization token gets 400
+  'GET /v1/stats/deliveries':                                     [200, 401, 200, 200, 404, 401, 401, 403, 403],
   'GET /v1/sites/{siteId}/published-scripts':                     [200, 401, 403, 403, 403, 401, 401, 403, 403],
   // no token needed: whatever is presented, the icon of the built-in webhook integration
   'GET /v1/assets/{hash}':                                        [200, 200, 200, 200, 200, 200, 200, 200, 200],
@@ -360,6 +362,9 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
       body: { type: 'space_content_updated', spaceId: 'sp-a', revisionId: `r${next()}` },
     }),
     'GET /v1/status': async () => ({ path: '/v1/status' }),
+    'GET /v1/stats/deliveries': async () => ({
+      path: `/v1/stats/deliveries?range=day&installation=${instA}`,
+    }),
     'GET /v1/sites/{siteId}/published-scripts': async () => ({ path: '/v1/sites/site-a/published-scripts' }),
     'GET /v1/assets/{hash}': async () => ({ path: `/v1/assets/${assetHash}` }),
     'GET /v1/spaces/{spaceId}/document': async () => ({ path: '/v1/spaces/sp-a/document' }),
@@ -426,6 +431,16 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
         expect(operation.description, key).toMatch(/Who may call: /);
       }
     }
+  });
+
+  it("GET /v1/stats/deliveries: an organization token must name its installation; the host-wide series is the operator's", async () => {
+    const without = await call('GET', { path: '/v1/stats/deliveries' }, 'A-read');
+    expect(without.status).toBe(400);
+    expect(JSON.parse(without.text).error.message).toMatch(/installation=/);
+    const host = await call('GET', { path: '/v1/stats/deliveries?range=week' }, 'operator');
+    expect(host.status).toBe(200);
+    expect(JSON.parse(host.text)).toMatchObject({ range: 'week', installationId: null, bucketSeconds: 3600 });
+    expect((await call('GET', { path: '/v1/stats/deliveries?range=year' }, 'operator')).status).toBe(400);
   });
 
   it('refuses a missing scope with 403 missing_scope naming it, before reading the body', async () => {

@@ -58,6 +58,7 @@ export const hostApi = {
   },
   'POST /v1/events': { body: S.IncomingEvent, response: S.EventAccepted },
   'GET /v1/status': { response: S.HostStatus },
+  'GET /v1/stats/deliveries': { query: S.StatsQuery, response: S.DeliveryStats },
   'GET /v1/sites/{siteId}/published-scripts': { response: S.PublishedScriptList },
   'GET /v1/spaces/{spaceId}/document': { response: S.SpaceDocument },
   'PUT /v1/spaces/{spaceId}/document': { body: S.PutSpaceDocumentBody, response: S.SpaceDocument },
@@ -129,6 +130,10 @@ export type WebhookEndpointState = z.output<typeof S.WebhookEndpoint>;
 export type SpaceDocumentAnswer = z.output<typeof S.SpaceDocument>;
 /** `GET /v1/status`. @example let s: HostStatus; */
 export type HostStatus = z.output<typeof S.HostStatus>;
+/** `GET /v1/stats/deliveries`. @example let s: DeliveryStats; s.buckets[0]?.succeeded; */
+export type DeliveryStats = z.output<typeof S.DeliveryStats>;
+/** One bucket of a delivery series. @example let b: StatsBucket; b.duration.p99; */
+export type StatsBucket = z.output<typeof S.StatsBucket>;
 /** Unfinished jobs of one kind, in `GET /v1/status`. @example let q: QueueState; */
 export type QueueState = z.output<typeof S.QueueState>;
 /** Who a token is (`GET /v1/whoami`). @example let w: WhoAmI; */

@@ -36,6 +36,20 @@ describe('PLATFORM_RETENTION_DAYS', () => {
   });
 });
 
+describe('PLATFORM_STATS_INTERVAL_MS', () => {
+  it('is a minute by default; 0 turns the statistics off; anything else names the variable and the range', () => {
+    expect(loadConfig({}).statsIntervalMs).toBe(60_000);
+    expect(loadConfig({ PLATFORM_STATS_INTERVAL_MS: '0' }).statsIntervalMs).toBe(0);
+    expect(loadConfig({ PLATFORM_STATS_INTERVAL_MS: '200' }).statsIntervalMs).toBe(200);
+    expect(() => loadConfig({ PLATFORM_STATS_INTERVAL_MS: '50' })).toThrow(
+      'PLATFORM_STATS_INTERVAL_MS must be 0 (no statistics) or from 100 to 3600000 ms; got "50".',
+    );
+    expect(() => loadConfig({ PLATFORM_STATS_INTERVAL_MS: 'often' })).toThrow(
+      'PLATFORM_STATS_INTERVAL_MS must be a whole number from 0 to 3600000; got "often".',
+    );
+  });
+});
+
 describe('PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION', () => {
   it('defaults to a quarter of the delivery slots, at least 4, at most all of them', () => {
     expect(loadConfig({}).deliveryConcurrencyPerInstallation).toBe(16); // of 64

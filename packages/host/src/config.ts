@@ -95,6 +95,11 @@ export interface HostConfig {
    */
   auditRetentionDays: number;
   /**
+   * `PLATFORM_STATS_INTERVAL_MS`: how often the delivery statistics are rolled up from the attempts
+   * (default 60 000; `0` turns the rollup off). See docs/operations.md "Charts".
+   */
+  statsIntervalMs: number;
+  /**
    * `PLATFORM_PORTAL_FRAME_ANCESTORS`: the origins that may embed the subscriber portal page in a frame
    * (its `Content-Security-Policy: frame-ancestors`), from a space or comma separated list. Empty (the
    * default): no page may frame it (`'none'`). See docs/portal.md.
@@ -149,6 +154,17 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+  }
+  return value;
+}
+
+/** `PLATFORM_STATS_INTERVAL_MS`: 0 (off) or from 100 ms to an hour. */
+function statsInterval(env: NodeJS.ProcessEnv): number {
+  const value = int(env, 'PLATFORM_STATS_INTERVAL_MS', 60_000, 0, 3_600_000);
+  if (value !== 0 && value < 100) {
+    throw new ConfigError(
+      `PLATFORM_STATS_INTERVAL_MS must be 0 (no statistics) or from 100 to 3600000 ms; got "${env.PLATFORM_STATS_INTERVAL_MS}".`,
+    );
   }
   return value;
 }
@@ -339,6 +355,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     sqliteSync: choice(env, 'PLATFORM_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
     retentionDays: int(env, 'PLATFORM_RETENTION_DAYS', 30, 0, 36_500),
     auditRetentionDays: int(env, 'PLATFORM_AUDIT_RETENTION_DAYS', 365, 0, 36_500),
+    statsIntervalMs: statsInterval(env),
     portalFrameAncestors: parseFrameAncestors(env.PLATFORM_PORTAL_FRAME_ANCESTORS),
     tokenCacheMs: int(env, 'PLATFORM_TOKEN_CACHE_MS', 5000, 0, 3_600_000),
     logLevel: env.LOG_LEVEL || 'info',

@@ -23,6 +23,7 @@ import type { HostContext } from './services/context.js';
 import { startInvocationWorker } from './services/invocation-worker.js';
 import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startRetention } from './services/retention.js';
+import { startStatsRollup } from './stats/schedule.js';
 import { openStorage, WriterLock } from './storage/index.js';
 
 /** Version of the host (and of `User-Agent: Platform-Webhooks/<version>`). */
@@ -181,6 +182,16 @@ export async function startHost(
           auditRetentionMs: config.auditRetentionDays * 86_400_000,
         })
       : null;
+  // Attempts are recorded when they end: a minute settles after the longest attempt and a margin.
+  const stats =
+    config.statsIntervalMs > 0
+      ? startStatsRollup({
+          storage,
+          logger,
+          intervalMs: config.statsIntervalMs,
+          settleMs: config.deliveryTimeoutMs + 60_000,
+        })
+      : null;
   ready = true;
 
   let stopping: Promise<void> | undefined;
@@ -195,7 +206,7 @@ export async function startHost(
         ready = false;
         await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), content?.close()]);
         // The delivery thread finishes its in-flight attempts and closes its storage handle first.
-        await Promise.all([engine.stop(), worker.stop({ graceful: true }), retention?.stop()]);
+        await Promise.all([engine.stop(), worker.stop({ graceful: true }), retention?.stop(), stats?.stop()]);
         await Promise.all([inProcess.close(), workerd.close()]);
         await storage.close();
       })();

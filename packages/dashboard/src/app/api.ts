@@ -6,6 +6,7 @@ export type {
   Attempt,
   AuditEntry,
   Delivery,
+  DeliveryStats,
   HostStatus,
   Installation,
   Integration,

@@ -7,6 +7,8 @@ import type { Scope } from './principal.js';
  * - `visible-integration`: it is the organization's, or `public`;
  * - `organization`: the path's `{organization}` is the token's organization;
  * - `portal-session`: the path's `{sessionId}` was opened by the token's organization;
+ * - `query-installation`: the installation of the query's `installation` (required: without it, 400)
+ *   belongs to the token's organization;
  * - `listed`: none in the path; the route answers only the organization's own resources, or checks
  *   ownership in its body (installing, publishing).
  * Another organization's resource answers 404, as a missing one does (no enumeration).
@@ -17,6 +19,7 @@ export type Ownership =
   | 'visible-integration'
   | 'organization'
   | 'portal-session'
+  | 'query-installation'
   | 'listed';
 
 /**
@@ -95,6 +98,8 @@ export const ACCESS = {
     installation: 'own',
     portal: 'own',
   },
+  // The series of one installation (`installation` query) for its organization; host-wide: the operator only.
+  'GET /v1/stats/deliveries': { organization: { scope: 'deliveries:read', owns: 'query-installation' } },
   'GET /v1/installations/{id}/deliveries': { organization: readDeliveries, portal: 'own' },
   'GET /v1/installations/{id}/deliveries/{deliveryId}': { organization: readDeliveries, portal: 'own' },
   'POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver': { organization: redeliver, portal: 'own' },
@@ -136,6 +141,7 @@ export function describeAccess(rule: AccessRule): string {
       'visible-integration': "its organization's integrations and public ones",
       organization: 'its own organization',
       'portal-session': 'sessions its organization opened',
+      'query-installation': "its organization's installations, named in the query",
       listed: 'its own organization',
     };
     who.push(`an organization token${scope} (${owns[rule.organization.owns]})`);

@@ -13,6 +13,7 @@ const OWNS: Record<Ownership, string> = {
   'visible-integration': 'own or public',
   organization: 'own organization',
   'portal-session': 'own sessions',
+  'query-installation': 'own installations (`installation` query required)',
   listed: 'answers what it may see',
 };
 

@@ -3,7 +3,7 @@ import type { Manifest } from '@platform/manifest';
 import type { MiddlewareHandler } from 'hono';
 import { SCOPES } from '../access/principal.js';
 import { ACCESS, type AccessKey, type AccessRule, describeAccess, type Ownership } from '../access/rules.js';
-import { HttpError, notFound } from '../errors.js';
+import { badRequest, HttpError, notFound } from '../errors.js';
 import { type HostContext, WEBHOOK_INTEGRATION } from '../services/context.js';
 import { RESERVED_INTEGRATION_NAMES } from '../services/integrations.js';
 import { createRouter, type HostEnv } from './app-types.js';
@@ -35,8 +35,15 @@ async function owns(
   ownership: Ownership,
   organizationId: string,
   param: (name: string) => string,
+  query: (name: string) => string | undefined,
 ): Promise<HttpError | null> {
   switch (ownership) {
+    case 'query-installation': {
+      const id = query('installation');
+      if (!id) return badRequest('An organization token must name its installation: ?installation=<id>.');
+      const record = await ctx.storage.installations.get(id);
+      return record?.ownerOrganization === organizationId ? null : notFound(`Installation "${id}"`);
+    }
     case 'listed':
       return null;
     case 'organization':
@@ -121,7 +128,9 @@ export function authorize(ctx: HostContext, key: AccessKey): MiddlewareHandler<H
         const needs = rule.organization;
         if (!needs) throw refusedKind('organization', key);
         if (needs.scope && !principal.scopes.includes(needs.scope)) throw missingScope(needs.scope);
-        const refused = await owns(ctx, needs.owns, principal.organizationId, param);
+        const refused = await owns(ctx, needs.owns, principal.organizationId, param, (name) =>
+          c.req.query(name),
+        );
         if (refused) throw refused;
         break;
       }

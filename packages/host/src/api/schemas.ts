@@ -210,6 +210,61 @@ export const HostStatus = z
   })
   .openapi('HostStatus');
 
+/** Query of `GET /v1/stats/deliveries`. */
+export const StatsQuery = z.object({
+  range: z.enum(['hour', 'day', 'week']).default('hour').openapi({
+    description: 'the last hour (1-minute buckets), day (5-minute buckets) or week (1-hour buckets)',
+  }),
+  installation: z.string().min(1).optional().openapi({
+    description: "one installation's series (required for organization tokens); absent: the whole host",
+  }),
+});
+
+const StatsPercentiles = z
+  .object({ p50: z.number().nullable(), p95: z.number().nullable(), p99: z.number().nullable() })
+  .openapi('StatsPercentiles', {
+    description: 'in ms, from a histogram with four buckets per doubling (within ≈ 9 %); null: no value',
+  });
+
+/** One bucket of a delivery series. */
+export const StatsBucket = z
+  .object({
+    at: z.string().openapi({ description: 'start of the bucket (ISO 8601)' }),
+    attempts: z.number().int().openapi({ description: 'delivery attempts started in the bucket' }),
+    succeeded: z.number().int().openapi({ description: 'attempts answered 2xx' }),
+    retried: z
+      .number()
+      .int()
+      .openapi({ description: 'failed attempts another attempt follows (429, 5xx, network errors)' }),
+    failed: z
+      .number()
+      .int()
+      .openapi({ description: 'failed for good: a final failure, or the last attempt (exhausted)' }),
+    successRate: z
+      .number()
+      .nullable()
+      .openapi({ description: 'succeeded / attempts; null without attempts' }),
+    duration: StatsPercentiles.openapi({ description: 'attempt durations' }),
+    firstAttempt: StatsPercentiles.openapi({ description: 'accepted → first attempt started' }),
+    backlog: z.object({ queued: z.number().int(), due: z.number().int() }).nullable().openapi({
+      description: "deliveries waiting when sampled (the most of the bucket's samples); null: not sampled",
+    }),
+  })
+  .openapi('StatsBucket');
+
+/** A delivery series (`GET /v1/stats/deliveries`). */
+export const DeliveryStats = z
+  .object({
+    range: z.enum(['hour', 'day', 'week']),
+    installationId: z.string().nullable(),
+    bucketSeconds: z.number().int(),
+    from: z.string(),
+    to: z.string(),
+    rolledUpAt: z.string().nullable().openapi({ description: 'when the statistics were last rolled up' }),
+    buckets: z.array(StatsBucket),
+  })
+  .openapi('DeliveryStats');
+
 // ---------------------------------------------------------------------------------------------
 // Request and response bodies of the other operator routes, named so that the routes and the
 // typed client (`../api-contract.ts`, `@platform/host/api`) use the same schema objects.

@@ -1,10 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
+import { deliveryStats } from '../services/stats.js';
 import { hostStatus } from '../services/status.js';
 import { createGuardedRouter } from './authorize.js';
 
-import { json, OPERATOR_ONLY_ERRORS } from './responses.js';
-import { HostStatus } from './schemas.js';
+import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { DeliveryStats, HostStatus, StatsQuery } from './schemas.js';
 
 /**
  * `GET /v1/status` (operator): the queues (deliveries and invocations: queued, due, held, running, lag)
@@ -24,6 +25,27 @@ export function statusRoutes(ctx: HostContext, info: { version: string; startedA
       },
     }),
     async (c) => c.json(await hostStatus(ctx, info), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/stats/deliveries',
+      summary: 'Delivery figures over the last hour, day or week: host-wide, or of one installation',
+      description:
+        'Buckets of attempts (succeeded, retried, failed), attempt duration and accepted → first attempt percentiles, and the backlog, rolled up each minute from the attempts (docs/operations.md "Charts").',
+      request: { query: StatsQuery },
+      responses: {
+        200: { description: 'The series', content: json(DeliveryStats) },
+        400: errorResponse('Invalid request'),
+        401: errorResponse('Missing or wrong token'),
+        403: errorResponse('Not allowed'),
+        404: errorResponse('No such installation'),
+      },
+    }),
+    async (c) => {
+      const { range, installation } = c.req.valid('query');
+      return c.json(await deliveryStats(ctx, { range, installationId: installation ?? null }), 200);
+    },
   );
   return app;
 }

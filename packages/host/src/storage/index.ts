@@ -12,6 +12,7 @@ export type {
 } from './repos/access-tokens.js';
 export { type AssetsRepo, assetHash } from './repos/assets.js';
 export type { AuditFilter, AuditRecord, AuditRepo } from './repos/audit.js';
+export type { AttemptCursor, AttemptRow, DeliveryStatsRepo, StatsRow } from './repos/delivery-stats.js';
 export type { DocumentsRepo } from './repos/documents.js';
 export type { EventInput, EventsRepo, EventWithJobs, InsertWithJobsResult } from './repos/events.js';
 export type {

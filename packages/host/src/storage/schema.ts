@@ -326,4 +326,28 @@ INSERT INTO organizations (id, name, created_at)
 CREATE TRIGGER resource_owners_routing AFTER INSERT OR UPDATE OR DELETE ON resource_owners FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();`,
     },
   },
+  {
+    version: 14,
+    name: 'delivery statistics: per-minute and per-hour figures rolled up from the attempts, and the index that finds a minute of attempts',
+    // docs/operations.md "Charts". The index costs each recorded attempt one entry at the right edge of a
+    // B-tree (started_at grows); the rollup (stats/rollup.ts) reads one minute of attempts through it.
+    // installation_id '' is the host-wide row. Histograms: stats/histogram.ts.
+    sql: `CREATE INDEX job_attempts_started ON job_attempts (started_at);
+CREATE TABLE delivery_stats (
+  resolution_ms BIGINT NOT NULL,
+  installation_id TEXT NOT NULL,
+  bucket_at BIGINT NOT NULL,
+  attempts BIGINT NOT NULL,
+  succeeded BIGINT NOT NULL,
+  retried BIGINT NOT NULL,
+  failed BIGINT NOT NULL,
+  duration_hist TEXT NOT NULL,
+  first_attempt_hist TEXT NOT NULL,
+  backlog_queued BIGINT,
+  backlog_due BIGINT,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (resolution_ms, installation_id, bucket_at)
+);
+CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
+  },
 ];

@@ -10,6 +10,7 @@ import { type AccessTokensRepo, accessTokensRepo } from './repos/access-tokens.j
 import { type AssetsRepo, assetsRepo } from './repos/assets.js';
 import { type AuditRepo, auditRepo } from './repos/audit.js';
 import { deliveriesRepo } from './repos/deliveries.js';
+import { type DeliveryStatsRepo, deliveryStatsRepo } from './repos/delivery-stats.js';
 import { type DocumentsRepo, documentsRepo } from './repos/documents.js';
 import { type EventsRepo, eventsRepo } from './repos/events.js';
 import { type InstallationsRepo, installationsRepo } from './repos/installations.js';
@@ -63,6 +64,8 @@ export interface Repositories {
   readonly organizations: OrganizationsRepo;
   readonly accessTokens: AccessTokensRepo;
   readonly audit: AuditRepo;
+  /** Per-minute and per-hour delivery figures (docs/operations.md "Charts"). */
+  readonly deliveryStats: DeliveryStatsRepo;
   /**
    * Runs `fn` atomically: everything done through `tx` commits together or not at all (a throw rolls back).
    * Inside `fn` use only `tx` (using the outer storage there throws `StorageError('invalid')`). Called on a
@@ -101,6 +104,7 @@ function repositories(sql: Sql): Repositories {
     organizations: organizationsRepo(sql),
     accessTokens: accessTokensRepo(sql),
     audit: auditRepo(sql),
+    deliveryStats: deliveryStatsRepo(sql),
     transaction: (fn) => sql.transaction((tx) => fn(repositories(tx))),
   };
 }

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useCallback, useState } from 'preact/hooks';
 import { api, describeError, type Installation } from '../api';
+import { DeliveryCharts } from '../charts/delivery-charts';
 import { configFields, configurationComponentOf } from '../config-fields';
 import { ConfigForm } from '../config-form';
 import { LiveComponent } from '../contentkit';
@@ -93,7 +94,8 @@ function Actions({
  */
 export function InstallationPage({ id }: { id: string }) {
   // the host renders an installation's components for the operator and its owner's `installations:manage`
-  const mayRender = can(usePrincipal(), 'installations:manage');
+  const principal = usePrincipal();
+  const mayRender = can(principal, 'installations:manage');
   const installation = useLoad(() => api('GET /v1/installations/{id}', { params: { id } }), [id]);
   const integrationName = installation.data?.integration;
   const integration = useLoad(
@@ -183,6 +185,7 @@ export function InstallationPage({ id }: { id: string }) {
       </section>
       {isWebhook ? <WebhookSecret installationId={inst.id} /> : null}
       {isWebhook ? <PortalLink installationId={inst.id} /> : null}
+      {isWebhook && can(principal, 'deliveries:read') ? <DeliveryCharts installationId={inst.id} /> : null}
       {isWebhook ? <DeliveryLog installationId={inst.id} /> : null}
       {blocks.length > 0 && mayRender ? (
         <section class="card" aria-labelledby="blocks-title">

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { formatLag, heldNote, slowEndpointPlace } from '@platform/api-client';
 import { api, type QueueState } from '../api';
+import { DeliveryCharts } from '../charts/delivery-charts';
 import { EmptyState, ErrorNotice, Link, usePolling } from '../ui';
 
 const POLL_MS = 2000;
@@ -28,7 +29,8 @@ function Queue({ title, state, id }: { title: string; state: QueueState; id: str
 
 /**
  * The host at a glance, refreshed every 2 s while visible: the delivery and invocation queues (waiting,
- * due, held, in flight, how far behind) and the webhook endpoints held to their fair share now.
+ * due, held, in flight, how far behind), the delivery charts of the last hour, day or week, and the
+ * webhook endpoints held to their fair share now.
  */
 export function StatusPage() {
   const status = usePolling(() => api('GET /v1/status'), POLL_MS, []);
@@ -50,6 +52,7 @@ export function StatusPage() {
         <>
           <Queue title="Webhook deliveries" state={s.deliveries} id="queue-deliveries" />
           <Queue title="Integration events" state={s.invocations} id="queue-invocations" />
+          <DeliveryCharts />
           <section class="card" aria-labelledby="slow-title">
             <h2 id="slow-title">Slow webhook endpoints</h2>
             {s.slowEndpoints.length === 0 ? (

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { accessTokensContract } from './access-tokens.contract.js';
 import { auditContract } from './audit.contract.js';
+import { deliveryStatsContract } from './delivery-stats.contract.js';
 import { documentsContract } from './documents.contract.js';
 import { eventsContract } from './events.contract.js';
 import type { Backend, Ctx } from './fixtures.js';
@@ -52,5 +53,6 @@ export function defineStorageContract(name: string, backend: Backend): void {
     organizationsContract(ctx);
     accessTokensContract(ctx);
     auditContract(ctx);
+    deliveryStatsContract(ctx);
   });
 }
