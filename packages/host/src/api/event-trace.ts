@@ -7,7 +7,7 @@ import {
 import type { HostContext } from '../services/context.js';
 import type { AcceptedEvent } from '../services/events.js';
 
-/** The span name of `POST /v1/events` (HTTP server span naming: method and route). */
+/** The span name of `POST /v1/events` (HTTP server span naming: method and route). @example spans.filter((s) => s.name === ACCEPT_SPAN); */
 export const ACCEPT_SPAN = 'POST /v1/events';
 
 /**

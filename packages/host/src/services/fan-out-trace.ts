@@ -2,7 +2,7 @@ import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { JobRecord } from '../storage/index.js';
 import { type HostTracing, traceparentOf } from '../tracing/index.js';
 
-/** The span name of an event's fan-out (routing, and the write of the event with its jobs). */
+/** The span name of an event's fan-out (routing, and the write of the event with its jobs). @example spans.find((s) => s.name === FAN_OUT_SPAN); */
 export const FAN_OUT_SPAN = 'fan-out';
 
 /** The fan-out spans of one group of accepted events: one per event, each under its accept span. */

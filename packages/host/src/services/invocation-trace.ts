@@ -5,7 +5,7 @@ import type { InstallationRecord, IntegrationRecord } from '../storage/index.js'
 import { type HostTracing, traceLogFields, traceparentOf } from '../tracing/index.js';
 import type { InvocationOutcome, InvocationRetry } from './invoker.js';
 
-/** The span name of one invocation of an integration by the invocation worker. */
+/** The span name of one invocation of an integration by the invocation worker. @example spans.filter((s) => s.name === INVOKE_SPAN); */
 export const INVOKE_SPAN = 'invoke integration';
 
 /** An invocation's span and what `invoke` carries of it. */

@@ -19,7 +19,7 @@ export interface TracedDelivery {
   log?: { trace_id?: string; span_id?: string };
 }
 
-/** The span name of one webhook delivery attempt. */
+/** The span name of one webhook delivery attempt. @example spans.filter((s) => s.name === ATTEMPT_SPAN); */
 export const ATTEMPT_SPAN = 'webhook attempt';
 
 /**
