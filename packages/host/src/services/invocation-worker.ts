@@ -70,6 +70,7 @@ export function startInvocationWorker(ctx: HostContext, executors: ExecutorSelec
       }
     },
   });
+  /** One attempt of a queued invocation: invoke, then record the attempt and the job's end in one transaction. */
   async function attemptInvocation(
     job: JobRecord,
     number: number,
