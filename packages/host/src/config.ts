@@ -1,9 +1,15 @@
 import { resolve } from 'node:path';
 import type { PostgresPoolSettings, SqliteSynchronous } from './storage/index.js';
 import { PG_DEFAULTS } from './storage/postgres.js';
+import { parseTracingEnv, type TracingConfig } from './tracing/index.js';
 
 /** Operator settings of the host, read from the environment (docs/contracts.md "Operator settings"). */
 export interface HostConfig {
+  /**
+   * Tracing, from the standard `OTEL_*` variables (docs/operations.md "Tracing"): undefined (off, the
+   * default) unless an OTLP endpoint is named.
+   */
+  tracing?: TracingConfig;
   /** TCP port of the HTTP server. `0` picks a free port. */
   port: number;
   /** Interface to bind. Default `127.0.0.1`; set `HOST=0.0.0.0` to serve other machines. */
@@ -245,6 +251,7 @@ export function parseFrameAncestors(raw: string | undefined): string[] {
  * const config = loadConfig(process.env); // PORT=8080 PLATFORM_DATA_DIR=./.platform ...
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
+  const tracing = parseTracingEnv(env, (message) => new ConfigError(message));
   const publicUrl = env.PLATFORM_PUBLIC_URL?.replace(/\/+$/, '');
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new ConfigError(`PLATFORM_PUBLIC_URL must be an absolute http(s) URL; got "${publicUrl}".`);
@@ -359,5 +366,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     portalFrameAncestors: parseFrameAncestors(env.PLATFORM_PORTAL_FRAME_ANCESTORS),
     tokenCacheMs: int(env, 'PLATFORM_TOKEN_CACHE_MS', 5000, 0, 3_600_000),
     logLevel: env.LOG_LEVEL || 'info',
+    ...(tracing ? { tracing } : {}),
   };
 }

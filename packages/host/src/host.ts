@@ -25,6 +25,7 @@ import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startRetention } from './services/retention.js';
 import { startStatsRollup } from './stats/schedule.js';
 import { openStorage, WriterLock } from './storage/index.js';
+import { startTracing } from './tracing/index.js';
 
 /** Version of the host (and of `User-Agent: Platform-Webhooks/<version>`). */
 export const HOST_VERSION = '0.1.0';
@@ -95,6 +96,10 @@ export async function startHost(
   let content: ContentOrigin | undefined;
   let deliveryEngine: DeliveryRunner | undefined;
   let invokeWorker: { notify(): void } | undefined;
+  // Tracing (off unless OTEL_* names an endpoint): this thread's provider; the delivery thread has its own.
+  const tracing = config.tracing
+    ? startTracing(config.tracing, { thread: 'main', version: HOST_VERSION })
+    : undefined;
   const ctx: HostContext = {
     config,
     storage,
@@ -109,6 +114,7 @@ export async function startHost(
     contentBaseUrl: () => content?.url ?? baseUrl,
     notify: { deliveries: () => deliveryEngine?.notify(), invocations: () => invokeWorker?.notify() },
     delivery: lateDeliveryPort(() => deliveryEngine),
+    ...(tracing ? { tracing } : {}),
   };
 
   const builtins = await publishBuiltins(ctx);
@@ -168,6 +174,7 @@ export async function startHost(
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await Promise.all([inProcess.close(), workerd.close()]);
     await storage.close();
+    await tracing?.shutdown();
     throw error;
   }
   const worker = startInvocationWorker(ctx, executors);
@@ -209,6 +216,7 @@ export async function startHost(
         await Promise.all([engine.stop(), worker.stop({ graceful: true }), retention?.stop(), stats?.stop()]);
         await Promise.all([inProcess.close(), workerd.close()]);
         await storage.close();
+        await tracing?.shutdown(); // the spans still buffered are exported
       })();
       return stopping;
     },

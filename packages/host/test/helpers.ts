@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleIntegration as bundle } from '@platform/bundler';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { loadConfig } from '../src/config.js';
 import { type Host, startHost } from '../src/host.js';
 import { type Backend, createTestDatabase } from './backends.js';
@@ -37,11 +37,13 @@ export interface TestHost {
 
 /**
  * Starts a host in this process. On `postgres` (unless `env` names a `DATABASE_URL`) it gets a fresh
- * database of its own, dropped by `close()`.
+ * database of its own, dropped by `close()`. `logger`: where the host logs (default: silent, or
+ * `TEST_LOG_LEVEL`).
  */
 export async function startTestHost(
   env: Record<string, string> = {},
   backend: Backend = 'sqlite',
+  logger?: Logger,
 ): Promise<TestHost> {
   buildWorkspace();
   const dataDir = await mkdtemp(join(tmpdir(), 'platform-host-'));
@@ -55,7 +57,7 @@ export async function startTestHost(
     PLATFORM_DELIVERY_TIMEOUT_MS: '2000',
     ...env,
   });
-  const host = await startHost(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  const host = await startHost(config, logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
   return {
     host,
     dataDir,

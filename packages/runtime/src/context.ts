@@ -22,6 +22,11 @@ export interface IntegrationContext {
   logger: Logger;
   /** The worker's own bindings (e.g. `PLATFORM_SIGNING_SECRET`). */
   env: Record<string, unknown>;
+  /**
+   * The W3C trace context of this invocation, when the host traces (docs/operations.md "Tracing"): pass it
+   * on as the `traceparent` header of your own requests to continue the event's trace.
+   */
+  traceparent?: string;
 }
 
 /**

@@ -7,6 +7,9 @@ import { IntegrationError, jsonError } from './errors';
 import { ConsoleCapture, createLogger, InvocationLog, LOGS_HEADER, type Logger } from './logs';
 import { verifyPlatformSignature } from './platform-signature';
 
+/** A W3C `traceparent` (version 00): what the host sends with an envelope when it traces. */
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
 /** Envelope versions this runtime speaks. */
 export const SUPPORTED_VERSIONS = ['v1'] as const;
 
@@ -231,6 +234,8 @@ export function createIntegration<Context extends IntegrationContext = Integrati
       logger,
       env,
     };
+    const traceparent = request.headers.get('traceparent');
+    if (traceparent !== null && TRACEPARENT.test(traceparent)) context.traceparent = traceparent;
     let response: Response;
     try {
       response = await capture.run(log, () => dispatch(definition, envelope, context));

@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerToken } from '../auth.js';
 import type { HostContext } from '../services/context.js';
 import { acceptEvent } from '../services/events.js';
+import { traceLogFields } from '../tracing/index.js';
 import { validationError } from './app-types.js';
 import { errorAnswer, invalidJson } from './error-response.js';
+import { endAcceptSpan, startAcceptSpan } from './event-trace.js';
 import { acceptedBody } from './events.js';
 import { isJsonType, MAX_JSON_BODY_BYTES, readText } from './node-body.js';
 import { IncomingEvent } from './schemas.js';
@@ -55,6 +57,7 @@ async function accept(
   req: IncomingMessage,
   maxBytes: number,
 ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  const span = startAcceptSpan(ctx, req.headers.traceparent);
   try {
     const text = await readText(req, maxBytes);
     let json: unknown;
@@ -65,8 +68,14 @@ async function accept(
     }
     const event = IncomingEvent.safeParse(json);
     if (!event.success) throw validationError('body', event.error.issues);
-    return { status: 202, body: acceptedBody(await acceptEvent(ctx, event.data)) };
+    const accepted = await acceptEvent(ctx, event.data, span);
+    endAcceptSpan(span, 202, { ...accepted, type: event.data.type });
+    return { status: 202, body: acceptedBody(accepted) };
   } catch (error) {
-    return errorAnswer(error, ctx.logger, { method: 'POST', path: PATH });
+    // Tracing on: the error's log line (a 5xx) carries the span's ids.
+    const logger = span ? ctx.logger.child(traceLogFields(span)) : ctx.logger;
+    const answer = errorAnswer(error, logger, { method: 'POST', path: PATH });
+    endAcceptSpan(span, answer.status);
+    return answer;
   }
 }

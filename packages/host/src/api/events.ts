@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
 import { type AcceptedEvent, acceptEvent } from '../services/events.js';
 import { createGuardedRouter } from './authorize.js';
-
+import { endAcceptSpan, startAcceptSpan } from './event-trace.js';
 import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
 import { EventAccepted, IncomingEvent } from './schemas.js';
 
@@ -29,7 +29,16 @@ export function eventRoutes(ctx: HostContext) {
       },
     }),
     async (c) => {
-      return c.json(acceptedBody(await acceptEvent(ctx, c.req.valid('json'))), 202);
+      const event = c.req.valid('json');
+      const span = startAcceptSpan(ctx, c.req.header('traceparent'));
+      try {
+        const accepted = await acceptEvent(ctx, event, span);
+        endAcceptSpan(span, 202, { ...accepted, type: event.type });
+        return c.json(acceptedBody(accepted), 202);
+      } catch (error) {
+        endAcceptSpan(span, 500);
+        throw error;
+      }
     },
   );
   return app;

@@ -49,6 +49,15 @@ export interface RecordedAttempt extends AttemptResult {
   attempt: number;
 }
 
+/**
+ * The trace of one attempt (docs/operations.md "Tracing"): its `traceparent` goes out with the request, and
+ * `end` is called once, after the attempt was recorded (`decision`), or with the error that stopped it.
+ */
+export interface AttemptTrace {
+  readonly traceparent: string;
+  end(attempt: RecordedAttempt | undefined, decision: Decision | undefined, error?: unknown): void;
+}
+
 /** How an attempt ends its claim: a final state, or a retry due at `runAt` (ms, `clock.now()` scale). */
 export type AttemptEnd = { state: FinalState } | { runAt: number };
 
@@ -118,6 +127,11 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   slots?: JobLoopSlots;
   /** Called after each attempt with its decision (logs, metrics). */
   onAttempt?(job: J, attempt: RecordedAttempt, decision: Decision): void;
+  /**
+   * Starts the trace of an attempt (tracing on): its `traceparent` header is sent to the receiver. Absent
+   * (tracing off): no per-attempt work at all.
+   */
+  traceAttempt?(job: J): AttemptTrace | undefined;
   /**
    * A retry (attempt 2 or later, with `dueAt`) leaves later after it fell due than its window leaves for
    * the trip to the receiver (`arrivalSlackMs`: 50 / 100 / 200 ms): how late and why, as the host can see
@@ -200,7 +214,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
    */
   let checked: { url: string; check: ReturnType<typeof validateWebhookUrl>; parsed?: URL } | undefined;
 
-  async function attempt(job: J, timing?: HandleTiming): Promise<AttemptResult> {
+  async function attempt(job: J, timing?: HandleTiming, traceparent?: string): Promise<AttemptResult> {
     const target = await options.resolveTarget(job);
     if (!target) return refused('target_unavailable', describe('target_unavailable'));
     let url: string | URL = target.url;
@@ -226,13 +240,18 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     // (reading the target, recording the attempt) never makes an endpoint slow.
     timing?.begin();
     try {
-      return await sendTo(job, target, url);
+      return await sendTo(job, target, url, traceparent);
     } finally {
       timing?.end();
     }
   }
 
-  function sendTo(job: J, target: DeliveryTarget, url: string | URL): Promise<AttemptResult> {
+  function sendTo(
+    job: J,
+    target: DeliveryTarget,
+    url: string | URL,
+    traceparent: string | undefined,
+  ): Promise<AttemptResult> {
     return send({
       url,
       body: job.body,
@@ -245,11 +264,23 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       userAgentVersion: options.userAgentVersion,
       now: () => clock.now(),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(traceparent === undefined ? {} : { traceparent }),
     });
   }
 
   async function deliver(job: J, timing?: HandleTiming): Promise<void> {
-    const result = await attempt(job, timing);
+    const trace = options.traceAttempt?.(job);
+    if (!trace) return deliverTraced(job, timing, undefined);
+    try {
+      await deliverTraced(job, timing, trace);
+    } catch (error) {
+      trace.end(undefined, undefined, error);
+      throw error;
+    }
+  }
+
+  async function deliverTraced(job: J, timing: HandleTiming | undefined, trace: AttemptTrace | undefined) {
+    const result = await attempt(job, timing, trace?.traceparent);
     const endedAt = clock.now();
     const recorded: RecordedAttempt = { attempt: job.attempt, ...result };
     const outcome: AttemptOutcome =
@@ -266,6 +297,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       notifyDue(runAt);
     }
     options.onAttempt?.(job, recorded, decision);
+    trace?.end(recorded, decision);
   }
 
   const { perTarget } = options;

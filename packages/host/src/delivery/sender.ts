@@ -29,6 +29,8 @@ export interface SendWebhookInput {
   dispatcher: Dispatcher;
   /** Goes into `User-Agent: Platform-Webhooks/<version>`. */
   userAgentVersion: string;
+  /** W3C trace context of the attempt (tracing on), sent as the `traceparent` header. */
+  traceparent?: string;
   /** Wall clock in ms (`startedAt` and the signature's `t`). Default `Date.now`. */
   now?: () => number;
 }
@@ -88,17 +90,19 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   }
 
   try {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-platform-signature': signature,
+      'x-platform-event-id': input.eventId,
+      'x-platform-event-type': input.eventType,
+      'x-platform-delivery-id': input.deliveryId,
+      'x-platform-delivery-attempt': String(input.attempt),
+      'user-agent': `Platform-Webhooks/${input.userAgentVersion}`,
+    };
+    if (input.traceparent !== undefined) headers.traceparent = input.traceparent;
     const { statusCode, excerpt } = await postExchange({
       url: typeof input.url === 'string' ? new URL(input.url) : input.url,
-      headers: {
-        'content-type': 'application/json',
-        'x-platform-signature': signature,
-        'x-platform-event-id': input.eventId,
-        'x-platform-event-type': input.eventType,
-        'x-platform-delivery-id': input.deliveryId,
-        'x-platform-delivery-attempt': String(input.attempt),
-        'user-agent': `Platform-Webhooks/${input.userAgentVersion}`,
-      },
+      headers,
       body: bytes,
       dispatcher: input.dispatcher,
       timeoutMs,

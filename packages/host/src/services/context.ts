@@ -5,6 +5,7 @@ import type { DeliveryPort } from '../delivery/host/port.js';
 import type { HostMetrics } from '../metrics/index.js';
 import type { AddressPolicy } from '../net/index.js';
 import type { Storage } from '../storage/index.js';
+import type { HostTracing } from '../tracing/index.js';
 
 /** What every host service needs; built once in `createHost`. */
 export interface HostContext {
@@ -30,6 +31,8 @@ export interface HostContext {
    * (`noDelivery` when nothing delivers; see delivery/host/port.ts).
    */
   readonly delivery: DeliveryPort;
+  /** This thread's tracing; undefined when tracing is off (no spans, no `traceparent`). */
+  readonly tracing?: HostTracing;
 }
 
 export { WEBHOOK_INTEGRATION } from './names.js';

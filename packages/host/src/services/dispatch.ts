@@ -7,12 +7,16 @@ import { WEBHOOK_INTEGRATION } from './names.js';
 /** Payload of an `invoke` job: the event to post to the integration. */
 export interface InvokeJobPayload {
   event: { type: string; eventId: string } & Record<string, unknown>;
+  /** W3C trace context of the fan-out that created the job (tracing on): the invocation's span parent. */
+  traceparent?: string;
 }
 
 /** Payload of a `deliver` job: the exact bytes to POST on every attempt, and the event type. */
 export interface DeliverJobPayload {
   eventType: string;
   body: string;
+  /** W3C trace context of the fan-out that created the job (tracing on): each attempt's span parent. */
+  traceparent?: string;
 }
 
 /** A new event id (`evt_...`, sorting by creation time; see `newSortableId`). */
@@ -85,7 +89,8 @@ export function hasScopeFor(integration: Pick<IntegrationRecord, 'manifest'>, ty
 
 /**
  * The jobs an accepted event creates: a webhook delivery for each webhook installation that selected
- * its type, an envelope dispatch for each other installation whose integration has the scope.
+ * its type, an envelope dispatch for each other installation whose integration has the scope. With
+ * `traceparent` (tracing on), each job's payload carries it: the trace survives the durable queue.
  */
 export function fanOutJobs(
   event: { type: string; eventId: string } & Record<string, unknown>,
@@ -93,6 +98,7 @@ export function fanOutJobs(
     installation: InstallationRecord;
     integration: Pick<IntegrationRecord, 'name' | 'manifest'>;
   }>,
+  traceparent?: string,
 ): EnqueueInput[] {
   const jobs: EnqueueInput[] = [];
   for (const { installation, integration } of targets) {
@@ -103,6 +109,7 @@ export function fanOutJobs(
         eventType: event.type,
         body: JSON.stringify({ ...event, installationId: installation.id }),
       };
+      if (traceparent !== undefined) payload.traceparent = traceparent;
       jobs.push({
         kind: 'deliver',
         installationId: installation.id,
@@ -111,6 +118,7 @@ export function fanOutJobs(
       });
     } else {
       const payload: InvokeJobPayload = { event: { ...event, installationId: installation.id } };
+      if (traceparent !== undefined) payload.traceparent = traceparent;
       jobs.push({
         kind: 'invoke',
         installationId: installation.id,

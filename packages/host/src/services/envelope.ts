@@ -11,6 +11,11 @@ export interface EnvelopeInput {
   fetchBody?: Uint8Array;
   /** The integration's signing secret: the envelope carries `X-Platform-Signature` over its raw bytes. */
   signingSecret: string;
+  /**
+   * W3C trace context of the invocation (tracing on): sent as the `traceparent` header (outside the
+   * signature, which covers the body: it is for correlation only), read by the runtime as `context.traceparent`.
+   */
+  traceparent?: string;
 }
 
 /**
@@ -36,12 +41,10 @@ export async function buildEnvelope(input: EnvelopeInput): Promise<Request> {
   const draft = new Request(url, { method: 'POST', body: form });
   const body = new Uint8Array(await draft.arrayBuffer());
   const signature = await sign(body, input.signingSecret);
-  return new Request(url, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': draft.headers.get('content-type') ?? 'multipart/form-data',
-      'x-platform-signature': signature,
-    },
-  });
+  const headers: Record<string, string> = {
+    'content-type': draft.headers.get('content-type') ?? 'multipart/form-data',
+    'x-platform-signature': signature,
+  };
+  if (input.traceparent !== undefined) headers.traceparent = input.traceparent;
+  return new Request(url, { method: 'POST', body, headers });
 }

@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import type { IncomingEvent } from '@platform/events';
 import type { HandOffTicket } from '../delivery/host/hand-off.js';
 import { leaseMs } from '../delivery/host/queue-engine.js';
@@ -12,6 +13,7 @@ import {
 } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
+import { startFanOutSpans } from './fan-out-trace.js';
 import { GroupCommit } from './group-commit.js';
 import { RoutingCache } from './routing-cache.js';
 
@@ -24,14 +26,16 @@ export interface AcceptedEvent {
 }
 
 type StoredEvent = { type: string; eventId: string } & Record<string, unknown>;
+/** One event submitted to the group commit, with its accept span (tracing on). */
+type Submitted = { event: StoredEvent; span: Span | undefined };
 type Outcome = { duplicate: boolean; jobs: number };
 /** What a group's write stored, and the routing epoch it was checked at (null: stored unchecked). */
 type Stored = { outcomes: Outcome[]; jobs: JobRecord[]; routedAt: number | null };
 
 /** One group-commit queue per host (keyed by its context). */
-const acceptors = new WeakMap<HostContext, GroupCommit<StoredEvent, Outcome>>();
+const acceptors = new WeakMap<HostContext, GroupCommit<Submitted, Outcome>>();
 
-function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
+function acceptorOf(ctx: HostContext): GroupCommit<Submitted, Outcome> {
   let acceptor = acceptors.get(ctx);
   if (!acceptor) {
     const routing = new RoutingCache();
@@ -39,15 +43,20 @@ function acceptorOf(ctx: HostContext): GroupCommit<StoredEvent, Outcome> {
     acceptor = new GroupCommit({
       // A locked or unreachable database would fail each event again: report it to all at once.
       isolate: (error) => !isStorageError(error, 'unavailable'),
-      run: async (events) => {
+      run: async (submitted) => {
+        const events = submitted.map((item) => item.event);
+        // Tracing on: a fan-out span per event, under its accept span; its traceparent goes into the jobs.
+        const fanOut = ctx.tracing ? startFanOutSpans(ctx.tracing, submitted) : undefined;
         const handing = handOver(ctx);
         let stored: Stored;
         try {
-          stored = await storeEvents(ctx.storage, routing, events, handing.lease);
+          stored = await storeEvents(ctx.storage, routing, events, handing.lease, fanOut?.traceparents);
         } catch (error) {
           handing.release();
+          fanOut?.fail(error);
           throw error;
         }
+        fanOut?.end(stored.outcomes, stored.jobs);
         // Committed: leased first attempts go straight to the delivery thread, the rest wait in the queue.
         const queued = handing.deliver(stored.jobs, stored.routedAt);
         if (queued.deliver) ctx.notify.deliveries();
@@ -103,9 +112,10 @@ async function storeEvents(
   cache: RoutingCache,
   events: readonly StoredEvent[],
   lease: (jobs: EnqueueInput[]) => void,
+  traceparents?: readonly string[],
 ): Promise<Stored> {
   for (let stale = 0; ; stale++) {
-    const { entries, epoch } = await routeGroup(storage, cache, events);
+    const { entries, epoch } = await routeGroup(storage, cache, events, traceparents);
     lease(entries.flatMap((entry) => entry.jobs as EnqueueInput[]));
     const routedAt = stale < MAX_STALE_WRITES ? epoch : null;
     const result = await storage.events.insertWithJobs(entries, undefined, routedAt);
@@ -131,6 +141,7 @@ async function routeGroup(
   storage: Repositories,
   cache: RoutingCache,
   events: readonly StoredEvent[],
+  traceparents?: readonly string[],
 ): Promise<{ entries: EventWithJobs[]; epoch: number | null }> {
   for (let pass = 1; ; pass++) {
     const entries: EventWithJobs[] = [];
@@ -138,7 +149,7 @@ async function routeGroup(
     /** The scopes read in this pass (after the first, every scope is read afresh, once). */
     const readNow = new Map<string, InstallationRoute[]>();
     let consistent = true;
-    for (const event of events) {
+    for (const [index, event] of events.entries()) {
       const spaceId = typeof event.spaceId === 'string' ? event.spaceId : undefined;
       const siteId = typeof event.siteId === 'string' ? event.siteId : undefined;
       const stored = { eventId: event.eventId, type: event.type, payload: event, spaceId, siteId };
@@ -160,7 +171,7 @@ async function routeGroup(
         targets = read.routes;
         readNow.set(scopeKey, targets);
       }
-      entries.push({ event: stored, jobs: fanOutJobs(event, targets) });
+      entries.push({ event: stored, jobs: fanOutJobs(event, targets, traceparents?.[index]) });
     }
     if (consistent) return { entries, epoch: cache.epoch };
     if (pass === 3) return { entries, epoch: null };
@@ -223,17 +234,18 @@ function handOver(ctx: HostContext) {
  * transaction has committed. Concurrent calls share a transaction (group commit, see
  * {@link GroupCommit}); a failure of one event fails only its own call.
  * Idempotent on a caller-given `eventId`: a repeat changes nothing and reports `duplicate`.
+ * `span`: the request's accept span (tracing on), the parent of the event's fan-out span.
  *
  * @example
  * const { eventId } = await acceptEvent(ctx, sampleEvent(type)); // any IncomingEvent
  */
-export function acceptEvent(ctx: HostContext, input: IncomingEvent): Promise<AcceptedEvent> {
+export function acceptEvent(ctx: HostContext, input: IncomingEvent, span?: Span): Promise<AcceptedEvent> {
   // A caller's `installationId` (present in webhook payloads, docs/events.md) means nothing here: each
   // delivery carries the id of the installation it goes to.
   const { installationId: _ignored, ...rest } = input;
   const event: StoredEvent = { ...rest, eventId: input.eventId ?? newEventId() };
   return acceptorOf(ctx)
-    .submit(event)
+    .submit({ event, span })
     .then((outcome) => {
       ctx.metrics.eventAccepted(event.type, outcome.duplicate);
       return { eventId: event.eventId, duplicate: outcome.duplicate, jobs: outcome.jobs };

@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { leaseMs } from '../delivery/host/queue-engine.js';
 import { createJobLoop, type JobLoop } from '../delivery/job-loop.js';
 import { decide } from '../delivery/policy.js';
-import { type FinishOutcome, type JobRecord, wakeOnSignals } from '../storage/index.js';
+import {
+  type FinishOutcome,
+  type InstallationRecord,
+  type IntegrationRecord,
+  type JobRecord,
+  wakeOnSignals,
+} from '../storage/index.js';
 import type { HostContext } from './context.js';
 import type { InvokeJobPayload } from './dispatch.js';
 import { classifyInvocation } from './invocation-policy.js';
+import { type InvocationSpan, startInvocationSpan } from './invocation-trace.js';
 import { type ExecutorSelector, invoke } from './invoker.js';
 
 /** The log line of a retry decision: "retrying in 2 s (attempt 2)" or "gave up after 4 attempts". */
@@ -44,51 +51,79 @@ export function startInvocationWorker(ctx: HostContext, executors: ExecutorSelec
         await jobs.complete(job, 'failed', Date.now(), 'the installation no longer exists');
         return;
       }
-      const { event } = job.payload as unknown as InvokeJobPayload;
-      // Set by `decide` below, once the outcome is known (before the invocation's log is written).
-      const decided: { value: ReturnType<typeof decide> } = { value: { state: 'failed' } };
-      const startedAt = Date.now();
-      const outcome = await invoke(
-        ctx,
-        executors,
-        integration,
-        installation,
-        { ...event, eventId: event.eventId ?? randomUUID() },
-        undefined,
-        {
-          attempt: number,
-          // One line per decision in the invocation's log: what the author sees in `dev` and `tail`.
-          decide: (result) => {
-            decided.value = decide(number, classifyInvocation(result));
-            return decisionLine(decided.value, number);
-          },
-        },
-      );
-      let excerpt: string | null = null;
-      if (outcome.ok) excerpt = (await outcome.response.text().catch(() => '')).slice(0, 4096);
-      const decision = decided.value;
-      const now = Date.now();
-      const end: FinishOutcome =
-        'retryInMs' in decision
-          ? {
-              runAt: now + decision.retryInMs,
-              lastError: outcome.ok ? `HTTP ${outcome.response.status}` : outcome.error.code,
-            }
-          : { state: decision.state, lastError: outcome.ok ? null : outcome.error.code };
-      // One transaction: the attempt, and the job's end (final state, or back in the queue).
-      const attempt = {
-        series: job.series,
-        number,
-        startedAt,
-        durationMs: Math.round(outcome.durationMs),
-        statusCode: outcome.ok ? outcome.response.status : null,
-        error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}`,
-        responseExcerpt: excerpt,
-      };
-      await jobs.finishAttempt(job, attempt, end, now);
-      if ('runAt' in end) worker.notifyDue(end.runAt);
+      const { event, traceparent } = job.payload as unknown as InvokeJobPayload;
+      // Tracing on: a span per attempt, under the fan-out span stored with the job.
+      const span: InvocationSpan | undefined = ctx.tracing
+        ? startInvocationSpan(ctx.tracing, {
+            integration,
+            installation,
+            event,
+            attempt: number,
+            parent: traceparent,
+          })
+        : undefined;
+      try {
+        await attemptInvocation(job, number, installation, integration, event, span);
+      } catch (error) {
+        span?.end(undefined, undefined, error);
+        throw error;
+      }
     },
   });
+  /** One attempt of a queued invocation: invoke, then record the attempt and the job's end in one transaction. */
+  async function attemptInvocation(
+    job: JobRecord,
+    number: number,
+    installation: InstallationRecord,
+    integration: IntegrationRecord,
+    event: InvokeJobPayload['event'],
+    span: InvocationSpan | undefined,
+  ): Promise<void> {
+    // Set by `decide` below, once the outcome is known (before the invocation's log is written).
+    const decided: { value: ReturnType<typeof decide> } = { value: { state: 'failed' } };
+    const startedAt = Date.now();
+    const outcome = await invoke(
+      ctx,
+      executors,
+      integration,
+      installation,
+      { ...event, eventId: event.eventId ?? randomUUID() },
+      undefined,
+      {
+        attempt: number,
+        // One line per decision in the invocation's log: what the author sees in `dev` and `tail`.
+        decide: (result) => {
+          decided.value = decide(number, classifyInvocation(result));
+          return decisionLine(decided.value, number);
+        },
+        ...(span ? { trace: span.trace } : {}),
+      },
+    );
+    let excerpt: string | null = null;
+    if (outcome.ok) excerpt = (await outcome.response.text().catch(() => '')).slice(0, 4096);
+    const decision = decided.value;
+    const now = Date.now();
+    const end: FinishOutcome =
+      'retryInMs' in decision
+        ? {
+            runAt: now + decision.retryInMs,
+            lastError: outcome.ok ? `HTTP ${outcome.response.status}` : outcome.error.code,
+          }
+        : { state: decision.state, lastError: outcome.ok ? null : outcome.error.code };
+    // One transaction: the attempt, and the job's end (final state, or back in the queue).
+    const attempt = {
+      series: job.series,
+      number,
+      startedAt,
+      durationMs: Math.round(outcome.durationMs),
+      statusCode: outcome.ok ? outcome.response.status : null,
+      error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}`,
+      responseExcerpt: excerpt,
+    };
+    await jobs.finishAttempt(job, attempt, end, now);
+    span?.end(outcome, decision);
+    if ('runAt' in end) worker.notifyDue(end.runAt);
+  }
   worker.start();
   // Invocations queued or rescheduled by other hosts on the same database (PostgreSQL).
   const listener = wakeOnSignals(ctx.storage.listenQueue, 'invoke', worker, (error) =>

@@ -92,6 +92,11 @@ function describeFailure(error: ExecutorError): string {
 /** A queued invocation's attempt number, and the line saying what happens next (retry, give up). */
 export interface InvocationRetry {
   attempt: number;
+  /**
+   * The invocation's span (tracing on): its `traceparent` goes into the envelope, its ids into the log
+   * lines of the integration.
+   */
+  trace?: { traceparent: string; log: { trace_id?: string; span_id?: string } };
   /** Decides after the outcome; returns a line such as "retrying in 2 s", or undefined (success). */
   decide(outcome: InvocationOutcome): string | undefined;
 }
@@ -107,6 +112,7 @@ function logLines(
   installation: InstallationRecord,
   event: { type: string; eventId?: string },
   lines: readonly LogLine[],
+  trace: { trace_id?: string; span_id?: string } | undefined,
 ): void {
   for (const line of lines) {
     ctx.logger[line.level === 'error' ? 'warn' : line.level](
@@ -116,6 +122,7 @@ function logLines(
         integration: integration.name,
         event: event.type,
         ...(typeof event.eventId === 'string' ? { eventId: event.eventId } : {}),
+        ...trace,
       },
       `installation ${installation.id} (${integration.name}): ${line.message}`,
     );
@@ -145,6 +152,7 @@ export async function invoke(
     environment: buildEnvironment(ctx, integration, installation),
     signingSecret: integration.signingSecret,
     ...(fetchBody ? { fetchBody } : {}),
+    ...(retry?.trace ? { traceparent: retry.trace.traceparent } : {}),
   });
   const started = performance.now();
   let outcome: InvocationOutcome;
@@ -172,7 +180,7 @@ export async function invoke(
         : new ExecutorError('crashed', 'The integration could not be invoked.');
     if (!(error instanceof ExecutorError))
       ctx.logger.error(
-        { err: error, integration: integration.name, installation: installation.id },
+        { err: error, integration: integration.name, installation: installation.id, ...retry?.trace?.log },
         `invoke failed (installation ${installation.id})`,
       );
     outcome = { ok: false, error: wrapped, durationMs: performance.now() - started };
@@ -180,7 +188,7 @@ export async function invoke(
   ctx.metrics.invocation(outcome.ok ? 'ok' : outcome.error.code, outcome.durationMs);
   lines = mapStackLines(lines, integration.bundle, integration.bundleHash);
   if (retry && retry.attempt > 1) lines = shortenRepeatedTraces(lines);
-  logLines(ctx, integration, installation, event, lines);
+  logLines(ctx, integration, installation, event, lines, retry?.trace?.log);
   const decision = retry?.decide(outcome);
   await ctx.storage.invocationLogs
     .insert({

@@ -11,6 +11,7 @@ import {
   type Storage,
   wakeOnSignals,
 } from '../../storage/index.js';
+import type { HostTracing } from '../../tracing/index.js';
 import {
   type AttemptEnd,
   createDeliveryEngine,
@@ -20,6 +21,7 @@ import {
 } from '../engine.js';
 import type { JobLoopSlots } from '../job-loop.js';
 import type { Decision } from '../policy.js';
+import { attemptTracer } from './attempt-trace.js';
 import { DeliveryTargets } from './targets.js';
 
 /** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
@@ -65,6 +67,7 @@ function logFailedAttempt(
       outcome,
       nextAttemptAt,
       ...('state' in end ? { state: end.state } : {}),
+      ...job.log,
     },
     `webhook delivery ${job.id} of installation ${job.record.installationId}: attempt ${attempt.attempt} failed (${outcome}); ${next}`,
   );
@@ -81,6 +84,8 @@ export interface DeliveryDeps {
   readonly logger: DeliveryLog;
   /** Where each attempt is counted (`GET /metrics`). */
   readonly attemptMetrics?: DeliveryMetrics;
+  /** This thread's tracing: a span per attempt, `traceparent` sent (undefined: off). */
+  readonly tracing?: HostTracing | undefined;
 }
 
 interface QueuedDelivery extends DeliveryJob {
@@ -90,6 +95,11 @@ interface QueuedDelivery extends DeliveryJob {
    * DeliveryTargets); undefined: handed over by a write stored unchecked.
    */
   routingEpoch?: number | undefined;
+  installationId: string;
+  /** The W3C trace context stored with the job at fan-out (tracing was on). */
+  traceparent?: string | undefined;
+  /** The current attempt span's ids, for its log lines (tracing on). */
+  log?: { trace_id?: string; span_id?: string };
 }
 
 function toQueued(record: JobRecord, routingEpoch?: number): QueuedDelivery {
@@ -97,6 +107,8 @@ function toQueued(record: JobRecord, routingEpoch?: number): QueuedDelivery {
   return {
     record,
     routingEpoch,
+    installationId: record.installationId,
+    traceparent: payload.traceparent,
     id: record.id,
     eventId: record.eventId ?? '',
     eventType: payload.eventType,
@@ -244,6 +256,7 @@ export function startDeliveryEngine(
     onError: (error, phase, job) =>
       logger.error({ err: error, phase, delivery: job?.id }, 'delivery engine error'),
     ...(deps.attemptMetrics ? { onAttempt: onAttemptOf(deps.attemptMetrics) } : {}),
+    ...(deps.tracing ? { traceAttempt: attemptTracer(deps.tracing) } : {}),
     onLateRetry: (job, late) => {
       deps.attemptMetrics?.retryLate(late.cause, late.lateMs);
       logger.warn(
@@ -254,6 +267,7 @@ export function startDeliveryEngine(
           lateMs: late.lateMs,
           cause: late.cause,
           parts: late.parts,
+          ...job.log,
         },
         `retry ${job.attempt - 1} of delivery ${job.id} left ${late.lateMs} ms after it fell due (${late.cause})`,
       );

@@ -19,7 +19,7 @@ import type { DeliveryStorageOptions } from './thread-protocol.js';
  * await runner.stop();
  */
 export async function startDelivery(
-  ctx: Pick<HostContext, 'config' | 'storage' | 'logger' | 'policy'>,
+  ctx: Pick<HostContext, 'config' | 'storage' | 'logger' | 'policy' | 'tracing'>,
   storage: DeliveryStorageOptions,
   version: string,
 ): Promise<DeliveryRunner> {
@@ -33,6 +33,8 @@ export async function startDelivery(
           deliveryConcurrency: config.deliveryConcurrency,
           deliveryConcurrencyPerInstallation: config.deliveryConcurrencyPerInstallation,
           queuePollMs: config.queuePollMs,
+          // The thread starts its own tracer provider and exporter from the same settings.
+          ...(config.tracing ? { tracing: config.tracing } : {}),
           ...(config.allowPrivateTargets === undefined
             ? {}
             : { allowPrivateTargets: config.allowPrivateTargets }),

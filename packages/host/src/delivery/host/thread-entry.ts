@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createDeliveryMetrics } from '../../metrics/index.js';
 import { createGuardedDispatcher, parseAllowPrivateTargets } from '../../net/index.js';
 import { openStorage } from '../../storage/index.js';
+import { startTracing } from '../../tracing/index.js';
 import { deliverySocketsPerOrigin, startDeliveryEngine } from './queue-engine.js';
 import { DeliverySlots } from './slots.js';
 import {
@@ -40,6 +41,10 @@ const logAt = (level: 'error' | 'warn') => (fields: Record<string, unknown>, mes
 const logger = { error: logAt('error'), warn: logAt('warn') };
 
 const attemptMetrics = createDeliveryMetrics();
+// This thread's own tracer provider and exporter (tracing on): its attempt spans are exported from here.
+const tracing = data.config.tracing
+  ? startTracing(data.config.tracing, { thread: 'delivery', version: data.version })
+  : undefined;
 
 const running = (async () => {
   const storage = await openStorage(data.storage);
@@ -48,7 +53,7 @@ const running = (async () => {
     connectionsPerOrigin: deliverySocketsPerOrigin(data.config.deliveryConcurrency),
   });
   const engine = startDeliveryEngine(
-    { config: data.config, storage, policy, logger, attemptMetrics },
+    { config: data.config, storage, policy, logger, attemptMetrics, tracing },
     dispatcher,
     data.version,
     data.slots ? DeliverySlots.from(data.slots) : undefined,
@@ -70,6 +75,7 @@ async function stop(): Promise<void> {
   await engine.stop({ graceful: true }); // in-flight attempts finish and are recorded
   await dispatcher.close();
   await storage.close();
+  await tracing?.shutdown().catch(() => undefined); // the spans still buffered are exported
   post({ type: 'stopped' });
   port.close(); // nothing is left: the thread ends
 }

@@ -26,6 +26,7 @@ export interface DeliveryThreadData {
     | 'deliveryConcurrencyPerInstallation'
     | 'allowPrivateTargets'
     | 'queuePollMs'
+    | 'tracing'
   >;
   storage: DeliveryStorageOptions;
   /** Host version, for `User-Agent: Platform-Webhooks/<version>`. */
