@@ -227,7 +227,11 @@ describe('organizations in the dashboard (Chromium, real host)', () => {
         configuration: { url: session?.receiver.url, space_content_updated: true },
       });
       expect(hook.status).toBe(201);
-      await t.api('POST', '/v1/events', { type: 'space_content_updated', spaceId: 'phone-space', revisionId: 'r1' });
+      await t.api('POST', '/v1/events', {
+        type: 'space_content_updated',
+        spaceId: 'phone-space',
+        revisionId: 'r1',
+      });
       await page.goto(`${t.url}/installations/${hook.body.id}`);
       await page.getByTestId('attempt').first().waitFor({ state: 'attached' });
       await page.getByTestId('delivery').first().locator('summary').click();

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVENTS_PAGE_PATH, renderEventsPage } from './docs.js';
 // @ts-expect-error: a plain ES module of the repository's scripts (no types), shared with gen-events.mjs
 import { WEBHOOK_TYPES_PATH, webhookTypesSource } from '../../../scripts/webhook-types.mjs';
+import { EVENTS_PAGE_PATH, renderEventsPage } from './docs.js';
 import { WEBHOOK_SCHEMA_PATH, webhookEventsJsonSchema } from './json-schema.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -19,7 +19,9 @@ describe('files generated from the catalogue', () => {
 
   it('the webhook body types of @platform/webhooks are current', async () => {
     const committed = readFileSync(join(root, WEBHOOK_TYPES_PATH), 'utf8');
-    expect(committed, `${WEBHOOK_TYPES_PATH} ${stale}`).toBe(await webhookTypesSource(webhookEventsJsonSchema()));
+    expect(committed, `${WEBHOOK_TYPES_PATH} ${stale}`).toBe(
+      await webhookTypesSource(webhookEventsJsonSchema()),
+    );
   });
 
   it(`${EVENTS_PAGE_PATH} is current`, () => {

@@ -3,10 +3,10 @@ import { rawBodyBytes } from './bytes.js';
 import { WebhookVerificationError } from './errors.js';
 import { type VerifyOptions, verify } from './signature.js';
 import type {
+  WebhookEvent as GeneratedWebhookEvent,
   PageFeedback,
   SiteView,
   SpaceContentUpdated,
-  WebhookEvent as GeneratedWebhookEvent,
 } from './webhook-events.generated.js';
 
 /**
