@@ -64,8 +64,12 @@ describe('handlers that never run', () => {
     );
     const checked = await run(['check'], { cwd: dir, env });
     expect(checked.code).toBe(1);
+    // reported where it is fixed: the handler's line in the source, not the manifest's `script:`
+    const lines = readFileSync(source, 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('space_content_update:')) + 1;
+    const column = (lines[line - 1] ?? '').indexOf('space_content_update') + 1;
     expect(checked.stdout).toContain(
-      'error: the script handles `space_content_update`, which is not an event type, so it never runs. Did you mean `space_content_updated`?',
+      `src/index.ts:${line}:${column} error: the script handles \`space_content_update\`, which is not an event type, so it never runs. Did you mean \`space_content_updated\`?`,
     );
   });
 });

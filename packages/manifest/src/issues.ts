@@ -16,6 +16,8 @@ export interface Issue {
   /** One line saying what is wrong and how to fix it. */
   message: string;
   severity: 'error' | 'warning';
+  /** The file `line` and `column` are in, when it is not the manifest (e.g. the script: `src/index.ts`). */
+  file?: string;
 }
 
 /** Segments of a path into the parsed data. */
@@ -76,7 +78,7 @@ export function formatIssues(
   const sorted = [...issues].sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.column - b.column);
   return sorted
     .map((issue) => {
-      const where = `${fileName}:${issue.line}:${issue.column}`;
+      const where = `${issue.file ?? fileName}:${issue.line}:${issue.column}`;
       const label = issue.severity === 'error' ? 'error' : 'warning';
       if (!color) return `${where} ${label}: ${issue.message}`;
       const painted = issue.severity === 'error' ? red(label) : yellow(label);

@@ -8,6 +8,8 @@ export interface BundleProblem {
   message: string;
   /** `warning` when the problem may not be the integration's (an error when left out). */
   severity?: 'warning';
+  /** The script's name the problem is about (an `events` key): `platform check` points at it in the source. */
+  name?: string;
 }
 
 /**
@@ -179,6 +181,7 @@ export function eventProblems(
       return [
         {
           path: 'script',
+          name,
           message: `\`${name}\` is not an \`events\` handler, so it never runs there: give it to \`createIntegration({ ${name} })\` itself.`,
         },
       ];
@@ -187,6 +190,7 @@ export function eventProblems(
       return [
         {
           path: 'script',
+          name,
           message: `the script handles \`${name}\`, which is not an event type, so it never runs.${didYouMean(name, HANDLED_EVENTS) || ` Event types: ${HANDLED_EVENTS.join(', ')}.`}`,
         },
       ];

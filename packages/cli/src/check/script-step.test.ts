@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, MANIFEST, SOURCE } from '../test-fixtures.js';
 import { runCheck } from './run-check.js';
-import { lineOf, scriptCheckStep } from './script-step.js';
+import { lineOf, locateKey, scriptCheckStep } from './script-step.js';
 
 const check = (dir: string) => runCheck(dir, { steps: [scriptCheckStep] });
 
@@ -137,5 +137,20 @@ describe('lineOf', () => {
     expect(lineOf(text, 'blocks[0].id')).toBe(4);
     expect(lineOf(text, 'blocks[1].id')).toBe(7);
     expect(lineOf(text, 'missing')).toBe(1);
+  });
+});
+
+describe('locateKey', () => {
+  it("finds a script's name where it is written as a key or a method, quoted or not", () => {
+    expect(
+      locateKey(
+        'export default createIntegration({\n  events: {\n    space_content_update: async () => {},\n',
+        'space_content_update',
+      ),
+    ).toEqual({ line: 3, column: 5 });
+    expect(locateKey("x({ 'site_veiw': f })", 'site_veiw')).toEqual({ line: 1, column: 5 });
+    expect(locateKey('events: { page_feedbak(event) {} }', 'page_feedbak')).toEqual({ line: 1, column: 11 });
+    expect(locateKey('const site_view_count = 1;', 'site_view')).toBeNull();
+    expect(locateKey('nothing here', 'site_view')).toBeNull();
   });
 });

@@ -37,7 +37,34 @@ export function lineOf(text: string, path: string): number {
   return index + 1 || 1;
 }
 
-function toIssue(text: string, problem: BundleProblem): Issue {
+/**
+ * Where a script's name is written as a key (`name:`, `'name':`, `name(`) in a source file: line and
+ * column, 1-based; null when the file lacks it (the name came from another module).
+ *
+ * @example
+ * locateKey("events: {\n  space_content_update: async () => {}\n}", 'space_content_update'); // { line: 2, column: 3 }
+ */
+export function locateKey(source: string, name: string): { line: number; column: number } | null {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`(['"\`]?)\\b${escaped}\\b\\1\\s*[:(]`).exec(source);
+  if (!match) return null;
+  const before = source.slice(0, match.index);
+  const line = before.split('\n').length;
+  return { line, column: match.index - before.lastIndexOf('\n') };
+}
+
+function toIssue(text: string, problem: BundleProblem, source?: { file: string; text: string }): Issue {
+  // a problem about a name of the script points at it in the source, where it is fixed
+  const at = problem.name && source ? locateKey(source.text, problem.name) : null;
+  if (at && source) {
+    return {
+      path: problem.path,
+      file: source.file,
+      ...at,
+      message: problem.message,
+      severity: problem.severity ?? 'error',
+    };
+  }
   return {
     path: problem.path,
     line: lineOf(text, problem.path),
@@ -93,5 +120,6 @@ export const scriptCheckStep: CheckStep = async ({ dir, manifest }) => {
       },
     ];
   }
-  return (await problemsOf(dir, manifest)).map((p) => toIssue(text, p));
+  const source = { file: entry, text: readFileSync(join(dir, entry), 'utf8') };
+  return (await problemsOf(dir, manifest)).map((p) => toIssue(text, p, source));
 };
