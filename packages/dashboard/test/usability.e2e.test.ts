@@ -154,10 +154,16 @@ describe('dashboard usability in Chromium', () => {
       ]);
       await hostOnly(reference);
       expect(new URL(reference.url()).pathname).toBe('/api');
+      // the page says it is loading at once, and asks for the description while the bundle still loads
+      const html = await (await fetch(`${t.url}/api`)).text();
+      expect(html).toContain('Loading the API reference…');
+      expect(html).toContain('<link rel="preload" href="/openapi.json" as="fetch"');
       const operation = reference.locator('.opblock-post', { hasText: '/v1/events' }).first();
       await operation.waitFor({ timeout: TIMEOUT });
       await operation.locator('.opblock-summary').click();
       await reference.getByText('Responses').first().waitFor();
+      // each operation says who may call it (from the host's access rules)
+      await reference.getByText('Who may call: the operator.').first().waitFor();
       expect(await reference.locator('.opblock').count()).toBeGreaterThan(10);
       await reference.screenshot({ path: join(SHOTS, 'api-reference.png') });
       await reference.close();
