@@ -149,20 +149,32 @@ Examples:
       const reused = remembered
         ? await reuse(host, remembered.installationId, { [place]: where }, configuration)
         : undefined;
-      const installation =
-        reused ??
-        (await host.call('POST /v1/installations', {
-          body: { integration: 'webhook', [place]: where, configuration },
-        }));
-      if (installation.status !== 'active') {
-        const reasons = installation.configurationErrors.map((e) => `${e.key}: ${e.message}`).join('; ');
+      const refused = async (reasons: string): Promise<never> => {
         await proxy?.close();
-        if (!reused) await uninstall(host, installation.id).catch(() => undefined);
         throw new CliError(
           'webhook_refused',
-          `the host at ${host.target.url} refused to deliver to ${options.forwardTo} (${reasons || installation.status}). A local URL needs a host started with PLATFORM_ALLOW_PRIVATE_TARGETS=1, as \`platform dev\` does.`,
+          `the host at ${host.target.url} refused to deliver to ${options.forwardTo} (${reasons}). A local URL needs a host started with PLATFORM_ALLOW_PRIVATE_TARGETS=1, as \`platform dev\` does.`,
           EXIT.failure,
         );
+      };
+      const installation =
+        reused ??
+        (await host
+          .call('POST /v1/installations', { body: { integration: 'webhook', [place]: where, configuration } })
+          .catch((error: unknown) => {
+            // a URL the host may not call is refused outright (400 invalid_configuration), nothing installed
+            if (error instanceof HostError && error.code === 'invalid_configuration') {
+              const at = error.message.indexOf(' failed: ');
+              return refused(
+                (at === -1 ? error.message : error.message.slice(at + 9)).replace(/configuration\./g, ''),
+              );
+            }
+            throw error;
+          }));
+      if (installation.status !== 'active') {
+        const reasons = installation.configurationErrors.map((e) => `${e.key}: ${e.message}`).join('; ');
+        if (!reused) await uninstall(host, installation.id).catch(() => undefined);
+        await refused(reasons || installation.status);
       }
       writeListen(io.env, host.target.url, options.forwardTo, { installationId: installation.id });
       const { secret } = await host.call('GET /v1/installations/{id}/webhook-secret', {
