@@ -330,18 +330,34 @@ export function webhookDeliverySuite(thread: '0' | '1', backend: Backend): void 
       });
     });
 
-    it('an installation without a selected event or with a bad URL stays pending and gets nothing', async () => {
+    it('a bad URL at install is refused and installs nothing; one without a selected event or made bad by an edit stays pending and gets nothing', async () => {
+      const refused = await t.api<{ error: { code: string; message: string; details: unknown } }>(
+        'POST',
+        '/v1/installations',
+        { integration: 'webhook', space: 'sp-pending', configuration: { url: 'ftp://example.com/x' } },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe('invalid_configuration');
+      expect(refused.body.error.message).toMatch(/^configuration\.url: /);
+      expect(
+        (await t.api<{ installations: unknown[] }>('GET', '/v1/installations?space=sp-pending')).body
+          .installations,
+      ).toEqual([]);
       const pending = await t.api<Installation>('POST', '/v1/installations', {
         integration: 'webhook',
         space: 'sp-pending',
-        configuration: { url: 'ftp://example.com/x' },
+        configuration: { url: 'https://example.com/x' },
       });
       expect(pending.status).toBe(201);
       expect(pending.body.status).toBe('pending');
-      expect(pending.body.configurationErrors.map((e) => e.key).sort()).toEqual([
-        'space_content_updated',
-        'url',
-      ]);
+      expect(pending.body.configurationErrors.map((e) => e.key)).toEqual(['space_content_updated']);
+      // an edit that makes the URL bad is kept, and the installation is pending with the reason
+      const edited = await t.api<Installation>('PATCH', `/v1/installations/${pending.body.id}`, {
+        configuration: { url: 'ftp://example.com/x', space_content_updated: true },
+      });
+      expect(edited.status).toBe(200);
+      expect(edited.body.status).toBe('pending');
+      expect(edited.body.configurationErrors.map((e) => e.key)).toEqual(['url']);
       await t.api('POST', '/v1/events', {
         type: 'space_content_updated',
         spaceId: 'sp-pending',
@@ -471,13 +487,17 @@ export function webhookDeliverySuite(thread: '0' | '1', backend: Backend): void 
       try {
         const r = await startReceiver();
         receivers.push(r);
-        const literal = await strict.api<Installation>('POST', '/v1/installations', {
+        const literal = await strict.api<{
+          error: { code: string; details: { configurationErrors: Array<{ key: string }> } };
+        }>('POST', '/v1/installations', {
           integration: 'webhook',
           space: 'sp-ssrf',
           configuration: { url: r.url, space_content_updated: true },
         });
-        expect(literal.body.status).toBe('pending');
-        expect(literal.body.configurationErrors.some((e) => e.key === 'url')).toBe(true);
+        // refused outright: nothing is installed that would swallow the space's events
+        expect(literal.status).toBe(400);
+        expect(literal.body.error.code).toBe('invalid_configuration');
+        expect(literal.body.error.details.configurationErrors.map((e) => e.key)).toEqual(['url']);
 
         // A name (not a literal IP, not "localhost") that resolves to loopback: only the
         // connection-time check can refuse it.
