@@ -1,6 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
-import { cacheControlOf, contentTypeOf } from './serve.js';
+import { cacheControlOf, contentTypeOf, fileIfExists } from './serve.js';
 
 /** Where the subscriber portal is on the host's content origin. */
 export const PORTAL_PATH = '/portal/';
@@ -56,15 +55,6 @@ export function portalHeaders(options: PortalServeOptions): Record<string, strin
     'cross-origin-resource-policy': 'same-origin',
     ...(options.frameAncestors.length ? {} : { 'x-frame-options': 'DENY' }),
   };
-}
-
-async function fileIfExists(path: string): Promise<Buffer | null> {
-  try {
-    const info = await stat(path);
-    return info.isFile() ? await readFile(path) : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

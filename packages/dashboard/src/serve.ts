@@ -101,7 +101,13 @@ export function securityHeaders(framed = false, options: DashboardServeOptions =
   };
 }
 
-async function fileIfExists(path: string): Promise<Buffer | null> {
+/**
+ * The bytes of the file at `path`, or null when there is none (or it is a folder).
+ *
+ * @example
+ * const page = await fileIfExists(join(dir, 'index.html'));
+ */
+export async function fileIfExists(path: string): Promise<Buffer | null> {
   try {
     const info = await stat(path);
     return info.isFile() ? await readFile(path) : null;

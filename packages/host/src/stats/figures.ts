@@ -4,6 +4,7 @@
  * rows and writes the results; the delivery path does nothing for them.
  */
 import { type AttemptOutcome, classify, decide } from '../delivery/policy.js';
+import type { AttemptRow } from '../storage/index.js';
 import { type Histogram, merge, record } from './histogram.js';
 
 /** The installation id of the host-wide rows. */
@@ -13,19 +14,8 @@ export const HOST_WIDE = '';
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 
-/** One attempt of a delivery as the rollup reads it (`job_attempts` joined with its job). */
-export interface AttemptFact {
-  installationId: string;
-  series: number;
-  number: number;
-  startedAt: number;
-  durationMs: number;
-  statusCode: number | null;
-  /** The error's code (`timeout`, `connection_refused`, ...), when the attempt got no HTTP status. */
-  errorCode: string | null;
-  /** When the delivery was accepted (`jobs.created_at`). */
-  createdAt: number;
-}
+/** One attempt of a delivery as the rollup reads it (`job_attempts` joined with its job), without its job's id. */
+export type AttemptFact = Omit<AttemptRow, 'jobId'>;
 
 /** The figures of one bucket. */
 export interface Figures {
