@@ -24,7 +24,7 @@ import { startInvocationWorker } from './services/invocation-worker.js';
 import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startRetention } from './services/retention.js';
 import { startStatsRollup } from './stats/schedule.js';
-import { openStorage, WriterLock } from './storage/index.js';
+import { openStorage, postgresStatementsSent, WriterLock } from './storage/index.js';
 import { startTracing } from './tracing/index.js';
 
 /** Version of the host (and of `User-Agent: Platform-Webhooks/<version>`). */
@@ -109,6 +109,7 @@ export async function startHost(
     metrics: createHostMetrics({
       queueStats: (now) => storage.jobs.queueStats(now),
       slowEndpoints: () => deliveryEngine?.slowCount() ?? 0,
+      ...(storage.dialect === 'postgres' ? { statements: postgresStatementsSent } : {}),
     }),
     baseUrl: () => baseUrl,
     contentBaseUrl: () => content?.url ?? baseUrl,

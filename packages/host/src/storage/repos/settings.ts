@@ -14,6 +14,12 @@ export interface SettingsRepo {
   /** Sets the value only when the key is absent; returns the stored value (the existing one if any). */
   setIfAbsent(key: string, value: string, now?: number): Promise<string>;
   delete(key: string): Promise<boolean>;
+  /**
+   * Takes this host's turn at work several hosts on one database share out (e.g. the statistics rollup):
+   * true, and the turn is recorded at `now`, when no host took one in the `gapMs` before `now`; else false.
+   * One statement, so two hosts asking at once never both get it.
+   */
+  takeTurn(key: string, now: number, gapMs: number): Promise<boolean>;
 }
 
 /** Builds the settings repository on an adapter (or transaction handle). */
@@ -37,6 +43,15 @@ export function settingsRepo(sql: Sql): SettingsRepo {
         [key, value, now],
       );
       return (await get(key)) ?? value;
+    },
+    async takeTurn(key, now, gapMs) {
+      const { changes } = await sql.run(
+        `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+         WHERE settings.updated_at <= ?`,
+        [key, String(now), now, now - gapMs],
+      );
+      return changes > 0;
     },
     async delete(key) {
       return (await sql.run('DELETE FROM settings WHERE key = ?', [key])).changes > 0;
