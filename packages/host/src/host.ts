@@ -18,6 +18,7 @@ import {
 import { type Executor, InProcessExecutor, WorkerdExecutor } from './executor/index.js';
 import { createHostMetrics } from './metrics/index.js';
 import { createGuardedFetch, parseAllowPrivateTargets } from './net/index.js';
+import { resolveKeyRing } from './secrets/index.js';
 import { publishBuiltins } from './services/builtins.js';
 import type { HostContext } from './services/context.js';
 import { startInvocationWorker } from './services/invocation-worker.js';
@@ -86,8 +87,29 @@ export async function startHost(
           synchronous: slot === 0 ? config.sqliteSync : 'normal',
           ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot } } : {}),
         };
-  const storage = await openStorage(storageFor(0));
-  const deliveryStorage = storageFor(1);
+  const keys = await resolveKeyRing(config.secretsKey);
+  const storage = await openStorage({ ...storageFor(0), secrets: keys.ring });
+  const deliveryStorage: DeliveryStorageOptions = { ...storageFor(1), secrets: keys.ring };
+  // Before anything reads them: plaintext from before encryption at rest is sealed, values under an
+  // old key are re-sealed (rotation); a database sealed with another key stops the start here.
+  try {
+    const resealed = await storage.secretsAtRest.reseal();
+    const count =
+      resealed.webhookSecrets + resealed.integrations + resealed.installations + resealed.settings;
+    logger.info(
+      {
+        secretsKeyId: resealed.keyId,
+        secretsKeySource: keys.source,
+        resealed: count > 0 ? resealed : undefined,
+      },
+      count > 0
+        ? `Sealed ${count} stored secret${count === 1 ? '' : 's'} with key ${resealed.keyId}`
+        : `Stored secrets are sealed with key ${resealed.keyId}`,
+    );
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const { token: adminToken, generated } = await resolveAdminToken(config);
   const tokenKey = await storage.settings.setIfAbsent('installation_token_key', randomToken('', 32));
   const policy = parseAllowPrivateTargets(config.allowPrivateTargets);

@@ -1,0 +1,142 @@
+import {
+  configurationNeedsReseal,
+  isSecretsError,
+  openConfiguration,
+  reveal,
+  type SecretBox,
+  SecretsError,
+  sealConfiguration,
+} from '../../secrets/index.js';
+import { json, str, strOrNull } from '../rows.js';
+import type { Sql } from '../sql.js';
+import { SECRET_SETTINGS } from './settings.js';
+
+/** The setting that pins a database to one key: a known text sealed with the key of the host that first started on it. */
+export const KEY_CHECK_SETTING = 'secrets_key_check';
+const KEY_CHECK_TEXT = 'platform secrets key check';
+
+/** How many stored values one {@link SecretsAtRestRepo.reseal} wrote, per place. */
+export interface ResealReport {
+  /** The key everything is now sealed with. */
+  keyId: string;
+  webhookSecrets: number;
+  integrations: number;
+  installations: number;
+  settings: number;
+}
+
+/**
+ * Every secret the host stores, brought under the current key (src/secrets/README.md): plaintext from
+ * before encryption at rest is sealed (the upgrade), and values sealed under an old key are re-sealed
+ * (the rotation). The host runs it at every start, before serving; with nothing to do it only reads.
+ *
+ * @example
+ * const report = await storage.secretsAtRest.reseal();
+ * // { keyId: 'Xk3…', webhookSecrets: 2, integrations: 5, installations: 0, settings: 1 }
+ */
+export interface SecretsAtRestRepo {
+  /**
+   * Checks the key first: `SecretsError('unknown_key')` when the database was sealed with a key this
+   * host does not hold (another host's, or a lost one), before anything is written. Each row is
+   * rewritten only if it still holds what was read (a concurrent write wins).
+   */
+  reseal(now?: number): Promise<ResealReport>;
+}
+
+/** Builds the repository on an adapter (or transaction handle). */
+export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
+  return {
+    async reseal(now = Date.now()) {
+      const report: ResealReport = {
+        keyId: box.currentKeyId,
+        webhookSecrets: 0,
+        integrations: 0,
+        installations: 0,
+        settings: 0,
+      };
+      if (!box.currentKeyId) return report; // opened without a key: stores plaintext, nothing to seal
+      await checkKey(sql, box, now);
+      const again = (value: string) => box.seal(reveal(box, value));
+
+      for (const row of await sql.all(
+        'SELECT installation_id, current_secret, previous_secret FROM webhook_secrets',
+      )) {
+        const current = str(row, 'current_secret');
+        const previous = strOrNull(row, 'previous_secret');
+        if (!box.needsReseal(current) && (previous === null || !box.needsReseal(previous))) continue;
+        const { changes } = await sql.run(
+          `UPDATE webhook_secrets SET current_secret = ?, previous_secret = ?
+            WHERE installation_id = ? AND current_secret = ? AND previous_secret IS NOT DISTINCT FROM ?`,
+          [
+            again(current),
+            previous === null ? null : again(previous),
+            str(row, 'installation_id'),
+            current,
+            previous,
+          ],
+        );
+        report.webhookSecrets += changes;
+      }
+
+      for (const row of await sql.all('SELECT name, version, signing_secret, secrets FROM integrations')) {
+        const signing = str(row, 'signing_secret');
+        const secrets = str(row, 'secrets');
+        if (!box.needsReseal(signing) && !box.needsReseal(secrets)) continue;
+        const { changes } = await sql.run(
+          `UPDATE integrations SET signing_secret = ?, secrets = ?
+            WHERE name = ? AND version = ? AND signing_secret = ? AND secrets = ?`,
+          [again(signing), again(secrets), str(row, 'name'), str(row, 'version'), signing, secrets],
+        );
+        report.integrations += changes;
+      }
+
+      for (const row of await sql.all('SELECT id, configuration FROM installations')) {
+        const stored = json<Record<string, unknown>>(row, 'configuration');
+        if (!configurationNeedsReseal(box, stored)) continue;
+        const sealed = sealConfiguration(box, openConfiguration(box, stored));
+        const { changes } = await sql.run(
+          'UPDATE installations SET configuration = ? WHERE id = ? AND configuration = ?',
+          [JSON.stringify(sealed), str(row, 'id'), str(row, 'configuration')],
+        );
+        report.installations += changes;
+      }
+
+      for (const key of [...SECRET_SETTINGS, KEY_CHECK_SETTING]) {
+        const row = await sql.get('SELECT value FROM settings WHERE key = ?', [key]);
+        if (!row || !box.needsReseal(str(row, 'value'))) continue;
+        const value = str(row, 'value');
+        const { changes } = await sql.run(
+          'UPDATE settings SET value = ?, updated_at = ? WHERE key = ? AND value = ?',
+          [again(value), now, key, value],
+        );
+        if (key !== KEY_CHECK_SETTING) report.settings += changes;
+      }
+      return report;
+    },
+  };
+}
+
+/**
+ * Pins the database to one key (the first host's) and refuses another: two hosts on one PostgreSQL
+ * database with different keys would each seal what the other cannot open.
+ */
+async function checkKey(sql: Sql, box: SecretBox, now: number): Promise<void> {
+  await sql.run(
+    'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
+    [KEY_CHECK_SETTING, box.seal(KEY_CHECK_TEXT), now],
+  );
+  const row = await sql.get('SELECT value FROM settings WHERE key = ?', [KEY_CHECK_SETTING]);
+  const stored = row ? str(row, 'value') : '';
+  try {
+    if (box.open(stored) === KEY_CHECK_TEXT) return;
+  } catch (error) {
+    if (!isSecretsError(error)) throw error;
+  }
+  const keyId = stored.split(':')[2] ?? '?';
+  throw new SecretsError(
+    'unknown_key',
+    `this database's secrets are sealed with key ${keyId}, but this host's secrets key is ${box.currentKeyId} (and its old keys do not include ${keyId}). ` +
+      "Every host on one database needs the same key: set PLATFORM_SECRETS_KEY to the key the other hosts use (the first host's data folder holds it in secrets-key), " +
+      'or, when rotating, put the previous key in PLATFORM_SECRETS_OLD_KEYS (docs/operations.md "Secrets key").',
+  );
+}
