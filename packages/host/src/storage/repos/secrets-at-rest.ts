@@ -38,7 +38,10 @@ export interface SecretsAtRestRepo {
   /**
    * Checks the key first: `SecretsError('unknown_key')` when the database was sealed with a key this
    * host does not hold (another host's, or a lost one), before anything is written. Each row is
-   * rewritten only if it still holds what was read (a concurrent write wins).
+   * rewritten only if it still holds what was read (a concurrent write wins). When something was
+   * rewritten, the old bytes are scrubbed from the database's own files: SQLite `VACUUM` and a truncating
+   * WAL checkpoint, PostgreSQL `VACUUM FULL` of the tables written (call it on the storage, not in a
+   * transaction).
    */
   reseal(now?: number): Promise<ResealReport>;
 }
@@ -111,9 +114,31 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
         );
         if (key !== KEY_CHECK_SETTING) report.settings += changes;
       }
+      await scrub(sql, report);
       return report;
     },
   };
+}
+
+/**
+ * Rewrites the database's files so the plaintext (or old-key) values just replaced are not left in free
+ * pages, the SQLite WAL, or PostgreSQL's dead row versions. Only after a reseal that wrote something (an
+ * upgrade, a rotation): never on an ordinary start.
+ */
+async function scrub(sql: Sql, report: ResealReport): Promise<void> {
+  const tables = (
+    [
+      ['webhook_secrets', report.webhookSecrets],
+      ['integrations', report.integrations],
+      ['installations', report.installations],
+      ['settings', report.settings],
+    ] as const
+  )
+    .filter(([, changes]) => changes > 0)
+    .map(([table]) => table);
+  if (tables.length === 0) return;
+  if (sql.dialect === 'sqlite') await sql.exec('VACUUM; PRAGMA wal_checkpoint(TRUNCATE);');
+  else await sql.exec(`VACUUM FULL ${tables.join(', ')}`);
 }
 
 /**
