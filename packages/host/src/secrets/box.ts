@@ -7,6 +7,8 @@ export const SEALED_PREFIX = 'enc:v1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
+/** Opened values a box remembers (by sealed text) before it starts again. */
+const OPENED_CACHE_SIZE = 1024;
 
 /**
  * The keys a host holds, as plain data (it crosses to the delivery thread in `workerData`): `current`
@@ -96,6 +98,9 @@ export function createSecretBox(ring: KeyRing): SecretBox {
     if (!keys.has(keyIdOf(key))) keys.set(keyIdOf(key), key);
   }
   const currentHeader = `${SEALED_PREFIX}${currentKeyId}:`;
+  // Opened values by their sealed text: the same few secrets are read again and again (an integration's
+  // for each invocation, an installation's at each routing change), and a sealed text opens to one value.
+  const opened = new Map<string, string>();
   return {
     currentKeyId,
     seal(plaintext) {
@@ -106,44 +111,54 @@ export function createSecretBox(ring: KeyRing): SecretBox {
       return `${currentHeader}${iv.toString('base64url')}:${body.toString('base64url')}`;
     },
     open(sealed) {
-      const parts = sealed.slice(SEALED_PREFIX.length).split(':');
-      if (!sealed.startsWith(SEALED_PREFIX) || parts.length !== 3) {
-        throw new SecretsError(
-          'malformed',
-          'a stored secret is not of the form enc:v1:<keyId>:<iv>:<ciphertext>',
-        );
-      }
-      const [keyId, ivText, bodyText] = parts as [string, string, string];
-      const key = keys.get(keyId);
-      if (!key) {
-        throw new SecretsError(
-          'unknown_key',
-          `a stored secret is sealed with key ${keyId}, which this host was not given (its keys: ${[...keys.keys()].join(', ')}); set PLATFORM_SECRETS_KEY to that key, or add it to PLATFORM_SECRETS_OLD_KEYS (docs/operations.md "Secrets key").`,
-        );
-      }
-      const iv = Buffer.from(ivText, 'base64url');
-      const body = Buffer.from(bodyText, 'base64url');
-      if (iv.length !== IV_BYTES || body.length < TAG_BYTES) {
-        throw new SecretsError('malformed', `a stored secret sealed with key ${keyId} is truncated`);
-      }
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, iv);
-        decipher.setAAD(Buffer.from(`${SEALED_PREFIX}${keyId}:`, 'utf8'));
-        decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-        return Buffer.concat([
-          decipher.update(body.subarray(0, body.length - TAG_BYTES)),
-          decipher.final(),
-        ]).toString('utf8');
-      } catch {
-        throw new SecretsError(
-          'tampered',
-          `a stored secret sealed with key ${keyId} does not decrypt: it was altered, or the key given under that id is another one`,
-        );
-      }
+      const known = opened.get(sealed);
+      if (known !== undefined) return known;
+      const plaintext = decrypt(keys, sealed);
+      if (opened.size >= OPENED_CACHE_SIZE) opened.clear();
+      opened.set(sealed, plaintext);
+      return plaintext;
     },
     isSealed: (value) => value.startsWith(SEALED_PREFIX),
     needsReseal: (value) => !value.startsWith(currentHeader),
   };
+}
+
+/** Opens one sealed value with the key its id names (the work behind `SecretBox.open`). */
+function decrypt(keys: ReadonlyMap<string, Buffer>, sealed: string): string {
+  const parts = sealed.slice(SEALED_PREFIX.length).split(':');
+  if (!sealed.startsWith(SEALED_PREFIX) || parts.length !== 3) {
+    throw new SecretsError(
+      'malformed',
+      'a stored secret is not of the form enc:v1:<keyId>:<iv>:<ciphertext>',
+    );
+  }
+  const [keyId, ivText, bodyText] = parts as [string, string, string];
+  const key = keys.get(keyId);
+  if (!key) {
+    throw new SecretsError(
+      'unknown_key',
+      `a stored secret is sealed with key ${keyId}, which this host was not given (its keys: ${[...keys.keys()].join(', ')}); set PLATFORM_SECRETS_KEY to that key, or add it to PLATFORM_SECRETS_OLD_KEYS (docs/operations.md "Secrets key").`,
+    );
+  }
+  const iv = Buffer.from(ivText, 'base64url');
+  const body = Buffer.from(bodyText, 'base64url');
+  if (iv.length !== IV_BYTES || body.length < TAG_BYTES) {
+    throw new SecretsError('malformed', `a stored secret sealed with key ${keyId} is truncated`);
+  }
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, iv);
+    decipher.setAAD(Buffer.from(`${SEALED_PREFIX}${keyId}:`, 'utf8'));
+    decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+    return Buffer.concat([
+      decipher.update(body.subarray(0, body.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
+  } catch {
+    throw new SecretsError(
+      'tampered',
+      `a stored secret sealed with key ${keyId} does not decrypt: it was altered, or the key given under that id is another one`,
+    );
+  }
 }
 
 /**
