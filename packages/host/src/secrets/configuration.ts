@@ -35,7 +35,8 @@ export function sealConfiguration(
 
 /**
  * The configuration in clear: each sealed {@link SECRET_CONFIGURATION_KEYS} value opened and parsed (a
- * plaintext value from before encryption at rest is returned as it is).
+ * plaintext value from before encryption at rest is returned as it is). A storage without a key
+ * (`NO_KEY_BOX`) sees the sealed values as stored.
  *
  * @example
  * openConfiguration(box, stored).oauth_credentials; // { access_token: 't' }
@@ -44,6 +45,7 @@ export function openConfiguration(
   box: SecretBox,
   configuration: Record<string, unknown>,
 ): Record<string, unknown> {
+  if (!box.currentKeyId) return configuration; // without a key: the sealed values as stored (what a dump shows)
   let opened: Record<string, unknown> | undefined;
   for (const key of SECRET_CONFIGURATION_KEYS) {
     const value = configuration[key];
