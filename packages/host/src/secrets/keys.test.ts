@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,8 @@ describe('resolveKeyRing', () => {
       Array.from({ length: 4 }, () => resolveKeyRing({ keyFile, oldKeys: [] })),
     );
     expect(new Set(rings.map((r) => r.ring.current)).size).toBe(1);
+    expect(rings.filter((r) => r.source === 'generated')).toHaveLength(1);
+    expect(await readdir(dir)).toEqual(['secrets-key']); // no draft left behind
   });
 
   it('PLATFORM_SECRETS_KEY wins and writes no file; old keys are kept', async () => {

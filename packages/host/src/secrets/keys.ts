@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { generateKey, type KeyRing, parseKey } from './box.js';
 import { SecretsError } from './errors.js';
@@ -40,16 +41,21 @@ export async function resolveKeyRing(settings: SecretsKeySettings): Promise<Reso
   if (existing !== null) return { ring: { current: existing, old }, source: 'file' };
   await mkdir(dirname(settings.keyFile), { recursive: true });
   const key = generateKey();
+  // Written whole to a file of its own, then linked to its name: a process starting at the same time on
+  // the same folder sees no file or the whole key, never a half-written one, and the first link wins.
+  const draft = `${settings.keyFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(draft, `${key}\n`, { mode: 0o600, flag: 'wx' });
   try {
-    // 'wx': two processes starting on one folder at once keep the key the first one wrote.
-    await writeFile(settings.keyFile, `${key}\n`, { mode: 0o600, flag: 'wx' });
+    await chmod(draft, 0o600);
+    await link(draft, settings.keyFile);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const raced = await readKeyFile(settings.keyFile);
     if (raced !== null) return { ring: { current: raced, old }, source: 'file' };
     throw error;
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
-  await chmod(settings.keyFile, 0o600);
   return { ring: { current: key, old }, source: 'generated' };
 }
 
