@@ -255,7 +255,11 @@ describe('PLATFORM_SECRETS_KEY, PLATFORM_SECRETS_KEY_FILE, PLATFORM_SECRETS_OLD_
 
   it('default: no key given, the key file in the data folder', () => {
     const config = loadConfig({ PLATFORM_DATA_DIR: '/var/lib/platform' });
-    expect(config.secretsKey).toEqual({ key: undefined, keyFile: '/var/lib/platform/secrets-key', oldKeys: [] });
+    expect(config.secretsKey).toEqual({
+      key: undefined,
+      keyFile: '/var/lib/platform/secrets-key',
+      oldKeys: [],
+    });
   });
 
   it('takes a key, a key file elsewhere and a comma-separated list of old keys', () => {

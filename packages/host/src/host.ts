@@ -69,7 +69,8 @@ async function sealStoredSecrets(
   logger: Logger,
 ): Promise<void> {
   const report = await storage.secretsAtRest.reseal();
-  const count = report.webhookSecrets + report.integrations + report.installations + report.settings;
+  const count =
+    report.webhookSecrets + report.integrations + report.installations + report.settings + report.jobs;
   const fields = {
     secretsKeyId: report.keyId,
     secretsKeySource: keys.source,

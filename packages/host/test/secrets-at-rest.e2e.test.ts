@@ -31,6 +31,7 @@ const INTEGRATION_SECRET = plain('sk_integration');
 const ACCESS_TOKEN = plain('oauth_access');
 const REFRESH_TOKEN = plain('oauth_refresh');
 const TOKEN_KEY = plain('itk');
+const RENEWED_TOKEN = plain('oauth_renewed');
 const PLAINTEXTS = [CURRENT, PREVIOUS, SIGNING, INTEGRATION_SECRET, ACCESS_TOKEN, REFRESH_TOKEN, TOKEN_KEY];
 const T0 = Date.now() - 3600_000;
 
@@ -76,6 +77,21 @@ async function seedPlaintext(sql: Sql, receiverUrl: string): Promise<void> {
        VALUES ('inst_hook', ?, ?, ?, ?)`,
     [CURRENT, PREVIOUS, Date.now() + 3600_000, T0],
   );
+  // the set-up event an OAuth connection's configuration edit queued, kept in the queue after it ran
+  const setup = {
+    type: 'installation_setup',
+    eventId: 'evt_setup_old',
+    installationId: 'inst_oauth',
+    status: 'active',
+    target: 'space',
+    configuration: { channel: 'general', oauth_credentials: { access_token: ACCESS_TOKEN } },
+  };
+  await sql.run(
+    `INSERT INTO jobs (id, kind, installation_id, event_id, payload, state, series, attempt, run_at, lease_until,
+       lease_token, last_error, created_at, updated_at, finished_at)
+       VALUES ('job_setup_old', 'invoke', 'inst_oauth', NULL, ?, 'succeeded', 1, 1, ?, NULL, NULL, NULL, ?, ?, ?)`,
+    [JSON.stringify({ event: setup }), T0, T0, T0, T0],
+  );
   await sql.run("INSERT INTO settings (key, value, updated_at) VALUES ('installation_token_key', ?, ?)", [
     TOKEN_KEY,
     T0,
@@ -85,7 +101,7 @@ async function seedPlaintext(sql: Sql, receiverUrl: string): Promise<void> {
 /** Every row of the tables that hold secrets, as text (what a dump of them holds). */
 async function secretRows(sql: Sql): Promise<string> {
   const rows = await Promise.all(
-    ['webhook_secrets', 'integrations', 'installations', 'settings'].map((table) =>
+    ['webhook_secrets', 'integrations', 'installations', 'settings', 'jobs'].map((table) =>
       sql.all(`SELECT * FROM ${table}`),
     ),
   );
@@ -178,13 +194,33 @@ describe.each(BACKENDS)('secrets at rest (%s)', (backend) => {
       channel: 'general',
       oauth_credentials: { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN, expires_at: 1 },
     });
-    // installation tokens issued before the upgrade stay valid (same derivation key)
-    expect(t.host.context.tokens.issue('inst_oauth')).toBe(installationTokens(TOKEN_KEY).issue('inst_oauth'));
+    // installation tokens issued before the upgrade stay valid (same derivation key): the integration
+    // saves new OAuth credentials with its token, as createOAuthHandler does
+    const token = installationTokens(TOKEN_KEY).issue('inst_oauth');
+    expect(t.host.context.tokens.issue('inst_oauth')).toBe(token);
+    const saved = await t.api(
+      'PATCH',
+      '/v1/installations/inst_oauth',
+      { configuration: { oauth_credentials: { access_token: RENEWED_TOKEN } } },
+      token,
+    );
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const renewed = await t.api<{ configuration: Record<string, unknown> }>(
+      'GET',
+      '/v1/installations/inst_oauth',
+    );
+    expect(renewed.body.configuration.oauth_credentials).toEqual({ access_token: RENEWED_TOKEN });
 
     const sql = await rawSql();
     try {
       const rows = await secretRows(sql);
-      for (const secret of PLAINTEXTS) expect(rows).not.toContain(secret);
+      // the set-up event that edit queued (and the older one) carry the configuration sealed too
+      for (const secret of [...PLAINTEXTS, RENEWED_TOKEN]) expect(rows).not.toContain(secret);
+      const setups = await sql.all(
+        "SELECT payload FROM jobs WHERE kind = 'invoke' AND installation_id = 'inst_oauth'",
+      );
+      expect(setups.length).toBeGreaterThanOrEqual(2);
+      for (const { payload } of setups) expect(String(payload)).toMatch(/"oauth_credentials":"enc:v1:/);
       const hook = await sql.get('SELECT current_secret, previous_secret FROM webhook_secrets');
       expect(String(hook?.current_secret)).toMatch(new RegExp(`^enc:v1:${keyId}:`));
       expect(String(hook?.previous_secret)).toMatch(new RegExp(`^enc:v1:${keyId}:`));

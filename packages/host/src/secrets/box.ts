@@ -35,6 +35,8 @@ export interface KeyRing {
 export interface SecretBox {
   /** The id of the key `seal` uses (8 characters, derived from the key; not secret). */
   readonly currentKeyId: string;
+  /** The ids of every key that opens (the current one first, then the old ones). */
+  readonly keyIds: readonly string[];
   /** Encrypts a plaintext under the current key. */
   seal(plaintext: string): string;
   /** Decrypts a sealed value. Throws `SecretsError` (`unknown_key`, `tampered`, `malformed`). */
@@ -103,6 +105,7 @@ export function createSecretBox(ring: KeyRing): SecretBox {
   const opened = new Map<string, string>();
   return {
     currentKeyId,
+    keyIds: [...keys.keys()],
     seal(plaintext) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', current, iv);
@@ -170,6 +173,7 @@ function decrypt(keys: ReadonlyMap<string, Buffer>, sealed: string): string {
  */
 export const NO_KEY_BOX: SecretBox = {
   currentKeyId: '',
+  keyIds: [],
   seal: (plaintext) => plaintext,
   open(sealed) {
     const keyId = sealed.slice(SEALED_PREFIX.length).split(':')[0] ?? '';

@@ -96,6 +96,7 @@ export function secretsContract(ctx: () => Ctx): void {
       integrations: 1,
       installations: 1,
       settings: 1,
+      jobs: 0,
     });
     expect(await keyed.webhookSecrets.active(inst.id, now)).toEqual(['whsec_plain_new', 'whsec_plain_old']);
     const integration = await keyed.integrations.getLatest('hello');

@@ -3,6 +3,7 @@ import {
   isSecretsError,
   openConfiguration,
   reveal,
+  SECRET_CONFIGURATION_KEYS,
   type SecretBox,
   SecretsError,
   sealConfiguration,
@@ -23,6 +24,8 @@ export interface ResealReport {
   integrations: number;
   installations: number;
   settings: number;
+  /** Queued or kept set-up events (`invoke` jobs) whose configuration carries a secret. */
+  jobs: number;
 }
 
 /**
@@ -56,6 +59,7 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
         integrations: 0,
         installations: 0,
         settings: 0,
+        jobs: 0,
       };
       if (!box.currentKeyId) return report; // opened without a key: stores plaintext, nothing to seal
       await checkKey(sql, box, now);
@@ -114,10 +118,38 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
         );
         if (key !== KEY_CHECK_SETTING) report.settings += changes;
       }
+      // A set-up event carries its installation's configuration (services/dispatch.ts): those written
+      // before are found where an installation had a secret to seal, or when keys rotate (old keys given).
+      if (report.installations > 0 || box.keyIds.length > 1) report.jobs = await resealSetupEvents(sql, box);
       await scrub(sql, report);
       return report;
     },
   };
+}
+
+/** Seals the secrets in the configuration of `invoke` jobs' set-up events (plaintext, or under an old key). */
+async function resealSetupEvents(sql: Sql, box: SecretBox): Promise<number> {
+  const likes = SECRET_CONFIGURATION_KEYS.map(() => 'payload LIKE ?').join(' OR ');
+  const rows = await sql.all(
+    `SELECT id, payload FROM jobs WHERE kind = 'invoke' AND (${likes})`,
+    SECRET_CONFIGURATION_KEYS.map((key) => `%"${key}"%`),
+  );
+  let written = 0;
+  for (const row of rows) {
+    const payload = json<{ event?: { configuration?: unknown } }>(row, 'payload');
+    const configuration = payload.event?.configuration;
+    if (!configuration || typeof configuration !== 'object' || Array.isArray(configuration)) continue;
+    const stored = configuration as Record<string, unknown>;
+    if (!configurationNeedsReseal(box, stored)) continue;
+    const event = { ...payload.event, configuration: sealConfiguration(box, openConfiguration(box, stored)) };
+    const { changes } = await sql.run('UPDATE jobs SET payload = ? WHERE id = ? AND payload = ?', [
+      JSON.stringify({ ...payload, event }),
+      str(row, 'id'),
+      str(row, 'payload'),
+    ]);
+    written += changes;
+  }
+  return written;
 }
 
 /**
@@ -136,9 +168,11 @@ async function scrub(sql: Sql, report: ResealReport): Promise<void> {
   )
     .filter(([, changes]) => changes > 0)
     .map(([table]) => table);
-  if (tables.length === 0) return;
+  // jobs: SQLite's VACUUM rewrites it with the rest; on PostgreSQL a VACUUM FULL of the queue would lock
+  // it for as long as it copies, so its old row versions are left to autovacuum and retention.
+  if (tables.length === 0 && !(sql.dialect === 'sqlite' && report.jobs > 0)) return;
   if (sql.dialect === 'sqlite') await sql.exec('VACUUM; PRAGMA wal_checkpoint(TRUNCATE);');
-  else await sql.exec(`VACUUM FULL ${tables.join(', ')}`);
+  else if (tables.length > 0) await sql.exec(`VACUUM FULL ${tables.join(', ')}`);
 }
 
 /**
