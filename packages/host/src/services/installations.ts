@@ -221,10 +221,11 @@ export async function install(
     });
     if (integration.name === WEBHOOK_INTEGRATION) await tx.webhookSecrets.set(created.id, generateSecret());
     await tx.jobs.enqueue(
-      installationSetupJobs(withToken, [
-        HOST_EVENT.installationSetup,
-        ...placeSetupEvents(target, 'install'),
-      ]),
+      installationSetupJobs(
+        withToken,
+        [HOST_EVENT.installationSetup, ...placeSetupEvents(target, 'install')],
+        ctx.storage.secrets,
+      ),
     );
     return withToken;
   });
@@ -283,10 +284,11 @@ export async function configure(
     });
     if (patch.configuration)
       await tx.jobs.enqueue(
-        installationSetupJobs(next, [
-          HOST_EVENT.installationSetup,
-          ...placeSetupEvents(next.target, 'configure'),
-        ]),
+        installationSetupJobs(
+          next,
+          [HOST_EVENT.installationSetup, ...placeSetupEvents(next.target, 'configure')],
+          ctx.storage.secrets,
+        ),
       );
     return next;
   });

@@ -42,6 +42,7 @@ export type {
   RedeliverRangeOptions,
 } from './repos/jobs-api.js';
 export type { OrganizationRecord, OrganizationsRepo, ResourceOwnerRecord } from './repos/organizations.js';
+export type { ResealReport, SecretsAtRestRepo } from './repos/secrets-at-rest.js';
 export type { SettingsRepo } from './repos/settings.js';
 export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
 export type { Migration } from './schema.js';
