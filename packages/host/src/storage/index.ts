@@ -44,6 +44,7 @@ export type {
 export type { OrganizationRecord, OrganizationsRepo, ResourceOwnerRecord } from './repos/organizations.js';
 export type { SettingsRepo } from './repos/settings.js';
 export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
+export type { WebhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
 export type { Migration } from './schema.js';
 export type { Dialect } from './sql.js';
 export type { SqliteSynchronous } from './sqlite.js';

@@ -21,6 +21,7 @@ import { type OrganizationsRepo, organizationsRepo } from './repos/organizations
 import { queueRepo } from './repos/queue.js';
 import { type SettingsRepo, settingsRepo } from './repos/settings.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
+import { type WebhookSigningKeysRepo, webhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
 import type { Dialect, Sql } from './sql.js';
 import { openSqlite, type SqliteOptions } from './sqlite.js';
 import type { JobKind } from './types.js';
@@ -55,6 +56,8 @@ export interface Repositories {
   readonly integrations: IntegrationsRepo;
   readonly installations: InstallationsRepo;
   readonly webhookSecrets: WebhookSecretsRepo;
+  /** ed25519 key pairs of installations signing with `ed25519` (migration 15). */
+  readonly webhookSigningKeys: WebhookSigningKeysRepo;
   readonly events: EventsRepo;
   readonly jobs: JobsRepo;
   readonly invocationLogs: InvocationLogsRepo;
@@ -95,6 +98,7 @@ function repositories(sql: Sql): Repositories {
     integrations: integrationsRepo(sql),
     installations: installationsRepo(sql),
     webhookSecrets: webhookSecretsRepo(sql),
+    webhookSigningKeys: webhookSigningKeysRepo(sql),
     events: eventsRepo(sql),
     jobs: { ...queueRepo(sql), ...deliveriesRepo(sql) },
     invocationLogs: invocationLogsRepo(sql),

@@ -27,7 +27,7 @@ export interface WebhookSecretsRepo {
    *
    * @example
    * const target = await storage.webhookSecrets.deliveryTarget(inst.id, Date.now());
-   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'], validUntil: null, epoch: 7 }
+   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'], validUntil: null, epoch: 7, signingKey: null }
    */
   deliveryTarget(installationId: string, now: number): Promise<DeliveryTargetRead | null>;
 }
@@ -41,6 +41,8 @@ export interface DeliveryTargetRead {
   validUntil: number | null;
   /** The routing epoch the read saw: any change of the installation or its secrets moves it on. */
   epoch: number;
+  /** The installation's ed25519 private key (`whsk_…`, repos/webhook-signing-keys.ts), or null: none made. */
+  signingKey: string | null;
 }
 
 /** The secrets of a `webhook_secrets` row valid at `now`, current first (none: no row). */
@@ -92,8 +94,9 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
     async deliveryTarget(installationId, now) {
       const row = await sql.get(
         `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at,
-                ${ROUTING_EPOCH} AS routing_epoch
+                k.private_key, ${ROUTING_EPOCH} AS routing_epoch
            FROM installations i LEFT JOIN webhook_secrets s ON s.installation_id = i.id
+           LEFT JOIN webhook_signing_keys k ON k.installation_id = i.id
           WHERE i.id = ?`,
         [installationId],
       );
@@ -104,6 +107,7 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
         secrets,
         validUntil: secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null,
         epoch: epochOf(row, 'routing_epoch'),
+        signingKey: strOrNull(row, 'private_key'),
       };
     },
   };
