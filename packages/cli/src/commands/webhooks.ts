@@ -20,7 +20,7 @@ export function registerWebhooks(program: Command, context: CommandContext): voi
       `
 An installation whose signature_scheme is ed25519 signs with its own key pair: receivers verify with the
 public key alone (docs/receivers.md). Switch a webhook to it with
-  platform configure <installationId> signature_scheme=ed25519
+  platform configure signature_scheme=ed25519 --installation <installationId>
 
 Examples:
   $ platform webhooks public-key inst_4f2a9c`,
