@@ -36,9 +36,9 @@ describe('platform-manifest.yaml', () => {
       expect(settings?.properties?.signature_scheme).toMatchObject({
         type: 'string',
         enum: ['platform', 'standard-webhooks', 'ed25519'],
+        default: 'platform',
       });
-      expect(settings?.properties?.signature_scheme).not.toHaveProperty('default'); // absent: platform
-      expect(settings?.properties?.signature_both_headers).toMatchObject({ type: 'boolean' });
+      expect(settings?.properties?.signature_both_headers).toMatchObject({ type: 'boolean', default: false });
       expect(settings?.properties?.url).toMatchObject({ type: 'string', title: 'Webhook URL' });
       expect(settings?.properties?.url?.description).toMatch(/https/);
       for (const event of events) {
