@@ -1,19 +1,22 @@
 // Loopback webhook receiver of the delivery benchmark, run as its own child process (`node receiver.mjs`,
-// spawned by run.mjs with an IPC channel). Every request is verified with @platform/webhooks `verify`;
+// spawned by run.mjs with an IPC channel). Every request is verified with @platform/webhooks `verify`
+// (`verifyStandard` with the public key, for an ed25519 installation);
 // a verified request is answered 200 {"received":true}, or 500 for a configurable fraction of attempts
 // (drawn at random per attempt). Each request is recorded: body eventId, delivery id, attempt number,
 // arrival and answer times (ms since the epoch, sub-millisecond, same clock as the parent's).
 //
 // With `delayMs` (configure), every answer waits that long first: an endpoint with that latency.
 //
-// IPC, parent → child: {type:'configure', secrets, failRate, delayMs?} | {type:'reset'} | {type:'watch', ids} |
+// IPC, parent → child: {type:'configure', secrets, publicKey?, failRate, delayMs?} | {type:'reset'} | {type:'watch', ids} |
 // {type:'count', id} | {type:'dump', id} | {type:'stop'}. Child → parent: {type:'ready', port} and a reply {id, ...} per query.
 import { createServer } from 'node:http';
-import { verify } from '@platform/webhooks';
+import { verify, verifyStandard } from '@platform/webhooks';
 
 const now = () => performance.timeOrigin + performance.now();
 
 let secrets = [];
+/** The installation's ed25519 public key (an ed25519 variant): requests without X-Platform-Signature verify v1a with it. */
+let publicKey;
 let failRate = 0;
 let delayMs = 0;
 /** [eventId, deliveryId, attempt, arrivedAt, answeredAt, status, bodyBytes] per request. */
@@ -38,7 +41,9 @@ server.keepAliveTimeout = 30_000;
 async function answer(req, res, body, arrivedAt) {
   let status = 200;
   try {
-    await verify(body, req.headers['x-platform-signature'], secrets);
+    if (publicKey !== undefined && req.headers['x-platform-signature'] === undefined)
+      await verifyStandard(body, req.headers, { publicKey });
+    else await verify(body, req.headers['x-platform-signature'], secrets);
   } catch {
     status = 401;
   }
@@ -76,6 +81,7 @@ process.on('message', (message) => {
   switch (message.type) {
     case 'configure':
       secrets = message.secrets;
+      publicKey = message.publicKey;
       failRate = message.failRate;
       delayMs = message.delayMs ?? 0;
       break;
