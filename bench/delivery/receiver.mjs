@@ -1,6 +1,6 @@
 // Loopback webhook receiver of the delivery benchmark, run as its own child process (`node receiver.mjs`,
 // spawned by run.mjs with an IPC channel). Every request is verified with @platform/webhooks `verify`
-// (`verifyStandard` with the public key, for an ed25519 installation);
+// (`verifyStandard` for a request signed with a Standard Webhooks scheme: v1 with the secret, v1a with the public key);
 // a verified request is answered 200 {"received":true}, or 500 for a configurable fraction of attempts
 // (drawn at random per attempt). Each request is recorded: body eventId, delivery id, attempt number,
 // arrival and answer times (ms since the epoch, sub-millisecond, same clock as the parent's).
@@ -15,7 +15,7 @@ import { verify, verifyStandard } from '@platform/webhooks';
 const now = () => performance.timeOrigin + performance.now();
 
 let secrets = [];
-/** The installation's ed25519 public key (an ed25519 variant): requests without X-Platform-Signature verify v1a with it. */
+/** An ed25519 installation's public key: requests without X-Platform-Signature verify v1a with it (else v1 with the secrets). */
 let publicKey;
 let failRate = 0;
 let delayMs = 0;
@@ -41,9 +41,10 @@ server.keepAliveTimeout = 30_000;
 async function answer(req, res, body, arrivedAt) {
   let status = 200;
   try {
-    if (publicKey !== undefined && req.headers['x-platform-signature'] === undefined)
-      await verifyStandard(body, req.headers, { publicKey });
-    else await verify(body, req.headers['x-platform-signature'], secrets);
+    if (req.headers['x-platform-signature'] !== undefined)
+      await verify(body, req.headers['x-platform-signature'], secrets);
+    else
+      await verifyStandard(body, req.headers, publicKey === undefined ? { secret: secrets } : { publicKey });
   } catch {
     status = 401;
   }

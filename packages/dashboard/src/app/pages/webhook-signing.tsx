@@ -72,7 +72,7 @@ export function WebhookSigning({
             and <code>X-Platform-Signature</code>
           </>
         ) : null}
-        . Verify with {about?.verify}. Change it with <strong>Signature scheme</strong> in the configuration.
+        . Verify with {about?.verify}. The installation's <code>signature_scheme</code> setting chooses it.
       </p>
       {scheme === 'ed25519' ? (
         key.data ? (
