@@ -6,7 +6,8 @@
 // A variant is `NAME:SETTINGS`, SETTINGS a comma-separated list of `KEY=VALUE`: environment variables of the
 // host (`PLATFORM_SQLITE_SYNC=normal`), or `main=PATH` for another build of the host (a copy of
 // packages/host/dist kept inside the repository, e.g. packages/host/dist-old/main.js, so that it resolves
-// the same node_modules), or `post=N`: the burst's POST /v1/events in flight (default 32). `--rounds=N` (default 4), `--events=N` per burst (default 6000),
+// the same node_modules), or `post=N`: the burst's POST /v1/events in flight (default 32), or `scheme=NAME`:
+// the installation's signature_scheme (`ed25519`, `standard-webhooks`; default the host's, platform). `--rounds=N` (default 4), `--events=N` per burst (default 6000),
 // `--event-ids=sortable` (default random). A benchmark: it prints, it asserts nothing; 127.0.0.1 only.
 //
 //   npm run build && node bench/delivery/ab.mjs --variant=full:PLATFORM_SQLITE_SYNC=full \
@@ -41,6 +42,7 @@ function parseVariant(spec) {
   const env = {};
   let main;
   let post = 32;
+  const settings = {};
   for (const pair of spec
     .slice(colon + 1)
     .split(',')
@@ -51,10 +53,11 @@ function parseVariant(spec) {
     const value = pair.slice(eq + 1);
     if (key === 'main') main = resolve(value);
     else if (key === 'post') post = Number(value);
+    else if (key === 'scheme') settings.signature_scheme = value;
     else env[key] = value;
   }
   if (!(Number.isInteger(post) && post > 0)) usage(`post must be a whole number > 0 in variant "${name}"`);
-  return { name, env, main, post };
+  return { name, env, main, post, settings };
 }
 
 const specs = process.argv.filter((a) => a.startsWith('--variant=')).map((a) => a.slice('--variant='.length));
@@ -91,7 +94,11 @@ async function main() {
         ...variant.env,
       };
       const host = await spawnHost(env, [], ...(variant.main ? [variant.main] : []));
-      const { installationId, secret } = await installWebhook(host.url, receiver.url);
+      const { installationId, secret, publicKey } = await installWebhook(
+        host.url,
+        receiver.url,
+        variant.settings,
+      );
       const poster = eventPoster({
         hostUrl: host.url,
         adminToken: ADMIN_TOKEN,
@@ -99,10 +106,10 @@ async function main() {
         connections: variant.post,
         sortableIds,
       });
-      variants.push({ ...variant, dataDir, host, installationId, secret, poster, rows: [] });
+      variants.push({ ...variant, dataDir, host, installationId, secret, publicKey, poster, rows: [] });
     }
     const raw = async (v) => {
-      receiver.configure({ secrets: [v.secret], failRate: 0 });
+      receiver.configure({ secrets: [v.secret], publicKey: v.publicKey, failRate: 0 });
       receiver.reset();
       const run = await rawPosts({
         url: receiver.url,
@@ -116,7 +123,7 @@ async function main() {
     };
     // Warm-up: JIT, SQLite caches, sockets, for every host and for the raw client.
     for (const v of variants) {
-      receiver.configure({ secrets: [v.secret], failRate: 0 });
+      receiver.configure({ secrets: [v.secret], publicKey: v.publicKey, failRate: 0 });
       receiver.reset();
       const warm = await v.poster.burst(2000, v.post);
       await receiver.waitFor(warm.results.filter((r) => !r.error).length, 60_000);
@@ -127,7 +134,7 @@ async function main() {
       for (let k = 0; k < variants.length; k++) {
         const v = variants[(k + round) % variants.length];
         const rawPerSecond = await raw(v);
-        receiver.configure({ secrets: [v.secret], failRate: 0 });
+        receiver.configure({ secrets: [v.secret], publicKey: v.publicKey, failRate: 0 });
         receiver.reset();
         const before = hostCpu(v.host);
         const run = await v.poster.burst(events, v.post);

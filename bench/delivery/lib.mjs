@@ -24,24 +24,29 @@ export async function hostApi(hostUrl, method, path, body) {
 }
 
 /**
- * Installs the webhook integration on the benchmark space, delivering to `receiverUrl`; returns the
- * installation's id and signing secret.
+ * Installs the webhook integration on the benchmark space, delivering to `receiverUrl` (with `settings`
+ * added to its configuration, e.g. `{ signature_scheme: 'ed25519' }`); returns the installation's id,
+ * signing secret and, for ed25519, its public key.
  */
-export async function installWebhook(hostUrl, receiverUrl) {
+export async function installWebhook(hostUrl, receiverUrl, settings = {}) {
   const installation = await hostApi(hostUrl, 'POST', '/v1/installations', {
     integration: 'webhook',
     space: 'bench-space',
-    configuration: { url: receiverUrl, space_content_updated: true },
+    configuration: { url: receiverUrl, space_content_updated: true, ...settings },
   });
   if (installation.status !== 'active') throw new Error(`installation is ${installation.status}`);
   const { secret } = await hostApi(hostUrl, 'GET', `/v1/installations/${installation.id}/webhook-secret`);
-  return { installationId: installation.id, secret };
+  const publicKey =
+    settings.signature_scheme === 'ed25519'
+      ? (await hostApi(hostUrl, 'GET', `/v1/installations/${installation.id}/webhook-public-key`)).publicKey
+      : undefined;
+  return { installationId: installation.id, secret, publicKey };
 }
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Spawns bench/delivery/receiver.mjs with `node` and an IPC channel.
- * @returns {Promise<{url: string, configure(o: {secrets: string[], failRate: number}): void, reset(): void,
+ * @returns {Promise<{url: string, configure(o: {secrets: string[], publicKey?: string, failRate: number}): void, reset(): void,
  *   count(): Promise<{ok: number, settled: number, requests: number}>, dump(): Promise<{records: unknown[][], cpu: NodeJS.CpuUsage}>,
  *   waitFor(count: number, timeoutMs: number, key?: 'ok' | 'settled'): Promise<boolean>, stop(): Promise<void>}>}
  */
@@ -75,8 +80,8 @@ export async function startReceiver({ processes = 1 } = {}) {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     processes,
-    configure: ({ secrets, failRate, delayMs = 0 }) =>
-      child.send({ type: 'configure', secrets, failRate, delayMs }),
+    configure: ({ secrets, publicKey, failRate, delayMs = 0 }) =>
+      child.send({ type: 'configure', secrets, publicKey, failRate, delayMs }),
     reset: () => child.send({ type: 'reset' }),
     count: () => ask('count'),
     dump: () => ask('dump'),

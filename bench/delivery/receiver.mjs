@@ -1,12 +1,13 @@
 // Loopback webhook receiver of the delivery benchmark, run as its own child process (`node receiver.mjs`,
-// spawned by run.mjs with an IPC channel). Every request is verified with @platform/webhooks `verify`;
+// spawned by run.mjs with an IPC channel). Every request is verified with @platform/webhooks `verify`
+// (`verifyStandard` for a request signed with a Standard Webhooks scheme: v1 with the secret, v1a with the public key);
 // a verified request is answered 200 {"received":true}, or 500 for a configurable fraction of attempts
 // (drawn at random per attempt). Each request is recorded: body eventId, delivery id, attempt number,
 // arrival and answer times (ms since the epoch, sub-millisecond, same clock as the parent's).
 //
 // With `delayMs` (configure), every answer waits that long first: an endpoint with that latency.
 //
-// IPC, parent → child: {type:'configure', secrets, failRate, delayMs?} | {type:'reset'} | {type:'watch', ids} |
+// IPC, parent → child: {type:'configure', secrets, publicKey?, failRate, delayMs?} | {type:'reset'} | {type:'watch', ids} |
 // {type:'count', id} | {type:'dump', id} | {type:'stop'}. Child → parent: {type:'ready', port} and a reply {id, ...} per query.
 //
 // With RECEIVER_PROCESSES=K (K > 1) it is K processes (node:cluster): the first one, which the parent talks
@@ -14,7 +15,7 @@
 // cluster.mjs). So a benchmark past one core's worth of deliveries does not measure its own receiver.
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
-import { verify } from '@platform/webhooks';
+import { verify, verifyStandard } from '@platform/webhooks';
 import { countAnswer, runReceiverPrimary } from './receiver-cluster.mjs';
 
 const PROCESSES = Number(process.env.RECEIVER_PROCESSES ?? '1');
@@ -28,6 +29,8 @@ function runReceiver(isWorker) {
   const now = () => performance.timeOrigin + performance.now();
 
   let secrets = [];
+  /** An ed25519 installation's public key: requests without X-Platform-Signature verify v1a with it (else v1 with the secrets). */
+  let publicKey;
   let failRate = 0;
   let delayMs = 0;
   /** [eventId, deliveryId, attempt, arrivedAt, answeredAt, status, bodyBytes] per request. */
@@ -55,7 +58,14 @@ function runReceiver(isWorker) {
   async function answer(req, res, body, arrivedAt) {
     let status = 200;
     try {
-      await verify(body, req.headers['x-platform-signature'], secrets);
+      if (req.headers['x-platform-signature'] !== undefined)
+        await verify(body, req.headers['x-platform-signature'], secrets);
+      else
+        await verifyStandard(
+          body,
+          req.headers,
+          publicKey === undefined ? { secret: secrets } : { publicKey },
+        );
     } catch {
       status = 401;
     }
@@ -99,6 +109,7 @@ function runReceiver(isWorker) {
     switch (message.type) {
       case 'configure':
         secrets = message.secrets;
+        publicKey = message.publicKey;
         failRate = message.failRate;
         delayMs = message.delayMs ?? 0;
         break;

@@ -79,6 +79,7 @@ const EXPECTED: Record<string, readonly number[]> = {
   'POST /v1/installations/{id}/render':                           [200, 401, 200, 403, 404, 401, 401, 403, 403],
   'GET /v1/installations/{id}/webhook-secret':                    [200, 401, 200, 403, 404, 401, 401, 200, 200],
   'POST /v1/installations/{id}/webhook-secret/rotate':            [200, 401, 200, 403, 404, 401, 401, 200, 200],
+  'GET /v1/installations/{id}/webhook-public-key':                [200, 401, 200, 200, 404, 401, 401, 200, 200],
   'GET /v1/installations/{id}/deliveries':                        [200, 401, 200, 200, 404, 401, 401, 403, 200],
   'GET /v1/installations/{id}/deliveries/{deliveryId}':           [200, 401, 200, 200, 404, 401, 401, 403, 200],
   'POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver': [202, 401, 202, 403, 404, 401, 401, 403, 202],
@@ -176,7 +177,8 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
       {
         integration: 'webhook',
         space: 'sp-a',
-        configuration: { url: receiver.url, space_content_updated: true },
+        // signs with ed25519: it has a public key to read
+        configuration: { url: receiver.url, space_content_updated: true, signature_scheme: 'ed25519' },
       },
       tokens.get('A') ?? undefined,
     );
@@ -332,6 +334,9 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
     }),
     'POST /v1/installations/{id}/webhook-secret/rotate': async () => ({
       path: `/v1/installations/${instA}/webhook-secret/rotate`,
+    }),
+    'GET /v1/installations/{id}/webhook-public-key': async () => ({
+      path: `/v1/installations/${instA}/webhook-public-key`,
     }),
     'GET /v1/installations/{id}/deliveries': async () => ({ path: `/v1/installations/${instA}/deliveries` }),
     'GET /v1/installations/{id}/deliveries/{deliveryId}': async () => ({

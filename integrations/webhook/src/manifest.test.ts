@@ -23,14 +23,22 @@ describe('platform-manifest.yaml', () => {
     expect([...load(true).scopes].sort()).toEqual(['site:views:read', 'space:content:read']);
   });
 
-  it('declares, per place, the URL (required) and one boolean per event of the place, default false', () => {
+  it('declares, per place, the URL (required), one boolean per event of the place (default false) and the signature settings', () => {
     const { configurations } = load(true);
     const places = { account: WEBHOOK_EVENT_TYPES_BY_PLACE.space, site: WEBHOOK_EVENT_TYPES_BY_PLACE.site };
     expect(Object.keys(configurations ?? {}).sort()).toEqual(['account', 'site']);
     for (const [place, events] of Object.entries(places)) {
       const settings = configurations?.[place as 'account' | 'site'];
       expect(settings?.required).toEqual(['url']);
-      expect(Object.keys(settings?.properties ?? {}).sort()).toEqual(['url', ...events].sort());
+      // the signature settings (docs/contracts.md "Signature schemes") are the same at both places
+      const signature = ['signature_both_headers', 'signature_scheme'];
+      expect(Object.keys(settings?.properties ?? {}).sort()).toEqual(['url', ...events, ...signature].sort());
+      expect(settings?.properties?.signature_scheme).toMatchObject({
+        type: 'string',
+        enum: ['platform', 'standard-webhooks', 'ed25519'],
+        default: 'platform',
+      });
+      expect(settings?.properties?.signature_both_headers).toMatchObject({ type: 'boolean', default: false });
       expect(settings?.properties?.url).toMatchObject({ type: 'string', title: 'Webhook URL' });
       expect(settings?.properties?.url?.description).toMatch(/https/);
       for (const event of events) {

@@ -21,6 +21,7 @@ import { registerTail } from './commands/tail.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerTrigger } from './commands/trigger.js';
 import { registerUninstall } from './commands/uninstall.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { registerWhoami } from './commands/whoami.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
@@ -47,6 +48,7 @@ const COMMANDS: ReadonlyArray<(program: Command, context: CommandContext) => voi
   registerWhoami,
   registerTokens,
   registerPortal,
+  registerWebhooks,
   registerManifest,
   registerCompletion,
 ];

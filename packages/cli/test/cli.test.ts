@@ -181,6 +181,8 @@ describe('help and version', () => {
       ['installations', 'list', '--help'],
       ...[[], ['create'], ['list'], ['revoke']].map((sub) => ['tokens', ...sub, '--help']),
       ...[[], ['open'], ['revoke']].map((sub) => ['portal', ...sub, '--help']),
+      ['webhooks', '--help'],
+      ['webhooks', 'public-key', '--help'],
     ];
     // In process (same program as the bin, without 17 process start-ups).
     for (const args of commands) {

@@ -132,6 +132,40 @@ describe('integrations, installations, uninstall, unpublish', () => {
   });
 });
 
+describe('webhooks public-key', () => {
+  it("prints an ed25519 installation's public key alone on stdout; a platform one gets the host's 404 saying how", async () => {
+    const env = cliEnv();
+    const configuration = { url: 'https://hooks.example.com/in', space_content_updated: true };
+    const install = async (extra: Record<string, unknown>) =>
+      (
+        await fetch(`${host.url}/v1/installations`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            integration: 'webhook',
+            space: 'space_pk',
+            configuration: { ...configuration, ...extra },
+          }),
+        }).then((r) => r.json() as Promise<{ id: string }>)
+      ).id;
+    const ed = await install({ signature_scheme: 'ed25519' });
+    const printed = await run(['webhooks', 'public-key', ed, ...flags], { env });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toMatch(/^whpk_[A-Za-z0-9+/]{43}=\n$/);
+    expect(printed.stderr).toContain('signs webhook-signature v1a entries now');
+    const json = await run(['webhooks', 'public-key', ed, '--json', ...flags], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      algorithm: 'ed25519',
+      publicKey: printed.stdout.trim(),
+      scheme: 'ed25519',
+    });
+    const plain = await install({});
+    const refused = await run(['webhooks', 'public-key', plain, ...flags], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('signature_scheme becomes ed25519');
+  });
+});
+
 describe('events and completion', () => {
   it('prints the event catalogue and a sample payload', async () => {
     const env = cliEnv();

@@ -49,6 +49,7 @@ export const hostApi = {
   'POST /v1/installations/{id}/render': { body: S.RenderBody, response: S.Rendered },
   'GET /v1/installations/{id}/webhook-secret': { response: S.WebhookSecret },
   'POST /v1/installations/{id}/webhook-secret/rotate': { response: S.RotatedWebhookSecret },
+  'GET /v1/installations/{id}/webhook-public-key': { response: S.WebhookPublicKey },
   'GET /v1/installations/{id}/deliveries': { query: S.DeliveryQuery, response: S.DeliveryList },
   'GET /v1/installations/{id}/deliveries/{deliveryId}': { response: S.Delivery },
   'POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver': { response: S.Delivery },

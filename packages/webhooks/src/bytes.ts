@@ -55,11 +55,19 @@ export function fromHex(hex: string): Uint8Array<ArrayBuffer> | undefined {
  * @example toBase64Url(utf8('hi')); // 'aGk'
  */
 export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/**
+ * Padded standard base64 of bytes (RFC 4648 section 4), the spelling Standard Webhooks uses.
+ * @example toBase64(utf8('hi')); // 'aGk='
+ */
+export function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return btoa(binary);
 }
 
 /**

@@ -1,9 +1,11 @@
-// @platform/webhooks — sign and verify X-Platform-Signature webhooks. Platform-neutral core
+// @platform/webhooks — sign and verify webhooks: X-Platform-Signature, Standard Webhooks v1 and v1a (ed25519). Platform-neutral core
 // (Web Crypto only): runs in Node >= 20, Cloudflare Workers, Deno and Bun.
 // node:http and Express helpers live in '@platform/webhooks/node' and '@platform/webhooks/express'.
 export type { RawBody } from './bytes.js';
 export type { DedupeStore, MemoryDedupeStore, MemoryDedupeStoreOptions } from './dedupe.js';
 export { createMemoryDedupeStore } from './dedupe.js';
+export type { SigningKeyPair } from './ed25519.js';
+export { generateSigningKeyPair, PRIVATE_KEY_PREFIX, PUBLIC_KEY_PREFIX, publicKeyOf } from './ed25519.js';
 export type { WebhookVerificationErrorCode } from './errors.js';
 export { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 export type {
@@ -26,9 +28,25 @@ export type {
   WebhookReply,
 } from './receiver.js';
 export { createWebhookProcessor, WebhookRequestError } from './receiver.js';
+export type { SignatureScheme } from './schemes.js';
+export { DEFAULT_SIGNATURE_SCHEME, isSignatureScheme, SIGNATURE_SCHEMES } from './schemes.js';
 export { generateSecret } from './secret.js';
 export type { SignOptions, VerifiedSignature, VerifyOptions } from './signature.js';
 export { DEFAULT_TOLERANCE_SECONDS, sign, verify } from './signature.js';
+export type {
+  HeaderSource,
+  StandardSignOptions,
+  StandardVerificationKeys,
+  StandardWebhookHeaders,
+  VerifiedStandardSignature,
+} from './standard.js';
+export {
+  STANDARD_WEBHOOK_HEADERS,
+  signStandard,
+  standardSecret,
+  standardSecretKey,
+  verifyStandard,
+} from './standard.js';
 
 /** Headers the platform sends with every webhook delivery (lowercase, as node exposes them). */
 export const WEBHOOK_HEADERS = {

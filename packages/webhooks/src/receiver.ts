@@ -5,7 +5,9 @@ import type { DedupeStore } from './dedupe.js';
 import { createMemoryDedupeStore } from './dedupe.js';
 import { WebhookConfigurationError, WebhookVerificationError } from './errors.js';
 import { parseEvent, type WebhookEvent } from './events.js';
+import type { SignatureScheme } from './schemes.js';
 import { checkTolerance, DEFAULT_TOLERANCE_SECONDS, normalizeSecrets, verify } from './signature.js';
+import { type StandardVerificationKeys, verifyStandard } from './standard.js';
 
 /** Delivery details passed to `onEvent` beside the event. */
 export interface WebhookMeta {
@@ -25,8 +27,18 @@ export interface WebhookErrorInfo {
 
 /** Options of every receiver helper. */
 export interface WebhookHandlerOptions {
-  /** The webhook secret (`whsec_...`), or several during a rotation (any one verifies). */
-  secret: string | readonly string[];
+  /**
+   * The webhook secret (`whsec_...`), or several during a rotation (any one verifies): schemes
+   * `platform` and `standard-webhooks`.
+   */
+  secret?: string | readonly string[];
+  /**
+   * How the installation signs (its `signature_scheme`). Default `platform` (`X-Platform-Signature`);
+   * `standard-webhooks` checks `webhook-signature` `v1` with `secret`; `ed25519` checks `v1a` with `publicKey`.
+   */
+  scheme?: SignatureScheme;
+  /** The installation's ed25519 public key (`whpk_...`), or several: scheme `ed25519`. */
+  publicKey?: string | readonly string[];
   /** Your code. Throw (or reject) to answer 500 so the platform retries; the event is then not marked seen. */
   onEvent: (event: WebhookEvent, meta: WebhookMeta) => unknown;
   /** Accepted age of the signature timestamp in seconds, both ways. Default 300. */
@@ -103,6 +115,36 @@ function parseAttempt(value: string | null): number | null {
   return Number(value.trim());
 }
 
+type RequestVerifier = (
+  body: Uint8Array,
+  header: (name: string) => string | null,
+  options: { tolerance: number; now: () => number },
+) => Promise<{ timestamp: number }>;
+
+/** The check of the configured scheme, its keys validated up front. */
+function verifierOf(options: WebhookHandlerOptions): RequestVerifier {
+  const scheme = options.scheme ?? 'platform';
+  if (scheme === 'platform') {
+    const secrets = normalizeSecrets(options.secret ?? []);
+    return (body, header, opts) => verify(body, header('x-platform-signature'), secrets, opts);
+  }
+  let keys: StandardVerificationKeys;
+  if (scheme === 'standard-webhooks') keys = { secret: normalizeSecrets(options.secret ?? []) };
+  else if (scheme === 'ed25519') {
+    if (options.publicKey === undefined || options.publicKey.length === 0) {
+      throw new WebhookConfigurationError(
+        'scheme "ed25519" needs publicKey: the installation\'s public key (whpk_...), shown by the dashboard, `platform webhooks public-key` or GET /v1/installations/{id}/webhook-public-key.',
+      );
+    }
+    keys = { publicKey: options.publicKey };
+  } else {
+    throw new WebhookConfigurationError(
+      `scheme must be "platform", "standard-webhooks" or "ed25519", got ${JSON.stringify(scheme)}.`,
+    );
+  }
+  return (body, header, opts) => verifyStandard(body, (name) => header(name), keys, opts);
+}
+
 /**
  * Builds the adapter-independent receiver. Adapters (fetch, node:http, Express) are thin wrappers.
  *
@@ -113,7 +155,7 @@ function parseAttempt(value: string | null): number | null {
 export function createWebhookProcessor(
   options: WebhookHandlerOptions,
 ): (incoming: IncomingWebhook) => Promise<WebhookReply> {
-  const secrets = normalizeSecrets(options.secret);
+  const verifyRequest = verifierOf(options);
   const tolerance = checkTolerance(options.tolerance ?? DEFAULT_TOLERANCE_SECONDS);
   if (typeof options.onEvent !== 'function') {
     throw new WebhookConfigurationError('onEvent must be a function (event, meta) => void | Promise<void>.');
@@ -205,7 +247,7 @@ export function createWebhookProcessor(
     let event: WebhookEvent;
     let timestamp: number;
     try {
-      ({ timestamp } = await verify(body, incoming.header('x-platform-signature'), secrets, {
+      ({ timestamp } = await verifyRequest(body, incoming.header, {
         tolerance,
         now: options.now ?? Date.now,
       }));

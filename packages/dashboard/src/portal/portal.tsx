@@ -3,6 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { type ApiCall, createApiClient, describeError, type Installation } from '../app/api';
 import { DeliveryLog } from '../app/pages/deliveries';
 import { WebhookSecret } from '../app/pages/webhook-secret';
+import { WebhookSigning } from '../app/pages/webhook-signing';
 import { EmptyState, ErrorNotice, StatusBadge, useLoad } from '../app/ui';
 import type { PortalLink } from './link';
 import { EndpointSettings, placeOf } from './settings';
@@ -87,6 +88,7 @@ function InstallationView({
       </section>
       <DeliveryLog installationId={installation.id} client={client} pollMs={POLL_MS} />
       <EndpointSettings client={client} installation={installation} onSaved={onSaved} />
+      <WebhookSigning installation={installation} client={client} />
       <WebhookSecret installationId={installation.id} client={client} />
     </div>
   );

@@ -98,6 +98,12 @@ export const ACCESS = {
     installation: 'own',
     portal: 'own',
   },
+  // Not a secret: whoever may read the installation may read the key its receivers verify with.
+  'GET /v1/installations/{id}/webhook-public-key': {
+    organization: { owns: 'installation' },
+    installation: 'own',
+    portal: 'own',
+  },
   // The series of one installation (`installation` query) for its organization; host-wide: the operator only.
   'GET /v1/stats/deliveries': { organization: { scope: 'deliveries:read', owns: 'query-installation' } },
   'GET /v1/installations/{id}/deliveries': { organization: readDeliveries, portal: 'own' },

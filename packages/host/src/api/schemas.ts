@@ -310,7 +310,27 @@ export const InvocationQuery = z.object({
 export const InvocationList = z.object({ invocations: z.array(Invocation) });
 
 /** `GET /v1/installations/{id}/webhook-secret`. */
-export const WebhookSecret = z.object({ secret: z.string(), previous: z.array(z.string()).optional() });
+export const WebhookSecret = z.object({
+  secret: z.string(),
+  previous: z.array(z.string()).optional(),
+  standardWebhooks: z
+    .object({ secret: z.string(), previous: z.array(z.string()).optional() })
+    .optional()
+    .openapi({
+      description:
+        'The same secret(s) in the Standard Webhooks spelling (whsec_ + padded base64 of the key bytes): what `new Webhook(secret)` of the standardwebhooks and svix packages takes, for signature_scheme standard-webhooks.',
+    }),
+});
+
+/** `GET /v1/installations/{id}/webhook-public-key`. */
+export const WebhookPublicKey = z
+  .object({
+    algorithm: z.literal('ed25519'),
+    publicKey: z.string().openapi({ example: 'whpk_MCowBQYDK2VwAyEA…' }),
+    scheme: z.enum(['platform', 'standard-webhooks', 'ed25519']),
+    createdAt: z.string(),
+  })
+  .openapi('WebhookPublicKey');
 
 /** `POST /v1/installations/{id}/webhook-secret/rotate`. */
 export const RotatedWebhookSecret = z.object({ secret: z.string(), previousExpiresAt: z.string() });

@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { standardSecret } from '@platform/webhooks';
 import { auditInstallation } from '../services/audit.js';
 import type { HostContext } from '../services/context.js';
+import { webhookPublicKey } from '../services/signing-keys.js';
 import {
   getDelivery,
   listDeliveries,
@@ -22,8 +24,19 @@ import {
   RedeliverRangeBody,
   RotatedWebhookSecret,
   TestEventBody,
+  WebhookPublicKey,
   WebhookSecret,
 } from './schemas.js';
+
+/** The Standard Webhooks spelling of the secrets, or undefined when one is not `whsec_` + base64 (set by hand). */
+function standardSpelling(secret: string, previous: string[]) {
+  try {
+    const spelled = previous.map(standardSecret);
+    return { secret: standardSecret(secret), ...(spelled.length ? { previous: spelled } : {}) };
+  } catch {
+    return undefined;
+  }
+}
 
 const errors = {
   400: errorResponse('Invalid request'),
@@ -86,7 +99,15 @@ export function webhookRoutes(ctx: HostContext) {
       const { id } = c.req.valid('param');
       const { secret, previous } = await webhookSecret(ctx, id);
       await auditInstallation(ctx, c.get('principal'), id, 'webhook_secret.reveal');
-      return c.json({ secret, ...(previous.length ? { previous } : {}) }, 200);
+      const standardWebhooks = standardSpelling(secret, previous);
+      return c.json(
+        {
+          secret,
+          ...(previous.length ? { previous } : {}),
+          ...(standardWebhooks ? { standardWebhooks } : {}),
+        },
+        200,
+      );
     },
   );
 
@@ -112,6 +133,24 @@ export function webhookRoutes(ctx: HostContext) {
         previousExpiresAt: new Date(previousExpiresAt).toISOString(),
       });
       return c.json({ secret, previousExpiresAt: new Date(previousExpiresAt).toISOString() }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/installations/{id}/webhook-public-key',
+      summary:
+        "The installation's ed25519 public key (whpk_…), which verifies its webhook-signature v1a entries; made when signature_scheme becomes ed25519",
+      request: { params: IdParam },
+      responses: {
+        200: { description: 'Public key', content: json(WebhookPublicKey) },
+        ...errors,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      return c.json(await webhookPublicKey(ctx, id), 200);
     },
   );
 

@@ -22,6 +22,7 @@ import {
   MAX_RETRIES,
 } from './policy.js';
 import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
+import type { DeliverySigning } from './signing.js';
 
 /** One delivery (one attempt series) as the engine needs it. Storage may carry more fields. */
 export interface DeliveryJob {
@@ -42,6 +43,8 @@ export interface DeliveryTarget {
   url: string;
   /** Active signing secrets (two during a rotation overlap). */
   secrets: readonly string[];
+  /** The installation's signature scheme (signing.ts); absent: `platform`. */
+  signing?: DeliverySigning;
 }
 
 /** An attempt as recorded: the sender's result and the attempt number. */
@@ -256,6 +259,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       url,
       body: job.body,
       secrets: target.secrets,
+      ...(target.signing === undefined ? {} : { signing: target.signing }),
       eventId: job.eventId,
       eventType: job.eventType,
       deliveryId: job.id,

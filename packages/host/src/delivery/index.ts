@@ -47,3 +47,4 @@ export {
   type SendWebhookInput,
   sendWebhook,
 } from './sender.js';
+export { type DeliverySigning, type SignInput, signatureHeaders } from './signing.js';

@@ -2,6 +2,7 @@ import { sign } from '@platform/webhooks';
 import type { Dispatcher } from 'undici';
 import { type AttemptError, describe, toAttemptError } from './errors.js';
 import { ExchangeTimeout, postExchange } from './exchange.js';
+import { type DeliverySigning, signatureHeaders } from './signing.js';
 
 /** At most this many bytes of a response body are kept (and read). */
 export const RESPONSE_EXCERPT_BYTES = 4096;
@@ -17,6 +18,8 @@ export interface SendWebhookInput {
   body: string;
   /** Active secrets (two during a rotation overlap): one `v1=` each. */
   secrets: readonly string[];
+  /** The installation's signature scheme; absent: `platform` (`X-Platform-Signature` only). */
+  signing?: DeliverySigning;
   eventId: string;
   eventType: string;
   /** Stable across the retries of a delivery. */
@@ -76,9 +79,19 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   const elapsed = () => Math.round(performance.now() - started);
   const bytes = Buffer.from(input.body, 'utf8');
 
-  let signature: string;
+  // `platform` (the default) signs here exactly as before; another scheme gets its headers from signing.ts.
+  let signature: string | Record<string, string>;
   try {
-    signature = await sign(bytes, input.secrets, { timestamp: Math.floor(now() / 1000) });
+    const timestamp = Math.floor(now() / 1000);
+    signature =
+      input.signing === undefined || input.signing.scheme === 'platform'
+        ? await sign(bytes, input.secrets, { timestamp })
+        : await signatureHeaders(input.signing, {
+            bytes,
+            secrets: input.secrets,
+            eventId: input.eventId,
+            timestamp,
+          });
   } catch (error) {
     // A configuration problem (no secret): never include the secret values in the message.
     const name = error instanceof Error ? error.name : 'Error';
@@ -90,15 +103,17 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   }
 
   try {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'x-platform-signature': signature,
+    const headers: Record<string, string> =
+      typeof signature === 'string'
+        ? { 'content-type': 'application/json', 'x-platform-signature': signature }
+        : { 'content-type': 'application/json', ...signature };
+    Object.assign(headers, {
       'x-platform-event-id': input.eventId,
       'x-platform-event-type': input.eventType,
       'x-platform-delivery-id': input.deliveryId,
       'x-platform-delivery-attempt': String(input.attempt),
       'user-agent': `Platform-Webhooks/${input.userAgentVersion}`,
-    };
+    });
     if (input.traceparent !== undefined) headers.traceparent = input.traceparent;
     const { statusCode, excerpt } = await postExchange({
       url: typeof input.url === 'string' ? new URL(input.url) : input.url,

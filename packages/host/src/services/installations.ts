@@ -8,6 +8,7 @@ import type { Principal } from '../access/principal.js';
 import { hashToken, randomToken, safeEqual } from '../auth.js';
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { validateWebhookUrl } from '../net/index.js';
+import { signingRules } from '../signing/index.js';
 import type {
   InstallationRecord,
   InstallationStatus,
@@ -16,6 +17,7 @@ import type {
 } from '../storage/index.js';
 import { type HostContext, publicEndpoint, WEBHOOK_INTEGRATION } from './context.js';
 import { installationSetupJobs, placeSetupEvents } from './dispatch.js';
+import { ensureSigningKey } from './signing-keys.js';
 
 /** How an installation looks through the API: the `Installation` of `@platform/api-client`. */
 export type InstallationView = Installation;
@@ -51,6 +53,7 @@ function webhookRules(
   if (!events.some((name) => configuration[name] === true)) {
     errors.push({ key: events[0]!, message: `select at least one event (${events.join(', ')})` });
   }
+  errors.push(...signingRules(configuration));
   return errors;
 }
 
@@ -219,7 +222,10 @@ export async function install(
     const withToken = await tx.installations.update(created.id, {
       tokenHash: hashToken(ctx.tokens.issue(created.id)),
     });
-    if (integration.name === WEBHOOK_INTEGRATION) await tx.webhookSecrets.set(created.id, generateSecret());
+    if (integration.name === WEBHOOK_INTEGRATION) {
+      await tx.webhookSecrets.set(created.id, generateSecret());
+      await ensureSigningKey(tx, created.id, configuration);
+    }
     await tx.jobs.enqueue(
       installationSetupJobs(
         withToken,
@@ -282,6 +288,7 @@ export async function configure(
       status,
       ...(patch.externalIds ? { externalIds: patch.externalIds } : {}),
     });
+    if (integration.name === WEBHOOK_INTEGRATION) await ensureSigningKey(tx, id, configuration);
     if (patch.configuration)
       await tx.jobs.enqueue(
         installationSetupJobs(

@@ -45,6 +45,7 @@ export type { OrganizationRecord, OrganizationsRepo, ResourceOwnerRecord } from 
 export type { ResealReport, SecretsAtRestRepo } from './repos/secrets-at-rest.js';
 export type { SettingsRepo } from './repos/settings.js';
 export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
+export type { WebhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
 export type { Migration } from './schema.js';
 export type { Dialect } from './sql.js';
 export type { SqliteSynchronous } from './sqlite.js';

@@ -350,4 +350,29 @@ CREATE TABLE delivery_stats (
 );
 CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
   },
+  {
+    version: 15,
+    name: 'webhook signing keys: the ed25519 key pair of an installation that signs with the ed25519 scheme (Standard Webhooks v1a)',
+    // docs/contracts.md "Signature schemes". The private key is a secret like webhook_secrets' (the one
+    // place it is stored: repos/webhook-signing-keys.ts); the public key is shown to anyone who may read
+    // the installation. A change moves the routing epoch on, like a secret's, so cached targets re-read it.
+    sql: {
+      sqlite: `CREATE TABLE webhook_signing_keys (
+  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
+  private_key TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE TRIGGER webhook_signing_keys_routing_insert AFTER INSERT ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER webhook_signing_keys_routing_update AFTER UPDATE ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
+CREATE TRIGGER webhook_signing_keys_routing_delete AFTER DELETE ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;`,
+      postgres: `CREATE TABLE webhook_signing_keys (
+  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
+  private_key TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON webhook_signing_keys FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();`,
+    },
+  },
 ];

@@ -23,6 +23,7 @@ import { queueRepo } from './repos/queue.js';
 import { type SecretsAtRestRepo, secretsAtRestRepo } from './repos/secrets-at-rest.js';
 import { type SettingsRepo, settingsRepo } from './repos/settings.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
+import { type WebhookSigningKeysRepo, webhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
 import type { Dialect, Sql } from './sql.js';
 import { openSqlite, type SqliteOptions } from './sqlite.js';
 import type { JobKind } from './types.js';
@@ -69,6 +70,8 @@ export interface Repositories {
    * through `secrets.seal` / `secrets.open` (src/secrets/README.md).
    */
   readonly secrets: SecretBox;
+  /** ed25519 key pairs of installations signing with `ed25519` (migration 15; private keys sealed). */
+  readonly webhookSigningKeys: WebhookSigningKeysRepo;
   readonly events: EventsRepo;
   readonly jobs: JobsRepo;
   readonly invocationLogs: InvocationLogsRepo;
@@ -109,6 +112,7 @@ function repositories(sql: Sql, box: SecretBox): Repositories {
     integrations: integrationsRepo(sql, box),
     installations: installationsRepo(sql, box),
     webhookSecrets: webhookSecretsRepo(sql, box),
+    webhookSigningKeys: webhookSigningKeysRepo(sql, box),
     secretsAtRest: secretsAtRestRepo(sql, box),
     secrets: box,
     events: eventsRepo(sql),

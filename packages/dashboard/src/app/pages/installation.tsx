@@ -11,6 +11,7 @@ import { BackToInstallations, ErrorNotice, StatusBadge, useLoad } from '../ui';
 import { DeliveryLog } from './deliveries';
 import { PortalLink } from './portal-link';
 import { WebhookSecret } from './webhook-secret';
+import { WebhookSigning } from './webhook-signing';
 
 /** Where an installation lives, in words. */
 export function placeOfInstallation(i: Installation): string {
@@ -183,6 +184,7 @@ export function InstallationPage({ id }: { id: string }) {
           <p class="muted">Loading the settings…</p>
         )}
       </section>
+      {isWebhook ? <WebhookSigning installation={inst} /> : null}
       {isWebhook ? <WebhookSecret installationId={inst.id} /> : null}
       {isWebhook ? <PortalLink installationId={inst.id} /> : null}
       {isWebhook && can(principal, 'deliveries:read') ? <DeliveryCharts installationId={inst.id} /> : null}

@@ -100,6 +100,15 @@ export function WebhookSecret({
           </button>
         )}
       </div>
+      {secret?.standardWebhooks ? (
+        <p class="muted">
+          Standard Webhooks spelling (for <code>new Webhook(secret)</code> of standardwebhooks or svix, scheme{' '}
+          <code>standard-webhooks</code>):{' '}
+          <code class="secret" data-testid="webhook-secret-standard">
+            {secret.standardWebhooks.secret}
+          </code>
+        </p>
+      ) : null}
       {secret?.previous?.length ? (
         <p class="muted">The previous secret also signs deliveries until its 24 hours are over.</p>
       ) : null}

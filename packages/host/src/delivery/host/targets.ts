@@ -1,3 +1,4 @@
+import { deliverySigningOf } from '../../signing/index.js';
 import type { DeliveryTargetRead } from '../../storage/index.js';
 import type { DeliveryTarget } from '../engine.js';
 
@@ -84,5 +85,9 @@ export class DeliveryTargets {
 
 function toTarget(read: DeliveryTargetRead | null): DeliveryTarget | null {
   if (!read || typeof read.configuration.url !== 'string') return null;
-  return { url: read.configuration.url, secrets: read.secrets };
+  const signing = deliverySigningOf(read.configuration, read.signingKey);
+  // The default scheme leaves the target as it always was: `platform` signs in the sender's own path.
+  return signing.scheme === 'platform'
+    ? { url: read.configuration.url, secrets: read.secrets }
+    : { url: read.configuration.url, secrets: read.secrets, signing };
 }

@@ -40,6 +40,7 @@ export function miscContract(ctx: () => Ctx): void {
       secrets: [],
       validUntil: null,
       epoch: epoch0,
+      signingKey: null,
     });
     const t0 = 1_700_000_000_000;
     await storage.webhookSecrets.set(inst.id, 'whsec_a');
@@ -57,6 +58,31 @@ export function miscContract(ctx: () => Ctx): void {
     const edited = await storage.webhookSecrets.deliveryTarget(inst.id, t0);
     expect(edited?.configuration).toEqual({ url: 'https://example.com/v2' });
     expect(edited!.epoch).toBeGreaterThan(rotated!.epoch);
+  });
+
+  it('webhookSigningKeys keeps the first key pair of an installation; deliveryTarget reads its private key', async () => {
+    const { storage } = ctx();
+    const inst = await storage.installations.create(installationInput());
+    expect(await storage.webhookSigningKeys.publicKey(inst.id)).toBeNull();
+    const before = (await storage.webhookSecrets.deliveryTarget(inst.id, 0))!.epoch;
+    const first = { privateKey: 'whsk_first', publicKey: 'whpk_first' };
+    expect(await storage.webhookSigningKeys.ensure(inst.id, first, 1_000)).toEqual({
+      publicKey: 'whpk_first',
+      createdAt: 1_000,
+    });
+    // A second pair does not replace the first: receivers hold its public key.
+    const again = await storage.webhookSigningKeys.ensure(
+      inst.id,
+      { privateKey: 'whsk_2', publicKey: 'whpk_2' },
+      2_000,
+    );
+    expect(again).toEqual({ publicKey: 'whpk_first', createdAt: 1_000 });
+    const target = await storage.webhookSecrets.deliveryTarget(inst.id, 0);
+    expect(target?.signingKey).toBe('whsk_first');
+    expect(target!.epoch).toBeGreaterThan(before);
+    // Gone with its installation.
+    await storage.installations.delete(inst.id);
+    expect(await storage.webhookSigningKeys.publicKey(inst.id)).toBeNull();
   });
 
   it('claim and claimHeld return the routing epoch they read: a change committed before a claim is in it', async () => {

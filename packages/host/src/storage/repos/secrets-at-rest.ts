@@ -21,6 +21,8 @@ export interface ResealReport {
   /** The key everything is now sealed with. */
   keyId: string;
   webhookSecrets: number;
+  /** ed25519 private keys of installations signing with `ed25519`. */
+  webhookSigningKeys: number;
   integrations: number;
   installations: number;
   settings: number;
@@ -57,6 +59,7 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
         keyId: box.currentKeyId,
         webhookSecrets: 0,
         integrations: 0,
+        webhookSigningKeys: 0,
         installations: 0,
         settings: 0,
         jobs: 0,
@@ -83,6 +86,16 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
           ],
         );
         report.webhookSecrets += changes;
+      }
+
+      for (const row of await sql.all('SELECT installation_id, private_key FROM webhook_signing_keys')) {
+        const key = str(row, 'private_key');
+        if (!box.needsReseal(key)) continue;
+        const { changes } = await sql.run(
+          'UPDATE webhook_signing_keys SET private_key = ? WHERE installation_id = ? AND private_key = ?',
+          [again(key), str(row, 'installation_id'), key],
+        );
+        report.webhookSigningKeys += changes;
       }
 
       for (const row of await sql.all('SELECT name, version, signing_secret, secrets FROM integrations')) {
@@ -161,6 +174,7 @@ async function scrub(sql: Sql, report: ResealReport): Promise<void> {
   const tables = (
     [
       ['webhook_secrets', report.webhookSecrets],
+      ['webhook_signing_keys', report.webhookSigningKeys],
       ['integrations', report.integrations],
       ['installations', report.installations],
       ['settings', report.settings],

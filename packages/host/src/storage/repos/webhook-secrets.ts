@@ -1,4 +1,8 @@
 import { openConfiguration, reveal, type SecretBox } from '../../secrets/index.js';
+
+/** A sealed value opened, or null (none stored). */
+const openOrNull = (box: SecretBox, value: string | null) => (value === null ? null : reveal(box, value));
+
 import { StorageError } from '../errors.js';
 import { json, numOrNull, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
@@ -28,7 +32,7 @@ export interface WebhookSecretsRepo {
    *
    * @example
    * const target = await storage.webhookSecrets.deliveryTarget(inst.id, Date.now());
-   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'], validUntil: null, epoch: 7 }
+   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'], validUntil: null, epoch: 7, signingKey: null }
    */
   deliveryTarget(installationId: string, now: number): Promise<DeliveryTargetRead | null>;
 }
@@ -42,6 +46,8 @@ export interface DeliveryTargetRead {
   validUntil: number | null;
   /** The routing epoch the read saw: any change of the installation or its secrets moves it on. */
   epoch: number;
+  /** The installation's ed25519 private key (`whsk_…`, repos/webhook-signing-keys.ts), or null: none made. */
+  signingKey: string | null;
 }
 
 /**
@@ -96,8 +102,9 @@ export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo
     async deliveryTarget(installationId, now) {
       const row = await sql.get(
         `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at,
-                ${ROUTING_EPOCH} AS routing_epoch
+                k.private_key, ${ROUTING_EPOCH} AS routing_epoch
            FROM installations i LEFT JOIN webhook_secrets s ON s.installation_id = i.id
+           LEFT JOIN webhook_signing_keys k ON k.installation_id = i.id
           WHERE i.id = ?`,
         [installationId],
       );
@@ -108,6 +115,7 @@ export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo
         secrets,
         validUntil: secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null,
         epoch: epochOf(row, 'routing_epoch'),
+        signingKey: openOrNull(box, strOrNull(row, 'private_key')),
       };
     },
   };

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { connect, printJson, withHostOptions } from './shared.js';
+
+/**
+ * Registers `platform webhooks public-key <installationId>`: the ed25519 public key (`whpk_…`) that verifies
+ * the installation's `webhook-signature` `v1a` entries (`GET /v1/installations/{id}/webhook-public-key`).
+ *
+ * @example
+ * ```ts
+ * registerWebhooks(program, context); // platform webhooks public-key inst_1
+ * ```
+ */
+export function registerWebhooks(program: Command, context: CommandContext): void {
+  const webhooks = program
+    .command('webhooks')
+    .description("a webhook installation's signing keys")
+    .addHelpText(
+      'after',
+      `
+An installation whose signature_scheme is ed25519 signs with its own key pair: receivers verify with the
+public key alone (docs/receivers.md). Switch a webhook to it with
+  platform configure signature_scheme=ed25519 --installation <installationId>
+
+Examples:
+  $ platform webhooks public-key inst_4f2a9c`,
+    );
+
+  withHostOptions(
+    webhooks
+      .command('public-key')
+      .description('print the ed25519 public key (whpk_…) of a webhook installation')
+      .argument('<installationId>', 'the webhook installation')
+      .option('--json', 'print {"algorithm", "publicKey", "scheme", "createdAt"} as JSON'),
+  )
+    .addHelpText(
+      'after',
+      `
+Prints the key alone on stdout (pipe it into your receiver's configuration); its scheme and age on stderr.
+
+Examples:
+  $ platform webhooks public-key inst_4f2a9c
+  $ platform webhooks public-key inst_4f2a9c --json`,
+    )
+    .action(async (installationId: string, options: { json?: boolean; url?: string; token?: string }) => {
+      const host = connect(context, options);
+      const key = await host.call('GET /v1/installations/{id}/webhook-public-key', {
+        params: { id: installationId },
+      });
+      if (options.json) return printJson(context, key);
+      context.io.stdout(`${key.publicKey}\n`);
+      const note =
+        key.scheme === 'ed25519'
+          ? 'signs webhook-signature v1a entries now'
+          : `not in use: the installation signs with ${key.scheme} (set signature_scheme=ed25519)`;
+      context.io.stderr(`ed25519 public key of ${installationId}, made ${key.createdAt}; ${note}\n`);
+    });
+}

@@ -1,0 +1,101 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  buildAll,
+  type DashboardHost,
+  launchBrowser,
+  SHOTS,
+  startDashboardHost,
+} from './harness';
+
+// Choosing a webhook's signature scheme on its installation page, in Chromium against a real host: a wrong
+// combination is shown inline under its field (the host's verdict) and leaves the installation pending;
+// ed25519 shows the public key the API serves; the page fits 1400 and 390 px wide.
+
+let t: DashboardHost;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let page: Page;
+let id = '';
+
+beforeAll(async () => {
+  buildAll();
+  t = await startDashboardHost();
+  const installed = await t.api<{ id: string }>('POST', '/v1/installations', {
+    integration: 'webhook',
+    space: 'docs-signing',
+    configuration: { url: 'http://127.0.0.1:9/hook', space_content_updated: true },
+  });
+  id = installed.body.id;
+  browser = await launchBrowser({ width: 1400, height: 900 });
+  page = browser.page;
+  await page.goto(`${t.url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
+  await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const fitsWidth = async (width: number) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+describe('signature scheme on the installation page', () => {
+  it('shows a wrong combination inline, then ed25519 with the public key of the API; fits 1400 and 390 px', async () => {
+    await page.goto(`${t.url}/installations/${id}`);
+    await page.getByRole('heading', { name: 'Signature', exact: true }).waitFor();
+    expect(await page.getByTestId('signature-scheme').textContent()).toBe('platform');
+    expect(await page.locator('#field-signature_scheme').inputValue()).toBe('platform');
+
+    // Both header sets with the platform scheme: the host's error under the field, status pending.
+    await page.locator('#field-signature_both_headers').click();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    const error = page.getByTestId('error-signature_both_headers');
+    await expect.poll(() => error.textContent()).toContain('choose standard-webhooks or ed25519');
+    expect(await page.getByTestId('installation-status').textContent()).toMatch(/^Pending/);
+    // the switch names its error for assistive technology
+    expect(await page.locator('#field-signature_both_headers').getAttribute('aria-describedby')).toContain(
+      'field-signature_both_headers-error',
+    );
+    await page
+      .getByRole('region', { name: 'Configuration' })
+      .screenshot({ path: join(SHOTS, 'webhook-signing-invalid.png') });
+
+    // ed25519 (keeping both header sets): valid, active, and the public key shown is the API's.
+    await page.locator('#field-signature_scheme').selectOption('ed25519');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await expect.poll(() => page.getByTestId('installation-status').textContent()).toBe('Active');
+    await expect.poll(() => page.getByTestId('signature-scheme').textContent()).toBe('ed25519');
+    const key = await t.api<{ publicKey: string }>('GET', `/v1/installations/${id}/webhook-public-key`);
+    await expect.poll(() => page.getByTestId('webhook-public-key').textContent()).toBe(key.body.publicKey);
+    await expect
+      .poll(() => page.getByText('also sends X-Platform-Signature while receivers migrate').count())
+      .toBe(1);
+    await fitsWidth(1400);
+    await page
+      .getByRole('region', { name: 'Signature' })
+      .screenshot({ path: join(SHOTS, 'webhook-signing-1400.png') });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await fitsWidth(390);
+    await page
+      .getByRole('region', { name: 'Signature' })
+      .screenshot({ path: join(SHOTS, 'webhook-signing-390.png') });
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    // standard-webhooks: Reveal shows the secret in the spelling Standard Webhooks libraries take.
+    await page.locator('#field-signature_scheme').selectOption('standard-webhooks');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await expect.poll(() => page.getByTestId('signature-scheme').textContent()).toBe('standard-webhooks');
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    const secret = await t.api<{ standardWebhooks: { secret: string } }>(
+      'GET',
+      `/v1/installations/${id}/webhook-secret`,
+    );
+    await expect
+      .poll(() => page.getByTestId('webhook-secret-standard').textContent())
+      .toBe(secret.body.standardWebhooks.secret);
+  });
+});
