@@ -32,7 +32,18 @@ const ACCESS_TOKEN = plain('oauth_access');
 const REFRESH_TOKEN = plain('oauth_refresh');
 const TOKEN_KEY = plain('itk');
 const RENEWED_TOKEN = plain('oauth_renewed');
-const PLAINTEXTS = [CURRENT, PREVIOUS, SIGNING, INTEGRATION_SECRET, ACCESS_TOKEN, REFRESH_TOKEN, TOKEN_KEY];
+/** An ed25519 private key as a host between the signature schemes and encryption at rest stored it. */
+const SIGNING_KEY = `whsk_${plain('ed25519')}`;
+const PLAINTEXTS = [
+  CURRENT,
+  PREVIOUS,
+  SIGNING,
+  INTEGRATION_SECRET,
+  ACCESS_TOKEN,
+  REFRESH_TOKEN,
+  TOKEN_KEY,
+  SIGNING_KEY,
+];
 const T0 = Date.now() - 3600_000;
 
 /** What the host before encryption at rest wrote: every secret in plaintext. */
@@ -77,6 +88,11 @@ async function seedPlaintext(sql: Sql, receiverUrl: string): Promise<void> {
        VALUES ('inst_hook', ?, ?, ?, ?)`,
     [CURRENT, PREVIOUS, Date.now() + 3600_000, T0],
   );
+  await sql.run(
+    `INSERT INTO webhook_signing_keys (installation_id, private_key, public_key, created_at)
+       VALUES ('inst_hook', ?, 'whpk_public', ?)`,
+    [SIGNING_KEY, T0],
+  );
   // the set-up event an OAuth connection's configuration edit queued, kept in the queue after it ran
   const setup = {
     type: 'installation_setup',
@@ -101,8 +117,8 @@ async function seedPlaintext(sql: Sql, receiverUrl: string): Promise<void> {
 /** Every row of the tables that hold secrets, as text (what a dump of them holds). */
 async function secretRows(sql: Sql): Promise<string> {
   const rows = await Promise.all(
-    ['webhook_secrets', 'integrations', 'installations', 'settings', 'jobs'].map((table) =>
-      sql.all(`SELECT * FROM ${table}`),
+    ['webhook_secrets', 'webhook_signing_keys', 'integrations', 'installations', 'settings', 'jobs'].map(
+      (table) => sql.all(`SELECT * FROM ${table}`),
     ),
   );
   return JSON.stringify(rows);
@@ -183,6 +199,9 @@ describe.each(BACKENDS)('secrets at rest (%s)', (backend) => {
     await deliverSignedWith([CURRENT, PREVIOUS]);
     const revealed = await t.api<{ secret: string }>('GET', '/v1/installations/inst_hook/webhook-secret');
     expect(revealed.body.secret).toBe(CURRENT);
+    // the ed25519 private key is sealed, and deliveries still read it
+    const target = await t.host.context.storage.webhookSecrets.deliveryTarget('inst_hook', Date.now());
+    expect(target?.signingKey).toBe(SIGNING_KEY);
     const integration = await t.host.context.storage.integrations.getLatest('acme-hello');
     expect(integration?.signingSecret).toBe(SIGNING);
     expect(integration?.secrets).toEqual({ API_KEY: INTEGRATION_SECRET });
@@ -224,6 +243,8 @@ describe.each(BACKENDS)('secrets at rest (%s)', (backend) => {
       const hook = await sql.get('SELECT current_secret, previous_secret FROM webhook_secrets');
       expect(String(hook?.current_secret)).toMatch(new RegExp(`^enc:v1:${keyId}:`));
       expect(String(hook?.previous_secret)).toMatch(new RegExp(`^enc:v1:${keyId}:`));
+      const signingKey = await sql.get('SELECT private_key FROM webhook_signing_keys');
+      expect(String(signingKey?.private_key)).toMatch(new RegExp(`^enc:v1:${keyId}:`));
       // the rest of a configuration stays plain (routing and the dashboard read it)
       const config = await sql.get("SELECT configuration FROM installations WHERE id = 'inst_oauth'");
       expect(JSON.parse(String(config?.configuration)).channel).toBe('general');

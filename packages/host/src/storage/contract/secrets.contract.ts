@@ -84,6 +84,11 @@ export function secretsContract(ctx: () => Ctx): void {
     await keyless.webhookSecrets.set(inst.id, 'whsec_plain_old');
     await keyless.webhookSecrets.rotate(inst.id, 'whsec_plain_new', HOUR, now);
     await keyless.settings.set('installation_token_key', 'itk_plain');
+    await keyless.webhookSigningKeys.ensure(
+      inst.id,
+      { privateKey: 'whsk_plain', publicKey: 'whpk_plain' },
+      now,
+    );
     expect(await keyless.webhookSecrets.active(inst.id, now)).toEqual(['whsec_plain_new', 'whsec_plain_old']);
 
     const keyed = await db.open();
@@ -93,11 +98,14 @@ export function secretsContract(ctx: () => Ctx): void {
     expect(first).toEqual({
       keyId: keyed.secrets.currentKeyId,
       webhookSecrets: 1,
+      webhookSigningKeys: 1,
       integrations: 1,
       installations: 1,
       settings: 1,
       jobs: 0,
     });
+    expect((await keyed.webhookSecrets.deliveryTarget(inst.id, now))?.signingKey).toBe('whsk_plain');
+    expect((await keyed.webhookSigningKeys.publicKey(inst.id))?.publicKey).toBe('whpk_plain');
     expect(await keyed.webhookSecrets.active(inst.id, now)).toEqual(['whsec_plain_new', 'whsec_plain_old']);
     const integration = await keyed.integrations.getLatest('hello');
     expect([integration?.signingSecret, integration?.secrets]).toEqual(['pss_plain', { K: 'v' }]);
@@ -107,7 +115,14 @@ export function secretsContract(ctx: () => Ctx): void {
     expect(await keyed.settings.get('installation_token_key')).toBe('itk_plain');
     expect(code(await failure(keyless.webhookSecrets.active(inst.id, now)))).toBe('unknown_key');
     const second = await keyed.secretsAtRest.reseal(now);
-    expect(second).toEqual({ ...first, webhookSecrets: 0, integrations: 0, installations: 0, settings: 0 });
+    expect(second).toEqual({
+      ...first,
+      webhookSecrets: 0,
+      webhookSigningKeys: 0,
+      integrations: 0,
+      installations: 0,
+      settings: 0,
+    });
   });
 
   it('reseal under a new key with the old one listed moves everything to it; the database then refuses the old key alone', async () => {
