@@ -31,6 +31,11 @@ export interface SendWebhookInput {
   userAgentVersion: string;
   /** W3C trace context of the attempt (tracing on), sent as the `traceparent` header. */
   traceparent?: string;
+  /**
+   * The endpoint's own headers (its custom headers and `Authorization`; names validated when saved: no
+   * hop-by-hop, framing, body or signature header). The host's headers are written after them.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Wall clock in ms (`startedAt` and the signature's `t`). Default `Date.now`. */
   now?: () => number;
 }
@@ -90,7 +95,9 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   }
 
   try {
-    const headers: Record<string, string> = {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.headers ?? {})) headers[name.toLowerCase()] = value;
+    Object.assign(headers, {
       'content-type': 'application/json',
       'x-platform-signature': signature,
       'x-platform-event-id': input.eventId,
@@ -98,7 +105,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
       'x-platform-delivery-id': input.deliveryId,
       'x-platform-delivery-attempt': String(input.attempt),
       'user-agent': `Platform-Webhooks/${input.userAgentVersion}`,
-    };
+    });
     if (input.traceparent !== undefined) headers.traceparent = input.traceparent;
     const { statusCode, excerpt } = await postExchange({
       url: typeof input.url === 'string' ? new URL(input.url) : input.url,

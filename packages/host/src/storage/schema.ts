@@ -350,4 +350,15 @@ CREATE TABLE delivery_stats (
 );
 CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
   },
+  {
+    version: 15,
+    name: "webhook endpoints' write-only values: custom header values and auth secrets, apart from the configuration",
+    // docs/contracts.md "Endpoint settings"; storage/repos/webhook-credentials.ts. Written only with an
+    // update of the installation (same transaction): the installations trigger moves the routing epoch on.
+    sql: `CREATE TABLE webhook_credentials (
+  installation_id TEXT PRIMARY KEY,
+  credentials TEXT NOT NULL,
+  updated_at BIGINT NOT NULL
+);`,
+  },
 ];

@@ -22,6 +22,7 @@ import { type OrganizationsRepo, organizationsRepo } from './repos/organizations
 import { queueRepo } from './repos/queue.js';
 import { type SecretsAtRestRepo, secretsAtRestRepo } from './repos/secrets-at-rest.js';
 import { type SettingsRepo, settingsRepo } from './repos/settings.js';
+import { type WebhookCredentialsRepo, webhookCredentialsRepo } from './repos/webhook-credentials.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
 import type { Dialect, Sql } from './sql.js';
 import { openSqlite, type SqliteOptions } from './sqlite.js';
@@ -69,6 +70,8 @@ export interface Repositories {
    * through `secrets.seal` / `secrets.open` (src/secrets/README.md).
    */
   readonly secrets: SecretBox;
+  /** Webhook endpoints' write-only values (custom header values, auth secrets): the one place they are kept. */
+  readonly webhookCredentials: WebhookCredentialsRepo;
   readonly events: EventsRepo;
   readonly jobs: JobsRepo;
   readonly invocationLogs: InvocationLogsRepo;
@@ -109,6 +112,7 @@ function repositories(sql: Sql, box: SecretBox): Repositories {
     integrations: integrationsRepo(sql, box),
     installations: installationsRepo(sql, box),
     webhookSecrets: webhookSecretsRepo(sql, box),
+    webhookCredentials: webhookCredentialsRepo(sql),
     secretsAtRest: secretsAtRestRepo(sql, box),
     secrets: box,
     events: eventsRepo(sql),

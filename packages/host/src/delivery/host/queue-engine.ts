@@ -12,6 +12,7 @@ import {
   wakeOnSignals,
 } from '../../storage/index.js';
 import type { HostTracing } from '../../tracing/index.js';
+import { OAuthTokens } from '../../webhook-endpoint/index.js';
 import {
   type AttemptEnd,
   createDeliveryEngine,
@@ -176,7 +177,12 @@ export function startDeliveryEngine(
   // Where deliveries go, read once per installation while current: at the routing epoch the job's claim
   // read, or the epoch of the write that handed it over, or later; an edited URL, a rotated secret or an
   // uninstall applies from the next claim or the next write on.
-  const targets = new DeliveryTargets((id) => storage.webhookSecrets.deliveryTarget(id, Date.now()));
+  const tokens = new OAuthTokens({ dispatcher, policy: deps.policy, timeoutMs: config.deliveryTimeoutMs });
+  const targets = new DeliveryTargets(
+    (id) => storage.webhookSecrets.deliveryTarget(id, Date.now()),
+    Date.now,
+    tokens,
+  );
   const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
     jobs.unhold(which, Date.now()).then(
       (count) => {

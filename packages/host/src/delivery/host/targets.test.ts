@@ -22,6 +22,7 @@ function database() {
         secrets: [...db.secrets],
         validUntil: db.validUntil,
         epoch: db.epoch,
+        credentials: null,
       };
     },
   };

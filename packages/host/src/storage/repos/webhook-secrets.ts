@@ -3,6 +3,7 @@ import { StorageError } from '../errors.js';
 import { json, numOrNull, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 import { epochOf, ROUTING_EPOCH } from './routing-epoch.js';
+import { credentialsOf, type StoredCredentials } from './webhook-credentials.js';
 
 /**
  * Webhook signing secrets per installation: the current one and, during a rotation, the previous one
@@ -42,6 +43,8 @@ export interface DeliveryTargetRead {
   validUntil: number | null;
   /** The routing epoch the read saw: any change of the installation or its secrets moves it on. */
   epoch: number;
+  /** The endpoint's write-only values (`webhookCredentials`), or null. */
+  credentials: StoredCredentials | null;
 }
 
 /**
@@ -96,8 +99,9 @@ export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo
     async deliveryTarget(installationId, now) {
       const row = await sql.get(
         `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at,
-                ${ROUTING_EPOCH} AS routing_epoch
+                c.credentials, ${ROUTING_EPOCH} AS routing_epoch
            FROM installations i LEFT JOIN webhook_secrets s ON s.installation_id = i.id
+           LEFT JOIN webhook_credentials c ON c.installation_id = i.id
           WHERE i.id = ?`,
         [installationId],
       );
@@ -108,6 +112,7 @@ export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo
         secrets,
         validUntil: secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null,
         epoch: epochOf(row, 'routing_epoch'),
+        credentials: credentialsOf(row),
       };
     },
   };
