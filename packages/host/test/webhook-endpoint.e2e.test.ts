@@ -1,74 +1,22 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
-import { type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
+import { type EndpointInstallation, type ErrorBody, endpointHost } from './endpoint-host.js';
 
 // Endpoint settings (docs/contracts.md "Endpoint settings"): custom headers and authentication of a webhook
 // installation, through a running host to real receivers and a real OAuth2 server on 127.0.0.1.
 
-interface Installation {
-  id: string;
-  status: string;
-  configuration: Record<string, unknown>;
-}
-interface Delivery {
-  state: string;
-  attempts: Array<{ statusCode?: number; error?: string }>;
-}
-interface ErrorBody {
-  error: { code: string; message: string };
-}
-
 describe.each(BACKENDS)('webhook endpoint headers and auth (%s)', (backend) => {
-  let t: TestHost;
-  const receivers: Receiver[] = [];
-  let space = 0;
-
-  beforeAll(async () => {
-    t = await startTestHost({ PLATFORM_ALLOW_PRIVATE_TARGETS: '1' }, backend);
-  });
-  afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await t.close();
-  });
-
-  async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
-    const r = await startReceiver(answer);
-    receivers.push(r);
-    return r;
-  }
-
-  async function install(configuration: Record<string, unknown>) {
-    space++;
-    const spaceId = `space-endpoint-${space}`;
-    const res = await t.api<Installation & ErrorBody>('POST', '/v1/installations', {
-      integration: 'webhook',
-      space: spaceId,
-      configuration: { space_content_updated: true, ...configuration },
-    });
-    return { res, spaceId };
-  }
-
-  async function send(spaceId: string, revision = 'rev-1') {
-    const accepted = await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId,
-      revisionId: revision,
-    });
-    expect(accepted.status).toBe(202);
-  }
-
-  async function settled(id: string, count: number): Promise<Delivery[]> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const res = await t.api<{ deliveries: Delivery[] }>('GET', `/v1/installations/${id}/deliveries`);
-      const list = res.body.deliveries;
-      if (list.length >= count && list.every((d) => ['succeeded', 'failed', 'exhausted'].includes(d.state)))
-        return list;
-      if (Date.now() > deadline) throw new Error(`not settled: ${JSON.stringify(list)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const h = endpointHost(backend);
+  const receiver = h.receiver;
+  const install = async (configuration: Record<string, unknown>) => {
+    const { res, placeId } = await h.install(configuration);
+    return { res, spaceId: placeId };
+  };
+  const send = (spaceId: string, revision = 'rev-1') =>
+    h.post({ type: 'space_content_updated', spaceId, revisionId: revision });
+  const settled = (id: string, count: number) => h.settled(id, count);
+  type Installation = EndpointInstallation;
 
   it('sends custom headers and basic auth; reads show every value masked', async () => {
     const r = await receiver();
@@ -80,7 +28,7 @@ describe.each(BACKENDS)('webhook endpoint headers and auth (%s)', (backend) => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.configuration.headers).toEqual({ 'X-Api-Key': '********', 'X-Tenant': '********' });
     expect(res.body.configuration.auth).toEqual({ type: 'basic', username: 'hooks', password: '********' });
-    const read = await t.api<Installation>('GET', `/v1/installations/${res.body.id}`);
+    const read = await h.t.api<Installation>('GET', `/v1/installations/${res.body.id}`);
     expect(JSON.stringify(read.body)).not.toContain('key-123');
     expect(JSON.stringify(read.body)).not.toContain('s3cret');
 
@@ -94,7 +42,7 @@ describe.each(BACKENDS)('webhook endpoint headers and auth (%s)', (backend) => {
     expect(request!.headers['content-type']).toBe('application/json');
 
     // An edit writing the masked values back keeps them; a new value replaces one.
-    const edited = await t.api<Installation>('PATCH', `/v1/installations/${res.body.id}`, {
+    const edited = await h.t.api<Installation>('PATCH', `/v1/installations/${res.body.id}`, {
       configuration: {
         headers: { 'X-Api-Key': '********', 'X-Tenant': 'globex' },
         auth: { type: 'bearer', token: 'tok-456' },
@@ -109,7 +57,7 @@ describe.each(BACKENDS)('webhook endpoint headers and auth (%s)', (backend) => {
     expect(second!.headers.authorization).toBe('Bearer tok-456');
 
     // Removing them (null) sends the spec's request again.
-    await t.api('PATCH', `/v1/installations/${res.body.id}`, {
+    await h.t.api('PATCH', `/v1/installations/${res.body.id}`, {
       configuration: { headers: null, auth: null },
     });
     await send(spaceId, 'rev-3');
@@ -130,13 +78,13 @@ describe.each(BACKENDS)('webhook endpoint headers and auth (%s)', (backend) => {
     ['Bad Name', 'Bad Name'],
     ['X-Split\r\nInjected', 'CR or LF'],
   ])('refuses the header %j with a 400 naming it, installing nothing', async (name, named) => {
-    const before = await t.api<{ installations: unknown[] }>('GET', '/v1/installations');
+    const before = await h.t.api<{ installations: unknown[] }>('GET', '/v1/installations');
     const { res } = await install({ url: 'http://127.0.0.1:9/hook', headers: { [name]: 'v' } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_configuration');
     expect(res.body.error.message).toContain('configuration.headers');
     expect(res.body.error.message).toContain(named);
-    const after = await t.api<{ installations: unknown[] }>('GET', '/v1/installations');
+    const after = await h.t.api<{ installations: unknown[] }>('GET', '/v1/installations');
     expect(after.body.installations.length).toBe(before.body.installations.length);
   });
 
@@ -145,22 +93,22 @@ describe.each(BACKENDS)('webhook endpoint headers and auth (%s)', (backend) => {
     const { res } = await install({ url: r.url, headers: { 'X-Ok': 'fine' } });
     expect(res.status).toBe(201);
     const id = res.body.id;
-    const crlf = await t.api<ErrorBody>('PATCH', `/v1/installations/${id}`, {
+    const crlf = await h.t.api<ErrorBody>('PATCH', `/v1/installations/${id}`, {
       configuration: { headers: { 'X-Ok': 'a\r\nX-Evil: 1' } },
     });
     expect(crlf.status).toBe(400);
     expect(crlf.body.error.message).toContain('"X-Ok": a header value may not contain CR or LF');
-    const masked = await t.api<ErrorBody>('PATCH', `/v1/installations/${id}`, {
+    const masked = await h.t.api<ErrorBody>('PATCH', `/v1/installations/${id}`, {
       configuration: { auth: { type: 'bearer', token: '********' } },
     });
     expect(masked.status).toBe(400);
     expect(masked.body.error.message).toContain('auth.token');
-    const emptyAuth = await t.api<ErrorBody>('PATCH', `/v1/installations/${id}`, {
+    const emptyAuth = await h.t.api<ErrorBody>('PATCH', `/v1/installations/${id}`, {
       configuration: { auth: { type: 'digest' } },
     });
     expect(emptyAuth.status).toBe(400);
     expect(emptyAuth.body.error.message).toContain('auth');
-    const read = await t.api<Installation>('GET', `/v1/installations/${id}`);
+    const read = await h.t.api<Installation>('GET', `/v1/installations/${id}`);
     expect(read.body.configuration.headers).toEqual({ 'X-Ok': '********' });
     expect(read.body.configuration.auth).toBeUndefined();
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH_SECRET_FIELD, authSecret, type EndpointAuth, endpointAuthSchema } from './auth.js';
+import { filterSchema } from './filter.js';
 import { customHeaderProblems } from './headers.js';
 
 /**
@@ -33,7 +34,7 @@ export const rateLimitSchema = z
 export const endpointSettingSchemas: Record<EndpointKey, z.ZodType> = {
   headers: customHeadersSchema,
   auth: endpointAuthSchema,
-  filter: z.unknown(),
+  filter: filterSchema,
   rate_limit: rateLimitSchema,
 };
 
