@@ -46,6 +46,8 @@ export interface DeliveryTarget {
   headers?: Readonly<Record<string, string>>;
   /** An `Authorization` fetched from elsewhere (an OAuth2 token), renewed once when the receiver answers 401. */
   authorization?: TargetAuthorization;
+  /** Deliveries per second at most (the endpoint's `rate_limit`; the host's queue adapter paces them). */
+  rateLimit?: number;
 }
 
 /** A renewable `Authorization` header value (an OAuth2 client-credentials token). */

@@ -147,6 +147,9 @@ export function fanOutJobs(
         installationId: installation.id,
         eventId: event.eventId,
         payload: { ...payload },
+        // A rate-limited endpoint's delivery (due now, as any) is not handed over to the delivery thread
+        // (only jobs without a runAt are): it goes through the claim, which paces it (queue-engine.ts).
+        ...(installation.configuration.rate_limit === undefined ? {} : { runAt: Date.now() }),
       });
     } else {
       const payload: InvokeJobPayload = { event: { ...event, installationId: installation.id } };

@@ -26,6 +26,7 @@ export {
 } from './filter.js';
 export { customHeaderProblems, HEADER_NAME_PATTERN, MAX_CUSTOM_HEADERS, REFUSED_HEADERS } from './headers.js';
 export { DEFAULT_TOKEN_TTL_MS, type OAuth2Auth, OAuthTokenError, OAuthTokens } from './oauth2.js';
+export { RateSchedule, type RateTurn } from './rate-limit.js';
 export {
   ENDPOINT_KEYS,
   type EndpointCredentials,

@@ -186,7 +186,7 @@ export function InstallationPage({ id }: { id: string }) {
       </section>
       {isWebhook ? <WebhookSecret installationId={inst.id} /> : null}
       {isWebhook && can(principal, 'installations:manage') ? (
-        <WebhookEndpoint key={inst.updatedAt} installation={inst} onSaved={installation.set} />
+        <WebhookEndpoint key={inst.id} installation={inst} onSaved={installation.set} />
       ) : null}
       {isWebhook ? <PortalLink installationId={inst.id} /> : null}
       {isWebhook && can(principal, 'deliveries:read') ? <DeliveryCharts installationId={inst.id} /> : null}

@@ -41,6 +41,11 @@ function initialAuth(auth: unknown): AuthFields {
   };
 }
 
+function rowsOf(headers: unknown): Row[] {
+  const entries = typeof headers === 'object' && headers !== null ? Object.entries(headers) : [];
+  return entries.map(([name, value]) => ({ name, value: text(value) }));
+}
+
 function authPatch(a: AuthFields): Record<string, string> | null {
   switch (a.type) {
     case 'basic':
@@ -107,12 +112,7 @@ export function WebhookEndpoint({
   onSaved(i: Installation): void;
 }) {
   const config = installation.configuration;
-  const [rows, setRows] = useState<Row[]>(() =>
-    Object.entries((config.headers ?? {}) as Record<string, unknown>).map(([name, value]) => ({
-      name,
-      value: text(value),
-    })),
-  );
+  const [rows, setRows] = useState<Row[]>(() => rowsOf(config.headers));
   const [auth, setAuth] = useState<AuthFields>(() => initialAuth(config.auth));
   const [filter, setFilter] = useState(() => (config.filter ? JSON.stringify(config.filter, null, 2) : ''));
   const [rate, setRate] = useState(() =>
@@ -163,6 +163,9 @@ export function WebhookEndpoint({
         },
       });
       onSaved(updated);
+      // What is stored now: the write-only values come back masked.
+      setRows(rowsOf(updated.configuration.headers));
+      setAuth(initialAuth(updated.configuration.auth));
       setServerErrors(new Map());
       setError(null);
       setSaved(true);

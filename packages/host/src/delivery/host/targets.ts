@@ -98,8 +98,9 @@ function toTarget(
 ): DeliveryTarget | null {
   if (!read || typeof read.configuration.url !== 'string') return null;
   const target: DeliveryTarget = { url: read.configuration.url, secrets: read.secrets };
-  if (read.credentials === null) return target;
-  const { headers, auth } = endpointSettings(read.configuration, read.credentials);
+  if (read.credentials === null && read.configuration.rate_limit === undefined) return target;
+  const { headers, auth, rateLimit } = endpointSettings(read.configuration, read.credentials);
+  if (rateLimit !== null) target.rateLimit = rateLimit;
   const fixed = auth ? staticAuthorization(auth) : undefined;
   if (fixed !== undefined) headers.Authorization = fixed;
   if (Object.keys(headers).length > 0) target.headers = headers;
