@@ -108,8 +108,18 @@ describe.each(BACKENDS)('webhook endpoint headers and auth (%s)', (backend) => {
     });
     expect(emptyAuth.status).toBe(400);
     expect(emptyAuth.body.error.message).toContain('auth');
+    // auth beside a stored Authorization header: refused too, naming both.
+    await h.t.api('PATCH', `/v1/installations/${id}`, {
+      configuration: { headers: { Authorization: 'ApiKey k' } },
+    });
+    const both = await h.t.api<ErrorBody>('PATCH', `/v1/installations/${id}`, {
+      configuration: { auth: { type: 'bearer', token: 't' } },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error.message).toContain('either an Authorization header or auth');
     const read = await h.t.api<Installation>('GET', `/v1/installations/${id}`);
-    expect(read.body.configuration.headers).toEqual({ 'X-Ok': '********' });
+    expect(read.body.status).toBe('active');
+    expect(read.body.configuration.headers).toEqual({ Authorization: '********' });
     expect(read.body.configuration.auth).toBeUndefined();
   });
 

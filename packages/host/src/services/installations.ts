@@ -288,7 +288,8 @@ export async function configure(
   if (!integration)
     throw conflict(`The integration "${record.integrationName}" of this installation no longer exists.`);
   if (patch.configuration) checkKeys(integration, record.target, patch.configuration, writer);
-  if (patch.configuration) refuseInvalidEndpointSettings(ctx, integration.name, patch.configuration);
+  if (patch.configuration)
+    refuseInvalidEndpointSettings(ctx, integration.name, patch.configuration, record.configuration);
   const merged = patch.configuration
     ? mergePatch(record.configuration, patch.configuration)
     : record.configuration;

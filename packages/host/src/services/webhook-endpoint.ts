@@ -56,21 +56,25 @@ function invalid(problems: readonly SettingProblem[]): HttpError {
 }
 
 /**
- * Refuses (400 `invalid_configuration`, nothing stored) endpoint settings that are wrong in what an
- * operator writes: unlike a missing URL, a bad header or filter is never left `pending`.
+ * Refuses (400 `invalid_configuration`, nothing stored) endpoint settings that are wrong once `given` (what
+ * an operator writes) is applied to `stored` (the configuration now, `{}` at install): unlike a missing URL,
+ * a bad header or filter is never left `pending`. What was stored passed this check, so a problem is this
+ * write's (an `auth` beside a stored `Authorization` header too).
  */
 export function refuseInvalidEndpointSettings(
   ctx: HostContext,
   integrationName: string,
   given: Readonly<Record<string, unknown>>,
+  stored: Readonly<Record<string, unknown>> = {},
 ): void {
   if (integrationName !== WEBHOOK_INTEGRATION) return;
-  const written: Record<string, unknown> = {};
-  for (const key of ENDPOINT_KEYS)
-    if (given[key] !== undefined && given[key] !== null) written[key] = given[key];
-  if (Object.keys(written).length === 0) return;
-  // `headers` + `auth` conflicts need both; the merged configuration's check reports those too.
-  const problems = endpointRules(ctx, { ...written });
+  if (!ENDPOINT_KEYS.some((key) => given[key] !== undefined)) return;
+  const merged: Record<string, unknown> = {};
+  for (const key of ENDPOINT_KEYS) {
+    const value = Object.hasOwn(given, key) ? given[key] : stored[key];
+    if (value !== undefined && value !== null) merged[key] = value;
+  }
+  const problems = endpointRules(ctx, merged);
   if (problems.length > 0) throw invalid(problems);
 }
 
