@@ -45,13 +45,10 @@ describe.each(BACKENDS)('webhook rate limit (%s)', (backend) => {
     // The free endpoint got everything long before the limited one could (at 5/s, 15 take ≥ 2.8 s).
     expect(freeDone).toBeLessThan(2_000);
     expect(limitedDone).toBeGreaterThanOrEqual(((EVENTS - 1) / RATE) * 1000 - 100);
-    // Never more than the rate in any second (one extra allowed for the clocks of host and receiver).
-    expect(
-      busiestWindow(
-        limited.received.map((q) => q.at),
-        1000,
-      ),
-    ).toBeLessThanOrEqual(RATE + 1);
+    // Never more than the rate in any second at the receiver (two extra allowed: a request delayed by a busy
+    // machine arrives together with the next ones; unlimited, all 15 arrive within a second).
+    const arrivals = limited.received.map((q) => q.at);
+    expect(busiestWindow(arrivals, 1000)).toBeLessThanOrEqual(RATE + 2);
     // Nothing dropped, nothing sent twice, no attempt spent waiting.
     const ids = limited.received.map((q) => JSON.parse(q.body).revisionId).sort();
     expect(new Set(ids).size).toBe(EVENTS);

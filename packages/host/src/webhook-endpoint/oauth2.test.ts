@@ -9,6 +9,7 @@ describe('OAuthTokens', () => {
   let server: OAuth2Server;
   let requests: Array<{ body: Record<string, string>; authorization: string }> = [];
   let ttl: number | undefined = 120;
+  let ttlAsText = false;
   const dispatcher = new Agent();
 
   beforeAll(async () => {
@@ -23,7 +24,7 @@ describe('OAuthTokens', () => {
       ) => {
         requests.push({ body: req.body, authorization: String(req.headers.authorization) });
         if (ttl === undefined) delete response.body.expires_in;
-        else response.body.expires_in = ttl;
+        else response.body.expires_in = ttlAsText ? String(ttl) : ttl;
         response.body.access_token = `token-${requests.length}`;
       },
     );
@@ -97,6 +98,27 @@ describe('OAuthTokens', () => {
     now += 1;
     await tokens.authorization('inst_1', auth());
     expect(requests).toHaveLength(2);
+  });
+
+  it('reads an expires_in sent as a string of digits', async () => {
+    requests = [];
+    ttl = 30;
+    ttlAsText = true;
+    let now = 0;
+    const tokens = new OAuthTokens({
+      dispatcher,
+      policy: parseAllowPrivateTargets('1'),
+      timeoutMs: 2000,
+      now: () => now,
+    });
+    await tokens.authorization('inst_1', auth());
+    now += 24_999;
+    await tokens.authorization('inst_1', auth());
+    expect(requests).toHaveLength(1);
+    now += 1;
+    await tokens.authorization('inst_1', auth());
+    expect(requests).toHaveLength(2);
+    ttlAsText = false;
   });
 
   it('refuses a token URL the address policy refuses, without a request; a failure is not cached', async () => {

@@ -139,7 +139,11 @@ export class OAuthTokens {
       throw new OAuthTokenError(
         `${where} answered token_type "${fields.token_type}"; only Bearer is supported`,
       );
-    const expiresIn = fields.expires_in;
+    // A number of seconds; some servers send it as a string of digits.
+    const expiresIn =
+      typeof fields.expires_in === 'string' && /^\d+$/.test(fields.expires_in)
+        ? Number(fields.expires_in)
+        : fields.expires_in;
     const ttlMs =
       typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
         ? expiresIn * 1000
