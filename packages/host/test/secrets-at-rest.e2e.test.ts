@@ -117,9 +117,15 @@ async function seedPlaintext(sql: Sql, receiverUrl: string): Promise<void> {
 /** Every row of the tables that hold secrets, as text (what a dump of them holds). */
 async function secretRows(sql: Sql): Promise<string> {
   const rows = await Promise.all(
-    ['webhook_secrets', 'webhook_signing_keys', 'integrations', 'installations', 'settings', 'jobs'].map(
-      (table) => sql.all(`SELECT * FROM ${table}`),
-    ),
+    [
+      'webhook_secrets',
+      'webhook_signing_keys',
+      'webhook_credentials',
+      'integrations',
+      'installations',
+      'settings',
+      'jobs',
+    ].map((table) => sql.all(`SELECT * FROM ${table}`)),
   );
   return JSON.stringify(rows);
 }

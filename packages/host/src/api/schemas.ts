@@ -170,6 +170,10 @@ export const WebhookEndpoint = z
       description:
         'While slow: the most deliveries to this installation in flight at once (PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION); null otherwise.',
     }),
+    filtered: z.number().int().openapi({
+      description:
+        "Events of a selected type that the installation's payload filter kept from it (no delivery made), accepted by this host since it started.",
+    }),
   })
   .openapi('WebhookEndpointState');
 

@@ -45,6 +45,20 @@ export interface DeliveryTarget {
   secrets: readonly string[];
   /** The installation's signature scheme (signing.ts); absent: `platform`. */
   signing?: DeliverySigning;
+  /** The endpoint's custom headers and static `Authorization` (opt-in, docs/contracts.md "Endpoint settings"). */
+  headers?: Readonly<Record<string, string>>;
+  /** An `Authorization` fetched from elsewhere (an OAuth2 token), renewed once when the receiver answers 401. */
+  authorization?: TargetAuthorization;
+  /** Deliveries per second at most (the endpoint's `rate_limit`; the host's queue adapter paces them). */
+  rateLimit?: number;
+}
+
+/** A renewable `Authorization` header value (an OAuth2 client-credentials token). */
+export interface TargetAuthorization {
+  /** The header value to send (cached while valid). Rejects when none can be had. */
+  current(): Promise<string>;
+  /** A new value, after the receiver refused the current one (401). */
+  renew(): Promise<string>;
 }
 
 /** An attempt as recorded: the sender's result and the attempt number. */
@@ -243,7 +257,9 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     // (reading the target, recording the attempt) never makes an endpoint slow.
     timing?.begin();
     try {
-      return await sendTo(job, target, url, traceparent);
+      return await (target.authorization
+        ? sendAuthorized(job, target, target.authorization, url, traceparent)
+        : sendTo(job, target, url, traceparent));
     } finally {
       timing?.end();
     }
@@ -254,6 +270,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     target: DeliveryTarget,
     url: string | URL,
     traceparent: string | undefined,
+    headers = target.headers,
   ): Promise<AttemptResult> {
     return send({
       url,
@@ -269,7 +286,47 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       now: () => clock.now(),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(traceparent === undefined ? {} : { traceparent }),
+      ...(headers === undefined ? {} : { headers }),
     });
+  }
+
+  /**
+   * An attempt to an endpoint whose `Authorization` is fetched (OAuth2): with the current value; after a
+   * 401, once more with a renewed one (one attempt, its time from the first request's start). No value to
+   * be had: the attempt ends `auth_error` (retried like a network error).
+   */
+  async function sendAuthorized(
+    job: J,
+    target: DeliveryTarget,
+    authorization: TargetAuthorization,
+    url: string | URL,
+    traceparent: string | undefined,
+  ): Promise<AttemptResult> {
+    const startedAt = clock.now();
+    const authFailed = (error: unknown): AttemptResult => ({
+      startedAt,
+      durationMs: Math.max(0, clock.now() - startedAt),
+      error: {
+        code: 'auth_error',
+        message: `${describe('auth_error')}: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    });
+    const withAuth = (value: string) => ({ ...target.headers, authorization: value });
+    let value: string;
+    try {
+      value = await authorization.current();
+    } catch (error) {
+      return authFailed(error);
+    }
+    const first = await sendTo(job, target, url, traceparent, withAuth(value));
+    if (first.statusCode !== 401) return first;
+    try {
+      value = await authorization.renew();
+    } catch (error) {
+      return authFailed(error);
+    }
+    const second = await sendTo(job, target, url, traceparent, withAuth(value));
+    return { ...second, startedAt, durationMs: second.startedAt + second.durationMs - startedAt };
   }
 
   async function deliver(job: J, timing?: HandleTiming): Promise<void> {

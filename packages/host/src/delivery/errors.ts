@@ -11,7 +11,8 @@ export type AttemptErrorCode =
   | 'network_error'
   | 'signing_error'
   | 'invalid_target'
-  | 'target_unavailable';
+  | 'target_unavailable'
+  | 'auth_error';
 
 /** A network-level failure of one attempt. `message` never carries the URL path, query or secrets. */
 export interface AttemptError {
@@ -49,6 +50,7 @@ const DESCRIPTION: Record<AttemptErrorCode, string> = {
   signing_error: 'The request could not be signed',
   invalid_target: 'The webhook URL is not acceptable',
   target_unavailable: 'The webhook target no longer exists',
+  auth_error: "The endpoint's OAuth2 access token could not be obtained",
 };
 
 function codeOf(error: unknown): string | undefined {

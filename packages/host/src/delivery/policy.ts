@@ -31,7 +31,10 @@ export type AttemptOutcome = { statusCode: number } | { error: { code: string } 
 /** The next step after an attempt: a final state, or another attempt after `retryInMs`. */
 export type Decision = { state: FinalState } | { retryInMs: number };
 
-/** Error codes of network failures that are worth retrying. */
+/**
+ * Error codes of network failures that are worth retrying; `auth_error` (an endpoint's OAuth2 token
+ * endpoint failed or refused) too: the token endpoint may be down for a moment like the receiver.
+ */
 export const RETRYABLE_ERROR_CODES: ReadonlySet<string> = new Set([
   'timeout',
   'connection_refused',
@@ -39,6 +42,7 @@ export const RETRYABLE_ERROR_CODES: ReadonlySet<string> = new Set([
   'dns_error',
   'tls_error',
   'network_error',
+  'auth_error',
 ]);
 
 /**

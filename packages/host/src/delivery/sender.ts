@@ -34,6 +34,11 @@ export interface SendWebhookInput {
   userAgentVersion: string;
   /** W3C trace context of the attempt (tracing on), sent as the `traceparent` header. */
   traceparent?: string;
+  /**
+   * The endpoint's own headers (its custom headers and `Authorization`; names validated when saved: no
+   * hop-by-hop, framing, body or signature header). The host's headers are written after them.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Wall clock in ms (`startedAt` and the signature's `t`). Default `Date.now`. */
   now?: () => number;
 }
@@ -103,10 +108,14 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   }
 
   try {
-    const headers: Record<string, string> =
-      typeof signature === 'string'
-        ? { 'content-type': 'application/json', 'x-platform-signature': signature }
-        : { 'content-type': 'application/json', ...signature };
+    // The endpoint's own headers first (names checked when saved: none of them can be one of ours), then ours.
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.headers ?? {})) headers[name.toLowerCase()] = value;
+    Object.assign(
+      headers,
+      { 'content-type': 'application/json' },
+      typeof signature === 'string' ? { 'x-platform-signature': signature } : signature,
+    );
     Object.assign(headers, {
       'x-platform-event-id': input.eventId,
       'x-platform-event-type': input.eventType,

@@ -198,7 +198,14 @@ export interface HostMetrics {
   eventAccepted(type: string, duplicate: boolean): void;
   /** One call of an integration (`ok`, or the executor's error code) and its duration. */
   invocation(outcome: string, durationMs: number): void;
+  /** An accepted event a webhook installation's payload filter kept from it (no delivery made). */
+  webhookFiltered(installationId: string): void;
+  /** Events the installation's filter kept from it, accepted by this host since it started. */
+  filteredCount(installationId: string): number;
 }
+
+/** Installations whose filtered count a host keeps (past this, the counts start over). */
+const MAX_FILTERED_INSTALLATIONS = 10_000;
 
 /** Sources the main thread's gauges read at each scrape. */
 export interface HostMetricsSources {
@@ -304,8 +311,22 @@ export function createHostMetrics(sources: HostMetricsSources, registry = new Re
       this.set(sources.slowEndpoints());
     },
   });
+  // Per installation for its page (dashboard, API); one series in /metrics (no label per installation).
+  const filteredBy = new Map<string, number>();
+  const filtered = new Counter({
+    name: 'platform_webhook_filtered_events_total',
+    help: 'Accepted events that a webhook installation selected but its payload filter kept from it (no delivery made), counted once per installation',
+    registers: [registry],
+  });
   return {
     registry,
+    webhookFiltered(installationId) {
+      filtered.inc();
+      if (filteredBy.size >= MAX_FILTERED_INSTALLATIONS && !filteredBy.has(installationId))
+        filteredBy.clear();
+      filteredBy.set(installationId, (filteredBy.get(installationId) ?? 0) + 1);
+    },
+    filteredCount: (installationId) => filteredBy.get(installationId) ?? 0,
     eventAccepted(type, duplicate) {
       const result = duplicate ? 'duplicate' : 'accepted';
       const key = `${type}\n${result}`;

@@ -3,6 +3,7 @@ import { currentScopeName, EVENT_SCOPES, type Manifest } from '@platform/manifes
 import { openConfiguration, type SecretBox, sealConfiguration } from '../secrets/index.js';
 import type { EnqueueInput, InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { newSortableId } from '../storage/index.js';
+import { passesFilter } from '../webhook-endpoint/index.js';
 import { WEBHOOK_INTEGRATION } from './names.js';
 
 /** Payload of an `invoke` job: the event to post to the integration. */
@@ -112,8 +113,10 @@ export function hasScopeFor(integration: Pick<IntegrationRecord, 'manifest'>, ty
 
 /**
  * The jobs an accepted event creates: a webhook delivery for each webhook installation that selected
- * its type, an envelope dispatch for each other installation whose integration has the scope. With
- * `traceparent` (tracing on), each job's payload carries it: the trace survives the durable queue.
+ * its type (and whose payload filter, if any, the event passes), an envelope dispatch for each other
+ * installation whose integration has the scope. With `traceparent` (tracing on), each job's payload carries
+ * it: the trace survives the durable queue. `filtered` collects the webhook installations whose filter
+ * kept the event from them.
  */
 export function fanOutJobs(
   event: { type: string; eventId: string } & Record<string, unknown>,
@@ -122,12 +125,18 @@ export function fanOutJobs(
     integration: Pick<IntegrationRecord, 'name' | 'manifest'>;
   }>,
   traceparent?: string,
+  filtered?: string[],
 ): EnqueueInput[] {
   const jobs: EnqueueInput[] = [];
   for (const { installation, integration } of targets) {
     if (!hasScopeFor(integration, event.type)) continue;
     if (integration.name === WEBHOOK_INTEGRATION) {
       if (installation.configuration[event.type] !== true) continue;
+      // The endpoint's payload filter (docs/contracts.md "Endpoint settings"): no delivery, only a count.
+      if (!passesFilter(installation.configuration, event)) {
+        filtered?.push(installation.id);
+        continue;
+      }
       const payload: DeliverJobPayload = {
         eventType: event.type,
         body: JSON.stringify({ ...event, installationId: installation.id }),
@@ -138,6 +147,9 @@ export function fanOutJobs(
         installationId: installation.id,
         eventId: event.eventId,
         payload: { ...payload },
+        // A rate-limited endpoint's delivery (due now, as any) is not handed over to the delivery thread
+        // (only jobs without a runAt are): it goes through the claim, which paces it (queue-engine.ts).
+        ...(installation.configuration.rate_limit === undefined ? {} : { runAt: Date.now() }),
       });
     } else {
       const payload: InvokeJobPayload = { event: { ...event, installationId: installation.id } };

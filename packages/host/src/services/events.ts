@@ -30,7 +30,13 @@ type StoredEvent = { type: string; eventId: string } & Record<string, unknown>;
 type Submitted = { event: StoredEvent; span: Span | undefined };
 type Outcome = { duplicate: boolean; jobs: number };
 /** What a group's write stored, and the routing epoch it was checked at (null: stored unchecked). */
-type Stored = { outcomes: Outcome[]; jobs: JobRecord[]; routedAt: number | null };
+type Stored = {
+  outcomes: Outcome[];
+  jobs: JobRecord[];
+  routedAt: number | null;
+  /** Per event: the webhook installations whose payload filter kept it from them. */
+  filtered: string[][];
+};
 
 /** One group-commit queue per host (keyed by its context). */
 const acceptors = new WeakMap<HostContext, GroupCommit<Submitted, Outcome>>();
@@ -57,6 +63,9 @@ function acceptorOf(ctx: HostContext): GroupCommit<Submitted, Outcome> {
           throw error;
         }
         fanOut?.end(stored.outcomes, stored.jobs);
+        stored.outcomes.forEach((outcome, i) => {
+          if (!outcome.duplicate) for (const id of stored.filtered[i] ?? []) ctx.metrics.webhookFiltered(id);
+        });
         // Committed: leased first attempts go straight to the delivery thread, the rest wait in the queue.
         const queued = handing.deliver(stored.jobs, stored.routedAt);
         if (queued.deliver) ctx.notify.deliveries();
@@ -115,7 +124,7 @@ async function storeEvents(
   traceparents?: readonly string[],
 ): Promise<Stored> {
   for (let stale = 0; ; stale++) {
-    const { entries, epoch } = await routeGroup(storage, cache, events, traceparents);
+    const { entries, epoch, filtered } = await routeGroup(storage, cache, events, traceparents);
     lease(entries.flatMap((entry) => entry.jobs as EnqueueInput[]));
     const routedAt = stale < MAX_STALE_WRITES ? epoch : null;
     const result = await storage.events.insertWithJobs(entries, undefined, routedAt);
@@ -127,7 +136,7 @@ async function storeEvents(
       (entry, i): Outcome =>
         result.inserted[i] ? { duplicate: false, jobs: entry.jobs.length } : { duplicate: true, jobs: 0 },
     );
-    return { outcomes, jobs: result.jobs, routedAt };
+    return { outcomes, jobs: result.jobs, routedAt, filtered };
   }
 }
 
@@ -142,9 +151,10 @@ async function routeGroup(
   cache: RoutingCache,
   events: readonly StoredEvent[],
   traceparents?: readonly string[],
-): Promise<{ entries: EventWithJobs[]; epoch: number | null }> {
+): Promise<{ entries: EventWithJobs[]; epoch: number | null; filtered: string[][] }> {
   for (let pass = 1; ; pass++) {
     const entries: EventWithJobs[] = [];
+    const filtered: string[][] = [];
     const seen = new Set<string>();
     /** The scopes read in this pass (after the first, every scope is read afresh, once). */
     const readNow = new Map<string, InstallationRoute[]>();
@@ -156,6 +166,7 @@ async function routeGroup(
       // A repeated eventId is stored once, by its first event: the others need no routing.
       if (seen.has(event.eventId)) {
         entries.push({ event: stored, jobs: [] });
+        filtered.push([]);
         continue;
       }
       seen.add(event.eventId);
@@ -171,10 +182,12 @@ async function routeGroup(
         targets = read.routes;
         readNow.set(scopeKey, targets);
       }
-      entries.push({ event: stored, jobs: fanOutJobs(event, targets, traceparents?.[index]) });
+      const kept: string[] = [];
+      entries.push({ event: stored, jobs: fanOutJobs(event, targets, traceparents?.[index], kept) });
+      filtered.push(kept);
     }
-    if (consistent) return { entries, epoch: cache.epoch };
-    if (pass === 3) return { entries, epoch: null };
+    if (consistent) return { entries, epoch: cache.epoch, filtered };
+    if (pass === 3) return { entries, epoch: null, filtered };
   }
 }
 

@@ -18,6 +18,12 @@ import type {
 import { type HostContext, publicEndpoint, WEBHOOK_INTEGRATION } from './context.js';
 import { installationSetupJobs, placeSetupEvents } from './dispatch.js';
 import { ensureSigningKey } from './signing-keys.js';
+import {
+  endpointKeysOf,
+  endpointRules,
+  prepareEndpointWrite,
+  refuseInvalidEndpointSettings,
+} from './webhook-endpoint.js';
 
 /** How an installation looks through the API: the `Installation` of `@platform/api-client`. */
 export type InstallationView = Installation;
@@ -54,6 +60,8 @@ function webhookRules(
     errors.push({ key: events[0]!, message: `select at least one event (${events.join(', ')})` });
   }
   errors.push(...signingRules(configuration));
+  // Endpoint settings (headers, auth, filter, rate_limit): services/webhook-endpoint.ts.
+  errors.push(...endpointRules(ctx, configuration));
   return errors;
 }
 
@@ -70,7 +78,10 @@ function checkKeys(
 ): void {
   const manifest = integration.manifest as Manifest;
   const place = settingsPlace(manifest, target);
-  const here = Object.keys(manifest.configurations?.[place]?.properties ?? {});
+  const here = [
+    ...Object.keys(manifest.configurations?.[place]?.properties ?? {}),
+    ...endpointKeysOf(integration.name),
+  ];
   for (const key of Object.keys(patch)) {
     if (here.includes(key)) continue;
     const other = (['account', 'site', 'space'] as const).find(
@@ -195,10 +206,15 @@ export async function install(
   const organizationId =
     decision.organization ?? (target === 'organization' ? String(manifest.organization) : null);
   checkKeys(integration, target, input.configuration, 'operator');
-  const configuration = {
-    ...configurationDefaults(manifest, settingsPlace(manifest, target)),
-    ...input.configuration,
-  };
+  refuseInvalidEndpointSettings(ctx, integration.name, input.configuration);
+  // Write-only values (custom header values, auth secrets) go to the credentials table, masked here.
+  const endpoint = await prepareEndpointWrite(
+    integration.name,
+    input.configuration,
+    { ...configurationDefaults(manifest, settingsPlace(manifest, target)), ...input.configuration },
+    null,
+  );
+  const configuration = endpoint.configuration;
   const errors = configurationErrors(ctx, integration, target, configuration);
   refuseInvalidValues(errors, input.configuration);
   const status: InstallationStatus = errors.length === 0 ? 'active' : 'pending';
@@ -226,6 +242,7 @@ export async function install(
       await tx.webhookSecrets.set(created.id, generateSecret());
       await ensureSigningKey(tx, created.id, configuration);
     }
+    if (endpoint.credentials) await tx.webhookCredentials.set(created.id, endpoint.credentials);
     await tx.jobs.enqueue(
       installationSetupJobs(
         withToken,
@@ -277,9 +294,19 @@ export async function configure(
   if (!integration)
     throw conflict(`The integration "${record.integrationName}" of this installation no longer exists.`);
   if (patch.configuration) checkKeys(integration, record.target, patch.configuration, writer);
-  const configuration = patch.configuration
+  if (patch.configuration)
+    refuseInvalidEndpointSettings(ctx, integration.name, patch.configuration, record.configuration);
+  const merged = patch.configuration
     ? mergePatch(record.configuration, patch.configuration)
     : record.configuration;
+  // Write-only values: a masked one keeps what is stored (read only when the patch touches them).
+  const settled = patch.configuration
+    ? await prepareEndpointWrite(integration.name, patch.configuration, merged, {
+        configuration: record.configuration,
+        credentials: () => ctx.storage.webhookCredentials.get(id),
+      })
+    : null;
+  const configuration = settled ? settled.configuration : merged;
   const valid = configurationErrors(ctx, integration, record.target, configuration).length === 0;
   const status: InstallationStatus = record.status === 'paused' ? 'paused' : valid ? 'active' : 'pending';
   const updated = await ctx.storage.transaction(async (tx: StorageTx) => {
@@ -289,6 +316,7 @@ export async function configure(
       ...(patch.externalIds ? { externalIds: patch.externalIds } : {}),
     });
     if (integration.name === WEBHOOK_INTEGRATION) await ensureSigningKey(tx, id, configuration);
+    if (settled?.credentialsChanged) await tx.webhookCredentials.set(id, settled.credentials);
     if (patch.configuration)
       await tx.jobs.enqueue(
         installationSetupJobs(

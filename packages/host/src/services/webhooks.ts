@@ -98,7 +98,7 @@ function timeRange(range: TimeRangeText): { since?: number; until?: number } {
 
 /** A page of the delivery log and the state of the installation's endpoint. */
 export interface DeliveryLogPage extends DeliveryPage {
-  endpoint: { slow: boolean; maxInFlight: number | null };
+  endpoint: { slow: boolean; maxInFlight: number | null; filtered: number };
 }
 
 /**
@@ -124,7 +124,11 @@ export async function listDeliveries(
   const slow = ctx.delivery.isSlow(id);
   return {
     ...page,
-    endpoint: { slow, maxInFlight: slow ? ctx.config.deliveryConcurrencyPerInstallation : null },
+    endpoint: {
+      slow,
+      maxInFlight: slow ? ctx.config.deliveryConcurrencyPerInstallation : null,
+      filtered: ctx.metrics.filteredCount(id),
+    },
   };
 }
 

@@ -44,6 +44,7 @@ export type {
 export type { OrganizationRecord, OrganizationsRepo, ResourceOwnerRecord } from './repos/organizations.js';
 export type { ResealReport, SecretsAtRestRepo } from './repos/secrets-at-rest.js';
 export type { SettingsRepo } from './repos/settings.js';
+export type { StoredCredentials, WebhookCredentialsRepo } from './repos/webhook-credentials.js';
 export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
 export type { WebhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
 export type { Migration } from './schema.js';

@@ -375,4 +375,15 @@ CREATE TRIGGER webhook_signing_keys_routing_delete AFTER DELETE ON webhook_signi
 CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON webhook_signing_keys FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();`,
     },
   },
+  {
+    version: 16,
+    name: "webhook endpoints' write-only values: custom header values and auth secrets, apart from the configuration",
+    // docs/contracts.md "Endpoint settings"; storage/repos/webhook-credentials.ts. Written only with an
+    // update of the installation (same transaction): the installations trigger moves the routing epoch on.
+    sql: `CREATE TABLE webhook_credentials (
+  installation_id TEXT PRIMARY KEY,
+  credentials TEXT NOT NULL,
+  updated_at BIGINT NOT NULL
+);`,
+  },
 ];

@@ -22,6 +22,7 @@ import { type OrganizationsRepo, organizationsRepo } from './repos/organizations
 import { queueRepo } from './repos/queue.js';
 import { type SecretsAtRestRepo, secretsAtRestRepo } from './repos/secrets-at-rest.js';
 import { type SettingsRepo, settingsRepo } from './repos/settings.js';
+import { type WebhookCredentialsRepo, webhookCredentialsRepo } from './repos/webhook-credentials.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
 import { type WebhookSigningKeysRepo, webhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
 import type { Dialect, Sql } from './sql.js';
@@ -72,6 +73,8 @@ export interface Repositories {
   readonly secrets: SecretBox;
   /** ed25519 key pairs of installations signing with `ed25519` (migration 15; private keys sealed). */
   readonly webhookSigningKeys: WebhookSigningKeysRepo;
+  /** Webhook endpoints' write-only values (custom header values, auth secrets): the one place they are kept. */
+  readonly webhookCredentials: WebhookCredentialsRepo;
   readonly events: EventsRepo;
   readonly jobs: JobsRepo;
   readonly invocationLogs: InvocationLogsRepo;
@@ -113,6 +116,7 @@ function repositories(sql: Sql, box: SecretBox): Repositories {
     installations: installationsRepo(sql, box),
     webhookSecrets: webhookSecretsRepo(sql, box),
     webhookSigningKeys: webhookSigningKeysRepo(sql, box),
+    webhookCredentials: webhookCredentialsRepo(sql, box),
     secretsAtRest: secretsAtRestRepo(sql, box),
     secrets: box,
     events: eventsRepo(sql),

@@ -265,6 +265,12 @@ export function DeliveryLog({
           </p>
         </div>
       ) : null}
+      {endpoint && endpoint.filtered > 0 ? (
+        <p class="muted" data-testid="filtered-count">
+          {endpoint.filtered} {endpoint.filtered === 1 ? 'event' : 'events'} of a selected type filtered out
+          by this endpoint's filter since the host started (no delivery made).
+        </p>
+      ) : null}
       {deliveries === null && !error ? <p class="muted">Loading deliveries…</p> : null}
       {deliveries?.length === 0 ? (
         <EmptyState title="No delivery yet.">

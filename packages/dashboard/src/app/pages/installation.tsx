@@ -10,6 +10,7 @@ import { can, usePrincipal } from '../session';
 import { BackToInstallations, ErrorNotice, StatusBadge, useLoad } from '../ui';
 import { DeliveryLog } from './deliveries';
 import { PortalLink } from './portal-link';
+import { WebhookEndpoint } from './webhook-endpoint';
 import { WebhookSecret } from './webhook-secret';
 import { WebhookSigning } from './webhook-signing';
 
@@ -186,6 +187,9 @@ export function InstallationPage({ id }: { id: string }) {
       </section>
       {isWebhook ? <WebhookSigning installation={inst} /> : null}
       {isWebhook ? <WebhookSecret installationId={inst.id} /> : null}
+      {isWebhook && can(principal, 'installations:manage') ? (
+        <WebhookEndpoint key={inst.id} installation={inst} onSaved={installation.set} />
+      ) : null}
       {isWebhook ? <PortalLink installationId={inst.id} /> : null}
       {isWebhook && can(principal, 'deliveries:read') ? <DeliveryCharts installationId={inst.id} /> : null}
       {isWebhook ? <DeliveryLog installationId={inst.id} /> : null}

@@ -12,6 +12,7 @@ import {
   wakeOnSignals,
 } from '../../storage/index.js';
 import type { HostTracing } from '../../tracing/index.js';
+import { OAuthTokens, RateSchedule } from '../../webhook-endpoint/index.js';
 import {
   type AttemptEnd,
   createDeliveryEngine,
@@ -176,7 +177,61 @@ export function startDeliveryEngine(
   // Where deliveries go, read once per installation while current: at the routing epoch the job's claim
   // read, or the epoch of the write that handed it over, or later; an edited URL, a rotated secret or an
   // uninstall applies from the next claim or the next write on.
-  const targets = new DeliveryTargets((id) => storage.webhookSecrets.deliveryTarget(id, Date.now()));
+  const tokens = new OAuthTokens({ dispatcher, policy: deps.policy, timeoutMs: config.deliveryTimeoutMs });
+  const targets = new DeliveryTargets(
+    (id) => storage.webhookSecrets.deliveryTarget(id, Date.now()),
+    Date.now,
+    tokens,
+  );
+  // Rate-limited endpoints (`rate_limit`): a claimed or handed-over delivery leaves at its endpoint's turn;
+  // one whose turn is further off than the claim-ahead goes back to the queue, due at its turn (no attempt
+  // spent, no slot held meanwhile). Endpoints without a limit: untouched.
+  const schedule = new RateSchedule();
+  const pace = async (claimed: QueuedDelivery[]): Promise<QueuedDelivery[]> => {
+    if (claimed.length === 0) return claimed;
+    const byInstallation = new Map<string, QueuedDelivery[]>();
+    for (const job of claimed) {
+      const list = byInstallation.get(job.installationId);
+      if (list) list.push(job);
+      else byInstallation.set(job.installationId, [job]);
+    }
+    const kept: QueuedDelivery[] = [];
+    const deferred: Array<{ id: string; leaseToken: string | null; runAt: number }> = [];
+    const now = Date.now();
+    // Where each installation's deliveries go (the same cached reads the attempts use), all at once.
+    const rates = await Promise.all(
+      [...byInstallation].map(([installationId, list]) =>
+        targets.resolve({ installationId, routingEpoch: list[0]?.routingEpoch }).then(
+          (target) => target?.rateLimit,
+          () => undefined,
+        ),
+      ),
+    );
+    for (const [index, [installationId, list]] of [...byInstallation].entries()) {
+      const rate = rates[index];
+      if (rate === undefined) {
+        kept.push(...list);
+        continue;
+      }
+      const turns = schedule.plan(
+        installationId,
+        rate,
+        list.map((job) => job.id),
+        now,
+        CLAIM_AHEAD_MS,
+      );
+      list.forEach((job, i) => {
+        const turn = turns[i]!;
+        if ('send' in turn) kept.push({ ...job, dueAt: Math.max(job.dueAt ?? 0, turn.send) });
+        else deferred.push({ id: job.id, leaseToken: job.record.leaseToken, runAt: turn.defer });
+      });
+    }
+    if (deferred.length > 0) {
+      await jobs.defer(deferred, now);
+      engine.notifyDue(Math.min(...deferred.map((job) => job.runAt)));
+    }
+    return kept;
+  };
   const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
     jobs.unhold(which, Date.now()).then(
       (count) => {
@@ -214,7 +269,7 @@ export function startDeliveryEngine(
         }
         deps.attemptMetrics?.queueClaim(queued.length);
         backoff.claimed(queued.length);
-        return queued;
+        return pace(queued);
       },
       release: async (released) => {
         await jobs.release(
@@ -316,6 +371,7 @@ export function startDeliveryEngine(
     adoptRecords(records, routingEpoch) {
       // Not checked against an epoch (stored unchecked): where they go is read afresh.
       if (routingEpoch === undefined) targets.forget();
+      // Never a rate-limited endpoint's: fan-out queues those for the claim, which paces them.
       engine.adopt(records.map((record) => toQueued(record, routingEpoch)));
     },
   };

@@ -23,6 +23,7 @@ function database() {
         validUntil: db.validUntil,
         epoch: db.epoch,
         signingKey: null,
+        credentials: null,
       };
     },
   };

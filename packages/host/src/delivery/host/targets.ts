@@ -1,5 +1,6 @@
 import { deliverySigningOf } from '../../signing/index.js';
 import type { DeliveryTargetRead } from '../../storage/index.js';
+import { endpointSettings, type OAuthTokens, staticAuthorization } from '../../webhook-endpoint/index.js';
 import type { DeliveryTarget } from '../engine.js';
 
 /** Past this many installations read, the reads are forgotten (memory stays bounded). */
@@ -36,13 +37,17 @@ export class DeliveryTargets {
   #entries = new Map<string, Entry>();
   readonly #read: (installationId: string) => Promise<DeliveryTargetRead | null>;
   readonly #now: () => number;
+  readonly #tokens: OAuthTokens | undefined;
 
+  /** `tokens`: where endpoints with OAuth2 client-credentials auth get their tokens. */
   constructor(
     read: (installationId: string) => Promise<DeliveryTargetRead | null>,
     now: () => number = Date.now,
+    tokens?: OAuthTokens,
   ) {
     this.#read = read;
     this.#now = now;
+    this.#tokens = tokens;
   }
 
   /** Jobs without a routing epoch are coming: reads made before now are not current for them. */
@@ -56,14 +61,14 @@ export class DeliveryTargets {
     const entry = this.#entries.get(id);
     if (entry) {
       const read = await entry.read.catch(() => undefined);
-      if (read !== undefined && this.#current(read, routingEpoch)) return toTarget(read);
+      if (read !== undefined && this.#current(read, routingEpoch)) return toTarget(id, read, this.#tokens);
       // Another delivery of the installation started a read meanwhile, after this one was handed over or
       // claimed: current for it too.
       const newer = this.#entries.get(id);
-      if (newer && newer !== entry) return toTarget(await newer.read);
+      if (newer && newer !== entry) return toTarget(id, await newer.read, this.#tokens);
     }
     // Read again: the freshest read there is serves the request, whatever its epoch.
-    return toTarget(await this.#readInto(id));
+    return toTarget(id, await this.#readInto(id), this.#tokens);
   }
 
   #current(read: DeliveryTargetRead | null, routingEpoch: number | undefined): boolean {
@@ -83,11 +88,33 @@ export class DeliveryTargets {
   }
 }
 
-function toTarget(read: DeliveryTargetRead | null): DeliveryTarget | null {
+/**
+ * The engine's target of a read: URL and secrets, and the endpoint settings when it has any (custom headers,
+ * a static `Authorization`, or an OAuth2 token's). Without endpoint settings, exactly the spec's target.
+ */
+function toTarget(
+  id: string,
+  read: DeliveryTargetRead | null,
+  tokens: OAuthTokens | undefined,
+): DeliveryTarget | null {
   if (!read || typeof read.configuration.url !== 'string') return null;
-  const signing = deliverySigningOf(read.configuration, read.signingKey);
+  const target: DeliveryTarget = { url: read.configuration.url, secrets: read.secrets };
   // The default scheme leaves the target as it always was: `platform` signs in the sender's own path.
-  return signing.scheme === 'platform'
-    ? { url: read.configuration.url, secrets: read.secrets }
-    : { url: read.configuration.url, secrets: read.secrets, signing };
+  const signing = deliverySigningOf(read.configuration, read.signingKey);
+  if (signing.scheme !== 'platform') target.signing = signing;
+  if (read.credentials === null && read.configuration.rate_limit === undefined) return target;
+  const { headers, auth, rateLimit } = endpointSettings(read.configuration, read.credentials);
+  if (rateLimit !== null) target.rateLimit = rateLimit;
+  const fixed = auth ? staticAuthorization(auth) : undefined;
+  if (fixed !== undefined) headers.Authorization = fixed;
+  if (Object.keys(headers).length > 0) target.headers = headers;
+  if (auth?.type === 'oauth2_client_credentials') {
+    target.authorization = tokens
+      ? { current: () => tokens.authorization(id, auth), renew: () => tokens.renew(id, auth) }
+      : {
+          current: () => Promise.reject(new Error('no OAuth2 token client in this engine')),
+          renew: () => Promise.reject(new Error('no OAuth2 token client in this engine')),
+        };
+  }
+  return target;
 }

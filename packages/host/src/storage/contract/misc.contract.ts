@@ -41,6 +41,7 @@ export function miscContract(ctx: () => Ctx): void {
       validUntil: null,
       epoch: epoch0,
       signingKey: null,
+      credentials: null,
     });
     const t0 = 1_700_000_000_000;
     await storage.webhookSecrets.set(inst.id, 'whsec_a');
@@ -83,6 +84,32 @@ export function miscContract(ctx: () => Ctx): void {
     // Gone with its installation.
     await storage.installations.delete(inst.id);
     expect(await storage.webhookSigningKeys.publicKey(inst.id)).toBeNull();
+  });
+
+  it("webhookCredentials: the endpoint's write-only values, read with the target, gone with the installation", async () => {
+    const { storage } = ctx();
+    const inst = await storage.installations.create(
+      installationInput({ configuration: { url: 'https://example.com/hook' } }),
+    );
+    expect(await storage.webhookCredentials.get(inst.id)).toBeNull();
+    await storage.transaction(async (tx) => {
+      await tx.installations.update(inst.id, {
+        configuration: { url: 'https://example.com/hook', auth: { type: 'bearer', token: '********' } },
+      });
+      await tx.webhookCredentials.set(inst.id, { headers: { 'X-K': 'k1' }, auth: 't1' });
+    });
+    expect(await storage.webhookCredentials.get(inst.id)).toEqual({ headers: { 'X-K': 'k1' }, auth: 't1' });
+    expect((await storage.webhookSecrets.deliveryTarget(inst.id, 0))?.credentials).toEqual({
+      headers: { 'X-K': 'k1' },
+      auth: 't1',
+    });
+    await storage.webhookCredentials.set(inst.id, { auth: 't2' });
+    expect(await storage.webhookCredentials.get(inst.id)).toEqual({ auth: 't2' });
+    await storage.webhookCredentials.set(inst.id, null);
+    expect(await storage.webhookCredentials.get(inst.id)).toBeNull();
+    await storage.webhookCredentials.set(inst.id, { auth: 't3' });
+    await storage.installations.delete(inst.id);
+    expect(await storage.webhookCredentials.get(inst.id)).toBeNull();
   });
 
   it('claim and claimHeld return the routing epoch they read: a change committed before a claim is in it', async () => {

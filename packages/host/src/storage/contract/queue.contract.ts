@@ -261,6 +261,42 @@ export function queueContract(ctx: () => Ctx): void {
     expect(await storage.jobs.release([], 15)).toBe(0);
   });
 
+  it('defer puts claimed jobs back due later, attempt unchanged, only under their own claim', async () => {
+    const { storage } = ctx();
+    const installationId = 'inst_defer';
+    const [a, b] = await storage.jobs.enqueue(
+      [
+        { kind: 'deliver', installationId, payload: { n: 1 }, runAt: 5 },
+        { kind: 'deliver', installationId, payload: { n: 2 }, runAt: 6 },
+      ],
+      0,
+    );
+    const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 10 });
+    const token = claimed[0]!.leaseToken;
+    expect(await storage.jobs.defer([{ id: a!.id, leaseToken: 'not-the-claim', runAt: 500 }], 11)).toBe(0);
+    expect(
+      await storage.jobs.defer(
+        [
+          { id: a!.id, leaseToken: token, runAt: 500 },
+          { id: b!.id, leaseToken: token, runAt: 600 },
+        ],
+        12,
+      ),
+    ).toBe(2);
+    expect(await storage.jobs.getJob(a!.id)).toMatchObject({
+      state: 'queued',
+      runAt: 500,
+      attempt: 0,
+      attempts: [],
+    });
+    expect(await storage.jobs.nextDueAt(['deliver'])).toBe(500);
+    expect(await storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1000, now: 499 })).toEqual([]);
+    const due = await storage.jobs.claim({ kinds: ['deliver'], limit: 5, leaseMs: 1000, now: 500 });
+    expect(due.map((j) => j.id)).toEqual([a!.id]);
+    // The old claim's token no longer defers anything.
+    expect(await storage.jobs.defer([{ id: a!.id, leaseToken: token, runAt: 900 }], 13)).toBe(0);
+  });
+
   it('complete and a retry (finishAttempt with runAt) act only on running jobs', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);

@@ -99,6 +99,7 @@ export function secretsContract(ctx: () => Ctx): void {
       keyId: keyed.secrets.currentKeyId,
       webhookSecrets: 1,
       webhookSigningKeys: 1,
+      webhookCredentials: 1,
       integrations: 1,
       installations: 1,
       settings: 1,
@@ -106,6 +107,11 @@ export function secretsContract(ctx: () => Ctx): void {
     });
     expect((await keyed.webhookSecrets.deliveryTarget(inst.id, now))?.signingKey).toBe('whsk_plain');
     expect((await keyed.webhookSigningKeys.publicKey(inst.id))?.publicKey).toBe('whpk_plain');
+    expect(await keyed.webhookCredentials.get(inst.id)).toEqual({
+      headers: { 'x-api-key': 'k_plain' },
+      auth: 'pw_plain',
+    });
+    expect((await keyed.webhookSecrets.deliveryTarget(inst.id, now))?.credentials?.auth).toBe('pw_plain');
     expect(await keyed.webhookSecrets.active(inst.id, now)).toEqual(['whsec_plain_new', 'whsec_plain_old']);
     const integration = await keyed.integrations.getLatest('hello');
     expect([integration?.signingSecret, integration?.secrets]).toEqual(['pss_plain', { K: 'v' }]);
@@ -119,6 +125,7 @@ export function secretsContract(ctx: () => Ctx): void {
       ...first,
       webhookSecrets: 0,
       webhookSigningKeys: 0,
+      webhookCredentials: 0,
       integrations: 0,
       installations: 0,
       settings: 0,

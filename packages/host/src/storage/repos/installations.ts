@@ -258,6 +258,7 @@ export function installationsRepo(sql: Sql, box: SecretBox): InstallationsRepo {
       sql.transaction(async (tx) => {
         await cancelJobsForInstallation(tx, id, now);
         await tx.run('DELETE FROM webhook_secrets WHERE installation_id = ?', [id]);
+        await tx.run('DELETE FROM webhook_credentials WHERE installation_id = ?', [id]);
         const { changes } = await tx.run('DELETE FROM installations WHERE id = ?', [id]);
         return changes > 0;
       }),

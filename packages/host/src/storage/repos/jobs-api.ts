@@ -198,6 +198,15 @@ export interface QueueRepo {
    * than it may run now.
    */
   release(jobs: readonly { id: string; leaseToken: string | null }[], now: number): Promise<number>;
+  /**
+   * Puts claimed jobs back in the queue due at their `runAt`, untouched otherwise (no attempt recorded, the
+   * attempt count unchanged), each only while still under its claim (`leaseToken`); returns how many. For a
+   * worker that may not send them yet (an endpoint's rate limit).
+   */
+  defer(
+    jobs: readonly { id: string; leaseToken: string | null; runAt: number }[],
+    now: number,
+  ): Promise<number>;
   /** Cancels the installation's queued and running jobs; returns the count. */
   cancelForInstallation(installationId: string, now?: number): Promise<number>;
 }

@@ -423,6 +423,23 @@ export function queueRepo(sql: Sql): QueueRepo {
       return released.length;
     },
 
+    async defer(refs: readonly { id: string; leaseToken: string | null; runAt: number }[], now: number) {
+      // One UPDATE per job (each has a time of its own); a job no longer under its claim is left alone.
+      const deferred: { kind: JobKind; runAt: number }[] = [];
+      for (const { id, leaseToken, runAt } of refs) {
+        if (leaseToken === null) continue;
+        const row = await sql.get(
+          `UPDATE jobs SET state = 'queued', run_at = ?, lease_until = NULL, lease_token = NULL, updated_at = ?
+           WHERE id = ? AND state = 'running' AND lease_token = ?
+           RETURNING kind`,
+          [runAt, now, id, leaseToken],
+        );
+        if (row) deferred.push({ kind: str(row, 'kind') as JobKind, runAt });
+      }
+      await signalDue(sql, deferred);
+      return deferred.length;
+    },
+
     cancelForInstallation: (installationId: string, now = Date.now()) =>
       cancelJobsForInstallation(sql, installationId, now),
   };

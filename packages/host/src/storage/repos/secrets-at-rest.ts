@@ -23,6 +23,8 @@ export interface ResealReport {
   webhookSecrets: number;
   /** ed25519 private keys of installations signing with `ed25519`. */
   webhookSigningKeys: number;
+  /** Endpoints' write-only values (custom header values, auth secrets). */
+  webhookCredentials: number;
   integrations: number;
   installations: number;
   settings: number;
@@ -60,6 +62,7 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
         webhookSecrets: 0,
         integrations: 0,
         webhookSigningKeys: 0,
+        webhookCredentials: 0,
         installations: 0,
         settings: 0,
         jobs: 0,
@@ -96,6 +99,16 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
           [again(key), str(row, 'installation_id'), key],
         );
         report.webhookSigningKeys += changes;
+      }
+
+      for (const row of await sql.all('SELECT installation_id, credentials FROM webhook_credentials')) {
+        const stored = str(row, 'credentials');
+        if (!box.needsReseal(stored)) continue;
+        const { changes } = await sql.run(
+          'UPDATE webhook_credentials SET credentials = ? WHERE installation_id = ? AND credentials = ?',
+          [again(stored), str(row, 'installation_id'), stored],
+        );
+        report.webhookCredentials += changes;
       }
 
       for (const row of await sql.all('SELECT name, version, signing_secret, secrets FROM integrations')) {
@@ -175,6 +188,7 @@ async function scrub(sql: Sql, report: ResealReport): Promise<void> {
     [
       ['webhook_secrets', report.webhookSecrets],
       ['webhook_signing_keys', report.webhookSigningKeys],
+      ['webhook_credentials', report.webhookCredentials],
       ['integrations', report.integrations],
       ['installations', report.installations],
       ['settings', report.settings],

@@ -7,6 +7,7 @@ import { StorageError } from '../errors.js';
 import { json, numOrNull, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 import { epochOf, ROUTING_EPOCH } from './routing-epoch.js';
+import { credentialsOf, type StoredCredentials } from './webhook-credentials.js';
 
 /**
  * Webhook signing secrets per installation: the current one and, during a rotation, the previous one
@@ -48,6 +49,8 @@ export interface DeliveryTargetRead {
   epoch: number;
   /** The installation's ed25519 private key (`whsk_…`, repos/webhook-signing-keys.ts), or null: none made. */
   signingKey: string | null;
+  /** The endpoint's write-only values (`webhookCredentials`), or null. */
+  credentials: StoredCredentials | null;
 }
 
 /**
@@ -102,9 +105,10 @@ export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo
     async deliveryTarget(installationId, now) {
       const row = await sql.get(
         `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at,
-                k.private_key, ${ROUTING_EPOCH} AS routing_epoch
+                k.private_key, c.credentials, ${ROUTING_EPOCH} AS routing_epoch
            FROM installations i LEFT JOIN webhook_secrets s ON s.installation_id = i.id
            LEFT JOIN webhook_signing_keys k ON k.installation_id = i.id
+           LEFT JOIN webhook_credentials c ON c.installation_id = i.id
           WHERE i.id = ?`,
         [installationId],
       );
@@ -116,6 +120,7 @@ export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo
         validUntil: secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null,
         epoch: epochOf(row, 'routing_epoch'),
         signingKey: openOrNull(box, strOrNull(row, 'private_key')),
+        credentials: credentialsOf(row, box),
       };
     },
   };
