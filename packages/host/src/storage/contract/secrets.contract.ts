@@ -89,6 +89,7 @@ export function secretsContract(ctx: () => Ctx): void {
       { privateKey: 'whsk_plain', publicKey: 'whpk_plain' },
       now,
     );
+    await keyless.webhookCredentials.set(inst.id, { headers: { 'x-api-key': 'k_plain' }, auth: 'pw_plain' });
     expect(await keyless.webhookSecrets.active(inst.id, now)).toEqual(['whsec_plain_new', 'whsec_plain_old']);
 
     const keyed = await db.open();
