@@ -23,6 +23,9 @@ describe('platform-manifest.yaml', () => {
     expect([...load(true).scopes].sort()).toEqual(['site:views:read', 'space:content:read']);
   });
 
+  /** Settings every place has that change nothing unless set (issue 28). */
+  const OPT_IN_SETTINGS = ['retry_schedule'];
+
   it('declares, per place, the URL (required) and one boolean per event of the place, default false', () => {
     const { configurations } = load(true);
     const places = { account: WEBHOOK_EVENT_TYPES_BY_PLACE.space, site: WEBHOOK_EVENT_TYPES_BY_PLACE.site };
@@ -30,7 +33,14 @@ describe('platform-manifest.yaml', () => {
     for (const [place, events] of Object.entries(places)) {
       const settings = configurations?.[place as 'account' | 'site'];
       expect(settings?.required).toEqual(['url']);
-      expect(Object.keys(settings?.properties ?? {}).sort()).toEqual(['url', ...events].sort());
+      expect(Object.keys(settings?.properties ?? {}).sort()).toEqual(
+        ['url', ...events, ...OPT_IN_SETTINGS].sort(),
+      );
+      // Opt-in settings have no default: an installation without them keeps the spec's behaviour.
+      for (const key of OPT_IN_SETTINGS) {
+        expect(settings?.properties?.[key]).toMatchObject({ type: 'string' });
+        expect(settings?.properties?.[key]).not.toHaveProperty('default');
+      }
       expect(settings?.properties?.url).toMatchObject({ type: 'string', title: 'Webhook URL' });
       expect(settings?.properties?.url?.description).toMatch(/https/);
       for (const event of events) {

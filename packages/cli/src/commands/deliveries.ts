@@ -66,7 +66,9 @@ function printDelivery(context: CommandContext, d: DeliveryView, full: boolean):
       : d.state === 'queued' || d.state === 'running'
         ? c.yellow(d.state)
         : c.red(d.state);
-  context.io.stdout(`${c.bold(d.id)} ${d.eventType} ${d.eventId} ${state} ${c.dim(d.createdAt)}\n`);
+  // A retry may be due hours later (retry schedules): the list says when, not only `show`.
+  const next = !full && d.nextAttemptAt ? ` next attempt at ${d.nextAttemptAt}` : '';
+  context.io.stdout(`${c.bold(d.id)} ${d.eventType} ${d.eventId} ${state} ${c.dim(d.createdAt)}${next}\n`);
   if (!full) return;
   for (const attempt of d.attempts) context.io.stdout(`  ${formatAttempt(d, attempt, c)}`);
   if (d.nextAttemptAt) context.io.stdout(`  next attempt at ${d.nextAttemptAt}\n`);

@@ -12,15 +12,14 @@ import {
   systemClock,
 } from './job-loop.js';
 import { diagnoseRetry, type LateRetry } from './lateness.js';
+import { type AttemptOutcome, classify, type Decision, type FinalState } from './policy.js';
 import {
-  type AttemptOutcome,
-  arrivalSlackMs,
-  classify,
-  type Decision,
-  decide,
-  type FinalState,
-  MAX_RETRIES,
-} from './policy.js';
+  decideWithSchedule,
+  parseRetryAfter,
+  type RetrySchedule,
+  SPEC_SCHEDULE,
+  scheduleArrivalSlackMs,
+} from './schedule.js';
 import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
 
 /** One delivery (one attempt series) as the engine needs it. Storage may carry more fields. */
@@ -42,6 +41,8 @@ export interface DeliveryTarget {
   url: string;
   /** Active signing secrets (two during a rotation overlap). */
   secrets: readonly string[];
+  /** The installation's retry schedule (`retry_schedule`); absent: the spec's (`SPEC_SCHEDULE`). */
+  schedule?: RetrySchedule;
 }
 
 /** An attempt as recorded: the sender's result and the attempt number. */
@@ -214,16 +215,26 @@ export function createDeliveryEngine<J extends DeliveryJob>(
    */
   let checked: { url: string; check: ReturnType<typeof validateWebhookUrl>; parsed?: URL } | undefined;
 
-  async function attempt(job: J, timing?: HandleTiming, traceparent?: string): Promise<AttemptResult> {
+  /** The attempt's result, and the schedule its target had (the spec's when there was none). */
+  async function attempt(
+    job: J,
+    timing?: HandleTiming,
+    traceparent?: string,
+  ): Promise<{ result: AttemptResult; schedule: RetrySchedule }> {
     const target = await options.resolveTarget(job);
-    if (!target) return refused('target_unavailable', describe('target_unavailable'));
+    if (!target)
+      return {
+        result: refused('target_unavailable', describe('target_unavailable')),
+        schedule: SPEC_SCHEDULE,
+      };
+    const schedule = target.schedule ?? SPEC_SCHEDULE;
     let url: string | URL = target.url;
     if (options.policy) {
       if (checked?.url !== target.url) {
         const check = validateWebhookUrl(target.url, options.policy);
         checked = { url: target.url, check, ...(check.ok ? { parsed: new URL(target.url) } : {}) };
       }
-      if (!checked.check.ok) return refused('invalid_target', checked.check.message);
+      if (!checked.check.ok) return { result: refused('invalid_target', checked.check.message), schedule };
       url = checked.parsed ?? url;
     }
     // Claimed ahead: a retry leaves after its due time, never before. A first attempt is due when its event
@@ -232,7 +243,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     if (timing && job.attempt > 1 && job.dueAt !== undefined && options.onLateRetry) {
       const late = diagnoseRetry(
         { dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now(), engineStartedAt },
-        arrivalSlackMs(Math.min(job.attempt - 1, MAX_RETRIES)),
+        scheduleArrivalSlackMs(schedule, job.attempt - 1),
       );
       if (late) options.onLateRetry(job, late);
     }
@@ -240,7 +251,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     // (reading the target, recording the attempt) never makes an endpoint slow.
     timing?.begin();
     try {
-      return await sendTo(job, target, url, traceparent);
+      return { result: await sendTo(job, target, url, traceparent), schedule };
     } finally {
       timing?.end();
     }
@@ -280,14 +291,16 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   }
 
   async function deliverTraced(job: J, timing: HandleTiming | undefined, trace: AttemptTrace | undefined) {
-    const result = await attempt(job, timing, trace?.traceparent);
+    const { result, schedule } = await attempt(job, timing, trace?.traceparent);
     const endedAt = clock.now();
     const recorded: RecordedAttempt = { attempt: job.attempt, ...result };
     const outcome: AttemptOutcome =
       result.statusCode !== undefined
         ? { statusCode: result.statusCode }
         : { error: result.error ?? { code: 'network_error' } };
-    const decision = decide(job.attempt, classify(outcome), rng);
+    const retryAfterMs =
+      result.retryAfter === undefined ? undefined : parseRetryAfter(result.retryAfter, endedAt);
+    const decision = decideWithSchedule(schedule, job.attempt, classify(outcome), rng, retryAfterMs);
     if ('state' in decision) {
       await queue.finish(job, recorded, { state: decision.state });
     } else {

@@ -106,8 +106,7 @@ function DeliveryRow({
           </span>
           {delivery.state === 'queued' && delivery.nextAttemptAt ? (
             <span class="next-attempt" data-testid="next-attempt">
-              next attempt <Time iso={delivery.nextAttemptAt} /> (
-              {new Date(delivery.nextAttemptAt).toLocaleTimeString()})
+              next attempt <Time iso={delivery.nextAttemptAt} /> ({clockTime(delivery.nextAttemptAt)})
             </span>
           ) : null}
           <span class="muted delivery-time">
@@ -117,8 +116,7 @@ function DeliveryRow({
         <div class="delivery-body">
           {delivery.nextAttemptAt ? (
             <p class="muted">
-              Next attempt <Time iso={delivery.nextAttemptAt} /> (
-              {new Date(delivery.nextAttemptAt).toLocaleTimeString()}).
+              Next attempt <Time iso={delivery.nextAttemptAt} /> ({clockTime(delivery.nextAttemptAt)}).
             </p>
           ) : null}
           <Attempts delivery={delivery} />
@@ -224,6 +222,15 @@ function RedeliverRange({
  * <DeliveryLog installationId="inst_1" />
  * <DeliveryLog installationId="inst_1" client={portalApi} pollMs={2000} />
  */
+/**
+ * When a retry is due, on the viewer's clock: the time alone today, the date too when later (a retry
+ * schedule may wait hours or days).
+ */
+function clockTime(iso: string): string {
+  const at = new Date(iso);
+  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+}
+
 export function DeliveryLog({
   installationId,
   client = api,

@@ -1,5 +1,6 @@
 import type { DeliveryTargetRead } from '../../storage/index.js';
 import type { DeliveryTarget } from '../engine.js';
+import { parseRetrySchedule } from '../schedule.js';
 
 /** Past this many installations read, the reads are forgotten (memory stays bounded). */
 const MAX_ENTRIES = 10_000;
@@ -84,5 +85,13 @@ export class DeliveryTargets {
 
 function toTarget(read: DeliveryTargetRead | null): DeliveryTarget | null {
   if (!read || typeof read.configuration.url !== 'string') return null;
-  return { url: read.configuration.url, secrets: read.secrets };
+  const setting = read.configuration.retry_schedule;
+  if (setting === undefined) return { url: read.configuration.url, secrets: read.secrets };
+  // Validated when saved (configurationErrors); one that no longer reads falls back to the spec's.
+  const parsed = parseRetrySchedule(setting);
+  return {
+    url: read.configuration.url,
+    secrets: read.secrets,
+    ...(parsed.ok ? { schedule: parsed.schedule } : {}),
+  };
 }
