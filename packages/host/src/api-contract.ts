@@ -67,6 +67,10 @@ export const hostApi = {
     response: S.SpaceDocument,
   },
   'POST /v1/installations/{id}/test': { body: S.TestEventBody, response: S.Delivery },
+  'POST /v1/installations/{id}/endpoint/enable': {
+    body: S.EnableEndpointBody,
+    response: S.EndpointEnabled,
+  },
   'GET /v1/integrations/{name}/install-link': { response: S.InstallLink },
   'POST /v1/integrations/{name}/install-link/rotate': { response: S.InstallLink },
   'GET /v1/integrations/{name}/runs': { query: S.InvocationQuery, response: S.RunList },

@@ -50,6 +50,20 @@ describe('PLATFORM_STATS_INTERVAL_MS', () => {
   });
 });
 
+describe('PLATFORM_ENDPOINT_DISABLE_AFTER', () => {
+  it('is 24 h by default; 0 never disables; a duration; anything else names the variable and how to write it', () => {
+    expect(loadConfig({}).endpointDisableAfterMs).toBe(24 * 3_600_000);
+    expect(loadConfig({ PLATFORM_ENDPOINT_DISABLE_AFTER: '0' }).endpointDisableAfterMs).toBe(0);
+    expect(loadConfig({ PLATFORM_ENDPOINT_DISABLE_AFTER: '3d' }).endpointDisableAfterMs).toBe(3 * 86_400_000);
+    expect(loadConfig({ PLATFORM_ENDPOINT_DISABLE_AFTER: '90s' }).endpointDisableAfterMs).toBe(90_000);
+    for (const bad of ['24', 'soon', '31d', '0s']) {
+      expect(() => loadConfig({ PLATFORM_ENDPOINT_DISABLE_AFTER: bad })).toThrow(
+        `PLATFORM_ENDPOINT_DISABLE_AFTER must be 0 (never disable an endpoint) or a duration from 1s to 30d written as a whole number with s, m, h or d (e.g. 24h); got "${bad}".`,
+      );
+    }
+  });
+});
+
 describe('PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION', () => {
   it('defaults to a quarter of the delivery slots, at least 4, at most all of them', () => {
     expect(loadConfig({}).deliveryConcurrencyPerInstallation).toBe(16); // of 64

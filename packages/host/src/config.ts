@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { DEFAULT_DISABLE_AFTER_MS } from './delivery/health.js';
+import { parseDuration } from './delivery/schedule.js';
 import type { PostgresPoolSettings, SqliteSynchronous } from './storage/index.js';
 import { PG_DEFAULTS } from './storage/postgres.js';
 import { parseTracingEnv, type TracingConfig } from './tracing/index.js';
@@ -117,6 +119,13 @@ export interface HostConfig {
    * it). Default 5000; `0`: read at every request.
    */
   tokenCacheMs: number;
+  /**
+   * `PLATFORM_ENDPOINT_DISABLE_AFTER`: a webhook endpoint whose deliveries have all ended `exhausted` for
+   * this long (no success in between) is disabled; its new deliveries are kept until it is enabled again
+   * (docs/contracts.md "Endpoint health"). A duration (`90s`, `30m`, `24h`, `3d`); `0` never disables.
+   * Default 24 h.
+   */
+  endpointDisableAfterMs: number;
   /** Log level for the host logger. */
   logLevel: string;
 }
@@ -173,6 +182,20 @@ function statsInterval(env: NodeJS.ProcessEnv): number {
     );
   }
   return value;
+}
+
+/** `PLATFORM_ENDPOINT_DISABLE_AFTER`: `0` (never) or a duration from 1 s to 30 days; default 24 h. */
+function endpointDisableAfter(env: NodeJS.ProcessEnv): number {
+  const raw = env.PLATFORM_ENDPOINT_DISABLE_AFTER?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_DISABLE_AFTER_MS;
+  if (raw === '0') return 0;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < 1000 || ms > 30 * 24 * 3_600_000) {
+    throw new ConfigError(
+      `PLATFORM_ENDPOINT_DISABLE_AFTER must be 0 (never disable an endpoint) or a duration from 1s to 30d written as a whole number with s, m, h or d (e.g. 24h); got "${raw}".`,
+    );
+  }
+  return ms;
 }
 
 /** A duration in ms from `min` to `max`, or 0 for "no limit". */
@@ -365,6 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     statsIntervalMs: statsInterval(env),
     portalFrameAncestors: parseFrameAncestors(env.PLATFORM_PORTAL_FRAME_ANCESTORS),
     tokenCacheMs: int(env, 'PLATFORM_TOKEN_CACHE_MS', 5000, 0, 3_600_000),
+    endpointDisableAfterMs: endpointDisableAfter(env),
     logLevel: env.LOG_LEVEL || 'info',
     ...(tracing ? { tracing } : {}),
   };

@@ -105,6 +105,7 @@ export const ACCESS = {
   'POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver': { organization: redeliver, portal: 'own' },
   'POST /v1/installations/{id}/deliveries/redeliver': { organization: redeliver, portal: 'own' },
   'POST /v1/installations/{id}/test': { organization: redeliver, portal: 'own' },
+  'POST /v1/installations/{id}/endpoint/enable': { organization: redeliver, portal: 'own' },
 
   'POST /v1/portal/sessions': { organization: { scope: 'portal:create', owns: 'listed' } },
   'DELETE /v1/portal/sessions/{sessionId}': {

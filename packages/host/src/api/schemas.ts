@@ -153,6 +153,10 @@ export const Delivery = z
     state: z.enum(['queued', 'running', 'succeeded', 'failed', 'exhausted', 'cancelled']),
     series: z.number().int(),
     nextAttemptAt: z.string().optional(),
+    held: z.boolean().optional().openapi({
+      description:
+        'true: kept, not sent, because the endpoint is disabled (docs/contracts.md "Endpoint health"); it is delivered when the endpoint is enabled again',
+    }),
     createdAt: z.string(),
     payload: z.unknown(),
     attempts: z.array(Attempt),
@@ -170,8 +174,43 @@ export const WebhookEndpoint = z
       description:
         'While slow: the most deliveries to this installation in flight at once (PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION); null otherwise.',
     }),
+    // Endpoint health (issue 28): docs/contracts.md "Endpoint health".
+    disabled: z.boolean().openapi({
+      description:
+        'Disabled after every delivery was exhausted for PLATFORM_ENDPOINT_DISABLE_AFTER (default 24 h): nothing is sent to it, new deliveries are kept (held) until it is enabled again (POST /v1/installations/{id}/endpoint/enable).',
+    }),
+    disabledAt: z.string().nullable().openapi({ description: 'when it was disabled; null while enabled' }),
+    failingSince: z.string().nullable().openapi({
+      description: 'start of the current run of exhausted deliveries (no success since); null when none',
+    }),
+    held: z.number().int().openapi({ description: 'deliveries kept while it is disabled' }),
   })
   .openapi('WebhookEndpointState');
+
+/** `POST /v1/installations/{id}/endpoint/enable`. */
+export const EnableEndpointBody = z
+  .object({
+    held: z.enum(['deliver', 'cancel']).optional().openapi({
+      description:
+        'the deliveries kept while it was disabled: `deliver` them now (default), or `cancel` them (still listed, state cancelled)',
+    }),
+  })
+  .strict()
+  .openapi('EnableEndpointRequest');
+
+/** What enabling an endpoint did. */
+export const EndpointEnabled = z
+  .object({
+    endpoint: z.object({
+      disabled: z.boolean(),
+      disabledAt: z.string().nullable(),
+      failingSince: z.string().nullable(),
+      held: z.number().int(),
+    }),
+    delivering: z.number().int().openapi({ description: 'kept deliveries queued to be sent now' }),
+    cancelled: z.number().int().openapi({ description: 'kept deliveries cancelled' }),
+  })
+  .openapi('EndpointEnabled');
 
 /** Unfinished jobs of one kind (`GET /v1/status`). */
 export const QueueState = z

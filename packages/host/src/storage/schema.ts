@@ -350,4 +350,17 @@ CREATE TABLE delivery_stats (
 );
 CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
   },
+  {
+    version: 15,
+    name: 'endpoint health: webhook endpoints failing (a run of exhausted deliveries), disabled, or enabled again',
+    // docs/contracts.md "Endpoint health". Only endpoints that are not healthy have a row (few); a disabled
+    // endpoint's deliveries are kept as `held` jobs in `jobs`.
+    sql: `CREATE TABLE endpoint_health (
+  installation_id TEXT PRIMARY KEY,
+  failing_since BIGINT,
+  disabled_at BIGINT,
+  enabled_at BIGINT,
+  updated_at BIGINT NOT NULL
+);`,
+  },
 ];

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, type Delivery, describeError } from '../api';
 import { EmptyState, ErrorNotice, StatusBadge, Time, usePolling } from '../ui';
+import { EndpointHealthNotice } from './endpoint-health';
 
 const POLL_MS = 1000;
 
@@ -94,6 +95,11 @@ function DeliveryRow({
         >
           <span class="disclosure" aria-hidden="true" />
           <StatusBadge status={delivery.state} />
+          {delivery.held ? (
+            <span class="badge badge-paused" title="Kept while the endpoint is disabled; not sent">
+              held
+            </span>
+          ) : null}
           <span class="delivery-type">{delivery.eventType}</span>
           <code class="muted">{delivery.eventId}</code>
           <span class="muted">
@@ -271,6 +277,14 @@ export function DeliveryLog({
             two slow attempts). Other subscribers are not held up.
           </p>
         </div>
+      ) : null}
+      {endpoint ? (
+        <EndpointHealthNotice
+          installationId={installationId}
+          endpoint={endpoint}
+          client={client}
+          onChanged={refresh}
+        />
       ) : null}
       {deliveries === null && !error ? <p class="muted">Loading deliveries…</p> : null}
       {deliveries?.length === 0 ? (

@@ -22,6 +22,7 @@ import {
 import type { JobLoopSlots } from '../job-loop.js';
 import type { Decision } from '../policy.js';
 import { attemptTracer } from './attempt-trace.js';
+import { EndpointHealthWatch, type HealthEvent } from './endpoint-health.js';
 import { DeliveryTargets } from './targets.js';
 
 /** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
@@ -73,11 +74,25 @@ function logFailedAttempt(
   );
 }
 
+/** The log line of an endpoint disabled or recovered. */
+function logHealthEvent(logger: DeliveryLog, event: HealthEvent) {
+  const at = new Date(event.at).toISOString();
+  const message =
+    event.type === 'endpoint.disabled'
+      ? `webhook endpoint of installation ${event.installationId} disabled at ${at}: every delivery exhausted since ${new Date(event.failingSince).toISOString()}; its new deliveries are kept until it is enabled again`
+      : `webhook endpoint of installation ${event.installationId} recovered at ${at}: a delivery succeeded after it was enabled again`;
+  logger.warn({ installation: event.installationId, event: event.type }, message);
+}
+
 /** What the delivery engine needs: a subset of `HostContext`, so it can also run in a worker thread. */
 export interface DeliveryDeps {
   readonly config: Pick<
     HostConfig,
-    'deliveryTimeoutMs' | 'deliveryConcurrency' | 'deliveryConcurrencyPerInstallation' | 'queuePollMs'
+    | 'deliveryTimeoutMs'
+    | 'deliveryConcurrency'
+    | 'deliveryConcurrencyPerInstallation'
+    | 'queuePollMs'
+    | 'endpointDisableAfterMs'
   >;
   readonly storage: Storage;
   readonly policy: AddressPolicy;
@@ -174,7 +189,24 @@ export function startDeliveryEngine(
   // read, or the epoch of the write that handed it over, or later; an edited URL, a rotated secret or an
   // uninstall applies from the next claim or the next write on.
   const targets = new DeliveryTargets((id) => storage.webhookSecrets.deliveryTarget(id, Date.now()));
+  // Endpoint health (docs/contracts.md "Endpoint health"): a disabled endpoint's deliveries are kept held,
+  // none of them is claimed, until it is enabled again.
+  const health = new EndpointHealthWatch(storage, config.endpointDisableAfterMs, {
+    onEvent: (event) => logHealthEvent(logger, event),
+    onEnabled: () => engine.notify(),
+    onError: (error, what) => logger.error({ err: error }, what),
+  });
+  /** The fair share's allowances, with none for a disabled endpoint. */
+  const withDisabled = (allowances: ReadonlyMap<string, number> | undefined) => {
+    const disabled = health.disabled();
+    if (disabled.length === 0) return allowances;
+    const merged = new Map(allowances ?? []);
+    for (const id of disabled) merged.set(id, 0);
+    return merged;
+  };
   const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
+    if ('installationId' in which && health.isDisabled(which.installationId)) return;
+    if ('except' in which) which = { except: [...which.except, ...health.disabled()] };
     jobs.unhold(which, Date.now()).then(
       (count) => {
         if (count > 0) engine.notify();
@@ -184,7 +216,8 @@ export function startDeliveryEngine(
   };
   const engine = createDeliveryEngine<QueuedDelivery>({
     queue: {
-      claim: async (limit, dueBy, allowances) => {
+      claim: async (limit, dueBy, shares) => {
+        const allowances = withDisabled(shares);
         const now = Date.now();
         const claimed = await jobs.claim({
           kinds: ['deliver'],
@@ -217,7 +250,8 @@ export function startDeliveryEngine(
         );
       },
       finish: async (job, attempt, end) => {
-        if (!('state' in end && end.state === 'succeeded')) logFailedAttempt(logger, job, attempt, end);
+        const succeeded = 'state' in end && end.state === 'succeeded';
+        if (!succeeded) logFailedAttempt(logger, job, attempt, end);
         // One transaction (shared with the attempts ending meanwhile): the attempt, and the job's end
         // (final state, or back in the queue).
         await finishing.submit({
@@ -233,8 +267,21 @@ export function startDeliveryEngine(
           },
           outcome: 'state' in end ? { state: end.state } : { runAt: end.runAt, lastError: null },
         });
+        // After the attempt is stored: a failure here must not send the attempt again.
+        const { installationId } = job.record;
+        const exhausted = 'state' in end && end.state === 'exhausted';
+        if (succeeded || exhausted) {
+          await (succeeded ? health.succeeded : health.exhausted)
+            .call(health, installationId, Date.now())
+            .catch((error: unknown) =>
+              logger.error(
+                { err: error, installation: installationId },
+                'could not record the health of a webhook endpoint',
+              ),
+            );
+        }
       },
-      nextDueAt: (exclude) => jobs.nextDueAt(['deliver'], exclude),
+      nextDueAt: (exclude) => jobs.nextDueAt(['deliver'], [...exclude, ...health.disabled()]),
     },
     resolveTarget: (job) =>
       targets.resolve({ installationId: job.record.installationId, routingEpoch: job.routingEpoch }),
@@ -274,6 +321,7 @@ export function startDeliveryEngine(
     },
     ...(slots ? { slots } : {}),
   });
+  health.start();
   engine.start();
   // Deliveries queued or rescheduled by other hosts on the same database (PostgreSQL): claim them at
   // once, or at their due time, instead of at the next idle check.
@@ -290,12 +338,24 @@ export function startDeliveryEngine(
     ...engine,
     stop: async (options) => {
       clearInterval(sweep);
+      health.stop();
       await listener.close();
       await engine.stop(options);
     },
-    adoptRecords(records, routingEpoch) {
+    adoptRecords(handed, routingEpoch) {
       // Not checked against an epoch (stored unchecked): where they go is read afresh.
       if (routingEpoch === undefined) targets.forget();
+      // A disabled endpoint's new deliveries go back to the queue, where they are kept (held).
+      const kept = handed.filter((record) => health.isDisabled(record.installationId));
+      const records = kept.length === 0 ? handed : handed.filter((record) => !kept.includes(record));
+      if (kept.length > 0) {
+        slots?.give(kept.length);
+        jobs.release(kept, Date.now()).then(
+          () => health.refresh(),
+          (error: unknown) =>
+            logger.error({ err: error }, 'could not keep the deliveries of a disabled endpoint'),
+        );
+      }
       engine.adopt(records.map((record) => toQueued(record, routingEpoch)));
     },
   };

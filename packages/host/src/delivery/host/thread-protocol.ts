@@ -27,6 +27,7 @@ export interface DeliveryThreadData {
     | 'allowPrivateTargets'
     | 'queuePollMs'
     | 'tracing'
+    | 'endpointDisableAfterMs'
   >;
   storage: DeliveryStorageOptions;
   /** Host version, for `User-Agent: Platform-Webhooks/<version>`. */
