@@ -88,6 +88,7 @@ const EXPECTED: Record<string, readonly number[]> = {
   'POST /v1/installations/{id}/endpoint/enable':                  [200, 401, 200, 403, 404, 401, 401, 403, 200],
   'POST /v1/events':                                              [202, 401, 403, 403, 403, 401, 401, 403, 403],
   'GET /v1/status':                                               [200, 401, 403, 403, 403, 401, 401, 403, 403],
+  'GET /v1/operator-events':                                      [200, 401, 403, 403, 403, 401, 401, 403, 403],
   // ?installation= A's webhook installation: B gets 404; without it, an organization token gets 400
   'GET /v1/stats/deliveries':                                     [200, 401, 200, 200, 404, 401, 401, 403, 403],
   'GET /v1/sites/{siteId}/published-scripts':                     [200, 401, 403, 403, 403, 401, 401, 403, 403],
@@ -372,6 +373,7 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
       body: { type: 'space_content_updated', spaceId: 'sp-a', revisionId: `r${next()}` },
     }),
     'GET /v1/status': async () => ({ path: '/v1/status' }),
+    'GET /v1/operator-events': async () => ({ path: '/v1/operator-events' }),
     'GET /v1/stats/deliveries': async () => ({
       path: `/v1/stats/deliveries?range=day&installation=${instA}`,
     }),

@@ -58,6 +58,7 @@ export const hostApi = {
   },
   'POST /v1/events': { body: S.IncomingEvent, response: S.EventAccepted },
   'GET /v1/status': { response: S.HostStatus },
+  'GET /v1/operator-events': { query: S.OperatorEventQuery, response: S.OperatorEventList },
   'GET /v1/stats/deliveries': { query: S.StatsQuery, response: S.DeliveryStats },
   'GET /v1/sites/{siteId}/published-scripts': { response: S.PublishedScriptList },
   'GET /v1/spaces/{spaceId}/document': { response: S.SpaceDocument },

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { DEFAULT_DISABLE_AFTER_MS } from './delivery/health.js';
 import { parseDuration } from './delivery/schedule.js';
+import { parseAllowPrivateTargets } from './net/policy.js';
+import { validateWebhookUrl } from './net/url.js';
 import type { PostgresPoolSettings, SqliteSynchronous } from './storage/index.js';
 import { PG_DEFAULTS } from './storage/postgres.js';
 import { parseTracingEnv, type TracingConfig } from './tracing/index.js';
@@ -126,6 +128,12 @@ export interface HostConfig {
    * Default 24 h.
    */
   endpointDisableAfterMs: number;
+  /**
+   * `PLATFORM_OPERATOR_EVENTS_URL` and `PLATFORM_OPERATOR_EVENTS_SECRET`: where the operator events
+   * (`endpoint.disabled`, `endpoint.recovered`, `delivery.exhausted`) are delivered, signed with the secret
+   * in the platform scheme (docs/contracts.md "Operator events"). Undefined: none is sent.
+   */
+  operatorEvents?: { url: string; secret: string };
   /** Log level for the host logger. */
   logLevel: string;
 }
@@ -196,6 +204,24 @@ function endpointDisableAfter(env: NodeJS.ProcessEnv): number {
     );
   }
   return ms;
+}
+
+/** At least this many characters in `PLATFORM_OPERATOR_EVENTS_SECRET`. */
+const MIN_OPERATOR_SECRET_LENGTH = 24;
+
+/** `PLATFORM_OPERATOR_EVENTS_URL` (an allowed webhook URL) with its signing secret, or nothing. */
+function operatorEventsSetting(env: NodeJS.ProcessEnv): { operatorEvents?: { url: string; secret: string } } {
+  const url = env.PLATFORM_OPERATOR_EVENTS_URL?.trim();
+  if (!url) return {};
+  const secret = env.PLATFORM_OPERATOR_EVENTS_SECRET ?? '';
+  if (secret.length < MIN_OPERATOR_SECRET_LENGTH) {
+    throw new ConfigError(
+      `PLATFORM_OPERATOR_EVENTS_URL is set, so PLATFORM_OPERATOR_EVENTS_SECRET must be too: at least ${MIN_OPERATOR_SECRET_LENGTH} characters, the key operator events are signed with (X-Platform-Signature); make one with \`node -e "console.log('whsec_' + crypto.randomBytes(32).toString('base64url'))"\`.`,
+    );
+  }
+  const check = validateWebhookUrl(url, parseAllowPrivateTargets(env.PLATFORM_ALLOW_PRIVATE_TARGETS));
+  if (!check.ok) throw new ConfigError(`PLATFORM_OPERATOR_EVENTS_URL: ${check.message}`);
+  return { operatorEvents: { url, secret } };
 }
 
 /** A duration in ms from `min` to `max`, or 0 for "no limit". */
@@ -389,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     portalFrameAncestors: parseFrameAncestors(env.PLATFORM_PORTAL_FRAME_ANCESTORS),
     tokenCacheMs: int(env, 'PLATFORM_TOKEN_CACHE_MS', 5000, 0, 3_600_000),
     endpointDisableAfterMs: endpointDisableAfter(env),
+    ...operatorEventsSetting(env),
     logLevel: env.LOG_LEVEL || 'info',
     ...(tracing ? { tracing } : {}),
   };

@@ -87,14 +87,16 @@ async function request(
     parsed = null;
   }
   if (!response.ok) {
-    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const error = (parsed as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)
+      ?.error;
     const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
     const message =
       typeof error?.message === 'string'
         ? error.message
         : `The host answered HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}.`;
     if (response.status === 401 && !options.signingIn) transport.onUnauthorized();
-    throw new ApiError(response.status, code, message);
+    // `details` (e.g. the fields a refused configuration names) lets a form show each under its field.
+    throw new ApiError(response.status, code, message, error?.details);
   }
   return parsed ?? undefined;
 }

@@ -114,6 +114,8 @@ export const ACCESS = {
   'GET /v1/audit': { organization: { scope: 'audit:read', owns: 'listed' } },
 
   'POST /v1/events': {},
+  // operator only: the operator events are about every organization's endpoints
+  'GET /v1/operator-events': {},
   'GET /v1/status': {},
   'GET /v1/sites/{siteId}/published-scripts': {},
   'GET /v1/spaces/{spaceId}/document': { installation: 'route' },

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Installation as ApiInstallation, ContentKitElement } from '@platform/api-client';
 import { documentNodeSchema, spaceDocumentSchema } from '@platform/api-client/document-schema';
 import { type IncomingEvent as CatalogueIncomingEvent, IncomingEventSchema } from '@platform/events';
+import { OPERATOR_EVENT_TYPES } from '../delivery/operator-events.js';
 
 /**
  * The host API's JSON shapes: one zod schema each, the single source of truth for
@@ -162,6 +163,25 @@ export const Delivery = z
     attempts: z.array(Attempt),
   })
   .openapi('Delivery');
+
+/** `GET /v1/operator-events` query. */
+export const OperatorEventQuery = z.object({
+  state: z.enum(['queued', 'running', 'succeeded', 'failed', 'exhausted', 'cancelled']).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().optional(),
+});
+
+/** `GET /v1/operator-events`: where they go, and their deliveries. */
+export const OperatorEventList = z
+  .object({
+    endpoint: z.string().nullable().openapi({
+      description: 'origin of PLATFORM_OPERATOR_EVENTS_URL; null: not set, no operator event is sent',
+    }),
+    types: z.array(z.enum(OPERATOR_EVENT_TYPES)),
+    deliveries: z.array(Delivery),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi('OperatorEventList');
 
 /** How the installation's endpoint is treated by the delivery engine right now. */
 export const WebhookEndpoint = z

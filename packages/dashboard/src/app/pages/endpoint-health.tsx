@@ -67,7 +67,7 @@ export function EndpointHealthNotice({
     }
   };
   return (
-    <div class="alert alert-error" role="alert" data-testid="endpoint-disabled">
+    <div class="alert alert-error endpoint-disabled" role="alert" data-testid="endpoint-disabled">
       <p>
         <strong>This endpoint is disabled</strong>
         {endpoint.disabledAt ? (

@@ -23,6 +23,7 @@ import type { JobLoopSlots } from '../job-loop.js';
 import type { Decision } from '../policy.js';
 import { attemptTracer } from './attempt-trace.js';
 import { EndpointHealthWatch, type HealthEvent } from './endpoint-health.js';
+import { operatorEventSink } from './operator-sink.js';
 import { DeliveryTargets } from './targets.js';
 
 /** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
@@ -93,6 +94,7 @@ export interface DeliveryDeps {
     | 'deliveryConcurrencyPerInstallation'
     | 'queuePollMs'
     | 'endpointDisableAfterMs'
+    | 'operatorEvents'
   >;
   readonly storage: Storage;
   readonly policy: AddressPolicy;
@@ -191,8 +193,19 @@ export function startDeliveryEngine(
   const targets = new DeliveryTargets((id) => storage.webhookSecrets.deliveryTarget(id, Date.now()));
   // Endpoint health (docs/contracts.md "Endpoint health"): a disabled endpoint's deliveries are kept held,
   // none of them is claimed, until it is enabled again.
+  // Operator events (docs/contracts.md "Operator events"): deliveries of their own, to the operator's URL.
+  const operator = operatorEventSink({
+    storage,
+    settings: config.operatorEvents,
+    targetOf: (installationId) => targets.resolve({ installationId }),
+    notify: () => engine.notify(),
+    onError: (error) => logger.error({ err: error }, 'could not queue an operator event'),
+  });
   const health = new EndpointHealthWatch(storage, config.endpointDisableAfterMs, {
-    onEvent: (event) => logHealthEvent(logger, event),
+    onEvent: (event) => {
+      logHealthEvent(logger, event);
+      operator.health(event);
+    },
     onEnabled: () => engine.notify(),
     onError: (error, what) => logger.error({ err: error }, what),
   });
@@ -269,7 +282,10 @@ export function startDeliveryEngine(
         });
         // After the attempt is stored: a failure here must not send the attempt again.
         const { installationId } = job.record;
+        // An operator event's own delivery is no endpoint's: no health, no operator event about it.
+        if (operator.isOwn(installationId)) return;
         const exhausted = 'state' in end && end.state === 'exhausted';
+        if (exhausted) operator.exhausted(job, attempt);
         if (succeeded || exhausted) {
           await (succeeded ? health.succeeded : health.exhausted)
             .call(health, installationId, Date.now())
@@ -284,7 +300,9 @@ export function startDeliveryEngine(
       nextDueAt: (exclude) => jobs.nextDueAt(['deliver'], [...exclude, ...health.disabled()]),
     },
     resolveTarget: (job) =>
-      targets.resolve({ installationId: job.record.installationId, routingEpoch: job.routingEpoch }),
+      operator.isOwn(job.record.installationId)
+        ? operator.target()
+        : targets.resolve({ installationId: job.record.installationId, routingEpoch: job.routingEpoch }),
     dispatcher,
     policy: deps.policy,
     userAgentVersion: version,

@@ -28,6 +28,7 @@ export interface DeliveryThreadData {
     | 'queuePollMs'
     | 'tracing'
     | 'endpointDisableAfterMs'
+    | 'operatorEvents'
   >;
   storage: DeliveryStorageOptions;
   /** Host version, for `User-Agent: Platform-Webhooks/<version>`. */
