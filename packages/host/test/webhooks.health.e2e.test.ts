@@ -1,6 +1,16 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
-import { type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
+import {
+  ADMIN_TOKEN,
+  type Receiver,
+  repoRoot,
+  startReceiver,
+  startTestHost,
+  type TestHost,
+} from './helpers.js';
 
 interface Delivery {
   id: string;
@@ -24,14 +34,23 @@ const DISABLE_AFTER_MS = 2000;
  * exhausted deliveries longer than PLATFORM_ENDPOINT_DISABLE_AFTER disables the endpoint, what arrives
  * meanwhile is kept (held, listed, never sent), and enabling it delivers or cancels what was kept.
  */
-describe.each(BACKENDS)('endpoint health (%s)', (backend) => {
+describe.each(
+  BACKENDS.flatMap((backend) => [
+    [backend, 'delivery thread', '1'],
+    [backend, 'main-thread delivery', '0'],
+  ]),
+)('endpoint health (%s, %s)', (backend, _mode, thread) => {
   let t: TestHost;
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
     t = await startTestHost(
-      { PLATFORM_ALLOW_PRIVATE_TARGETS: '1', PLATFORM_ENDPOINT_DISABLE_AFTER: `${DISABLE_AFTER_MS / 1000}s` },
-      backend,
+      {
+        PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+        PLATFORM_ENDPOINT_DISABLE_AFTER: `${DISABLE_AFTER_MS / 1000}s`,
+        PLATFORM_DELIVERY_THREAD: thread,
+      },
+      backend as (typeof BACKENDS)[number],
     );
   });
   afterAll(async () => {
@@ -119,6 +138,26 @@ describe.each(BACKENDS)('endpoint health (%s)', (backend) => {
         attempts: [],
       });
     }
+
+    // The CLI says so.
+    const cli = await promisify(execFile)(
+      process.execPath,
+      [
+        join(repoRoot, 'packages/cli/bin/platform.js'),
+        'deliveries',
+        'list',
+        '--installation',
+        id,
+        '--url',
+        t.host.url,
+        '--token',
+        ADMIN_TOKEN,
+      ],
+      { env: { ...process.env, NO_COLOR: '1' } },
+    );
+    expect(cli.stdout).toContain('Endpoint disabled since');
+    expect(cli.stdout).toContain('2 new deliveries are kept (held)');
+    expect(cli.stdout.split('held (endpoint disabled)')).toHaveLength(3);
 
     ok.value = true;
     const enabled = await t.api<{ delivering: number; cancelled: number; endpoint: Endpoint }>(

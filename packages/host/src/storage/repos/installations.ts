@@ -254,6 +254,8 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
       sql.transaction(async (tx) => {
         await cancelJobsForInstallation(tx, id, now);
         await tx.run('DELETE FROM webhook_secrets WHERE installation_id = ?', [id]);
+        // Endpoint health (docs/contracts.md "Endpoint health"): nothing to keep for a removed endpoint.
+        await tx.run('DELETE FROM endpoint_health WHERE installation_id = ?', [id]);
         const { changes } = await tx.run('DELETE FROM installations WHERE id = ?', [id]);
         return changes > 0;
       }),
