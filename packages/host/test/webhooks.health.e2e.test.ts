@@ -100,9 +100,9 @@ describe.each(
         timeout: 10_000,
       })
       .toBe('exhausted');
-    const failing = (await page(id)).endpoint;
-    expect(failing).toMatchObject({ disabled: false, disabledAt: null, held: 0 });
-    expect(failing.failingSince).not.toBeNull();
+    // Recorded just after the delivery's end (the same engine, the next statement).
+    await expect.poll(async () => (await page(id)).endpoint.failingSince, { timeout: 5_000 }).not.toBeNull();
+    expect((await page(id)).endpoint).toMatchObject({ disabled: false, disabledAt: null, held: 0 });
     // Still within the threshold: the next exhausted delivery must end after it to disable.
     await new Promise((r) => setTimeout(r, DISABLE_AFTER_MS));
     await send(space, 'fail-2');

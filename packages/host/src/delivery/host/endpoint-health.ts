@@ -33,6 +33,8 @@ export interface EndpointHealthHooks {
  */
 export class EndpointHealthWatch {
   #disabled = new Set<string>();
+  /** `#disabled` as a list, made when it changes (every claim reads it). */
+  #disabledList: readonly string[] = [];
   #tracked = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #refreshing: Promise<void> | undefined;
@@ -61,9 +63,14 @@ export class EndpointHealthWatch {
     return this.#disabled.has(installationId);
   }
 
+  /** Whether the endpoint has a health record (failing, disabled, or enabled again): only then does a success write. */
+  isTracked(installationId: string): boolean {
+    return this.#tracked.has(installationId);
+  }
+
   /** The disabled endpoints' installations. */
-  disabled(): string[] {
-    return [...this.#disabled];
+  disabled(): readonly string[] {
+    return this.#disabledList;
   }
 
   /** Reads which endpoints are tracked and disabled; keeps the disabled ones' queued deliveries held. */
@@ -80,6 +87,7 @@ export class EndpointHealthWatch {
       const disabled = new Set(records.filter((r) => r.disabledAt !== null).map((r) => r.installationId));
       const enabled = [...this.#disabled].filter((id) => !disabled.has(id));
       this.#disabled = disabled;
+      this.#disabledList = [...disabled];
       this.#tracked = new Set(records.map((r) => r.installationId));
       // Retries scheduled, and deliveries handed back, since the endpoint was disabled: kept with the others.
       const now = Date.now();
@@ -98,6 +106,7 @@ export class EndpointHealthWatch {
     this.#tracked.add(installationId);
     if (!disabled) return;
     this.#disabled.add(installationId);
+    this.#disabledList = [...this.#disabled];
     await this.#storage.endpointHealth.holdDeliveries(installationId, now);
     this.#hooks.onEvent({
       type: 'endpoint.disabled',

@@ -286,7 +286,8 @@ export function startDeliveryEngine(
         if (operator.isOwn(installationId)) return;
         const exhausted = 'state' in end && end.state === 'exhausted';
         if (exhausted) operator.exhausted(job, attempt);
-        if (succeeded || exhausted) {
+        // A healthy endpoint's success costs a Set lookup, no await (the hot path).
+        if (exhausted || (succeeded && health.isTracked(installationId))) {
           await (succeeded ? health.succeeded : health.exhausted)
             .call(health, installationId, Date.now())
             .catch((error: unknown) =>
@@ -297,7 +298,10 @@ export function startDeliveryEngine(
             );
         }
       },
-      nextDueAt: (exclude) => jobs.nextDueAt(['deliver'], [...exclude, ...health.disabled()]),
+      nextDueAt: (exclude) => {
+        const disabled = health.disabled();
+        return jobs.nextDueAt(['deliver'], disabled.length === 0 ? exclude : [...exclude, ...disabled]);
+      },
     },
     resolveTarget: (job) =>
       operator.isOwn(job.record.installationId)
