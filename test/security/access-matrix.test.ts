@@ -85,8 +85,11 @@ const EXPECTED: Record<string, readonly number[]> = {
   'POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver': [202, 401, 202, 403, 404, 401, 401, 403, 202],
   'POST /v1/installations/{id}/deliveries/redeliver':             [202, 401, 202, 403, 404, 401, 401, 403, 202],
   'POST /v1/installations/{id}/test':                             [202, 401, 202, 403, 404, 401, 401, 403, 202],
+  // the endpoint is disabled before each call (CALLS): enabled by whoever may
+  'POST /v1/installations/{id}/endpoint/enable':                  [200, 401, 200, 403, 404, 401, 401, 403, 200],
   'POST /v1/events':                                              [202, 401, 403, 403, 403, 401, 401, 403, 403],
   'GET /v1/status':                                               [200, 401, 403, 403, 403, 401, 401, 403, 403],
+  'GET /v1/operator-events':                                      [200, 401, 403, 403, 403, 401, 401, 403, 403],
   // ?installation= A's webhook installation: B gets 404; without it, an organization token gets 400
   'GET /v1/stats/deliveries':                                     [200, 401, 200, 200, 404, 401, 401, 403, 403],
   'GET /v1/sites/{siteId}/published-scripts':                     [200, 401, 403, 403, 403, 401, 401, 403, 403],
@@ -362,11 +365,20 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
       body: { since: new Date(Date.now() - 3600_000).toISOString(), states: ['succeeded'] },
     }),
     'POST /v1/installations/{id}/test': async () => ({ path: `/v1/installations/${instA}/test`, body: {} }),
+    'POST /v1/installations/{id}/endpoint/enable': async () => {
+      // disabled as the delivery engine disables it (docs/contracts.md "Endpoint health")
+      const now = Date.now();
+      await t.host.context.storage.endpointHealth.change(instA, now, () => ({
+        state: { failingSince: now, disabledAt: now, enabledAt: null },
+      }));
+      return { path: `/v1/installations/${instA}/endpoint/enable`, body: {} };
+    },
     'POST /v1/events': async () => ({
       path: '/v1/events',
       body: { type: 'space_content_updated', spaceId: 'sp-a', revisionId: `r${next()}` },
     }),
     'GET /v1/status': async () => ({ path: '/v1/status' }),
+    'GET /v1/operator-events': async () => ({ path: '/v1/operator-events' }),
     'GET /v1/stats/deliveries': async () => ({
       path: `/v1/stats/deliveries?range=day&installation=${instA}`,
     }),

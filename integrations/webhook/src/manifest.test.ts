@@ -23,7 +23,10 @@ describe('platform-manifest.yaml', () => {
     expect([...load(true).scopes].sort()).toEqual(['site:views:read', 'space:content:read']);
   });
 
-  it('declares, per place, the URL (required), one boolean per event of the place (default false) and the signature settings', () => {
+  /** Settings every place has that change nothing unless set (issue 28). */
+  const OPT_IN_SETTINGS = ['retry_schedule'];
+
+  it('declares, per place, the URL (required), one boolean per event of the place (default false), the signature settings and the opt-in settings', () => {
     const { configurations } = load(true);
     const places = { account: WEBHOOK_EVENT_TYPES_BY_PLACE.space, site: WEBHOOK_EVENT_TYPES_BY_PLACE.site };
     expect(Object.keys(configurations ?? {}).sort()).toEqual(['account', 'site']);
@@ -32,13 +35,20 @@ describe('platform-manifest.yaml', () => {
       expect(settings?.required).toEqual(['url']);
       // the signature settings (docs/contracts.md "Signature schemes") are the same at both places
       const signature = ['signature_both_headers', 'signature_scheme'];
-      expect(Object.keys(settings?.properties ?? {}).sort()).toEqual(['url', ...events, ...signature].sort());
+      expect(Object.keys(settings?.properties ?? {}).sort()).toEqual(
+        ['url', ...events, ...signature, ...OPT_IN_SETTINGS].sort(),
+      );
       expect(settings?.properties?.signature_scheme).toMatchObject({
         type: 'string',
         enum: ['platform', 'standard-webhooks', 'ed25519'],
         default: 'platform',
       });
       expect(settings?.properties?.signature_both_headers).toMatchObject({ type: 'boolean', default: false });
+      // Opt-in settings have no default: an installation without them keeps the spec's behaviour.
+      for (const key of OPT_IN_SETTINGS) {
+        expect(settings?.properties?.[key]).toMatchObject({ type: 'string' });
+        expect(settings?.properties?.[key]).not.toHaveProperty('default');
+      }
       expect(settings?.properties?.url).toMatchObject({ type: 'string', title: 'Webhook URL' });
       expect(settings?.properties?.url?.description).toMatch(/https/);
       for (const event of events) {

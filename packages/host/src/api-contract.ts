@@ -59,6 +59,7 @@ export const hostApi = {
   },
   'POST /v1/events': { body: S.IncomingEvent, response: S.EventAccepted },
   'GET /v1/status': { response: S.HostStatus },
+  'GET /v1/operator-events': { query: S.OperatorEventQuery, response: S.OperatorEventList },
   'GET /v1/stats/deliveries': { query: S.StatsQuery, response: S.DeliveryStats },
   'GET /v1/sites/{siteId}/published-scripts': { response: S.PublishedScriptList },
   'GET /v1/spaces/{spaceId}/document': { response: S.SpaceDocument },
@@ -68,6 +69,10 @@ export const hostApi = {
     response: S.SpaceDocument,
   },
   'POST /v1/installations/{id}/test': { body: S.TestEventBody, response: S.Delivery },
+  'POST /v1/installations/{id}/endpoint/enable': {
+    body: S.EnableEndpointBody,
+    response: S.EndpointEnabled,
+  },
   'GET /v1/integrations/{name}/install-link': { response: S.InstallLink },
   'POST /v1/integrations/{name}/install-link/rotate': { response: S.InstallLink },
   'GET /v1/integrations/{name}/runs': { query: S.InvocationQuery, response: S.RunList },

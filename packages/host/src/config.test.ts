@@ -50,6 +50,58 @@ describe('PLATFORM_STATS_INTERVAL_MS', () => {
   });
 });
 
+describe('PLATFORM_ENDPOINT_DISABLE_AFTER', () => {
+  it('is 24 h by default; 0 never disables; a duration; anything else names the variable and how to write it', () => {
+    expect(loadConfig({}).endpointDisableAfterMs).toBe(24 * 3_600_000);
+    expect(loadConfig({ PLATFORM_ENDPOINT_DISABLE_AFTER: '0' }).endpointDisableAfterMs).toBe(0);
+    expect(loadConfig({ PLATFORM_ENDPOINT_DISABLE_AFTER: '3d' }).endpointDisableAfterMs).toBe(3 * 86_400_000);
+    expect(loadConfig({ PLATFORM_ENDPOINT_DISABLE_AFTER: '90s' }).endpointDisableAfterMs).toBe(90_000);
+    for (const bad of ['24', 'soon', '31d', '0s']) {
+      expect(() => loadConfig({ PLATFORM_ENDPOINT_DISABLE_AFTER: bad })).toThrow(
+        `PLATFORM_ENDPOINT_DISABLE_AFTER must be 0 (never disable an endpoint) or a duration from 1s to 30d written as a whole number with s, m, h or d (e.g. 24h); got "${bad}".`,
+      );
+    }
+  });
+});
+
+describe('PLATFORM_OPERATOR_EVENTS_URL', () => {
+  const secret = 'whsec_0123456789abcdefghijklmnop';
+  it('is off by default; with a URL it needs a secret of 24 characters or more and an allowed URL', () => {
+    expect(loadConfig({}).operatorEvents).toBeUndefined();
+    expect(
+      loadConfig({
+        PLATFORM_OPERATOR_EVENTS_URL: 'https://ops.example.com/hooks',
+        PLATFORM_OPERATOR_EVENTS_SECRET: secret,
+      }).operatorEvents,
+    ).toEqual({ url: 'https://ops.example.com/hooks', secret });
+    expect(() => loadConfig({ PLATFORM_OPERATOR_EVENTS_URL: 'https://ops.example.com/hooks' })).toThrow(
+      /PLATFORM_OPERATOR_EVENTS_URL is set, so PLATFORM_OPERATOR_EVENTS_SECRET must be too: at least 24 characters/,
+    );
+    expect(() =>
+      loadConfig({
+        PLATFORM_OPERATOR_EVENTS_URL: 'http://127.0.0.1:9/ops',
+        PLATFORM_OPERATOR_EVENTS_SECRET: secret,
+      }),
+    ).toThrow(/^PLATFORM_OPERATOR_EVENTS_URL: /);
+    expect(
+      loadConfig({
+        PLATFORM_OPERATOR_EVENTS_URL: 'http://127.0.0.1:9/ops',
+        PLATFORM_OPERATOR_EVENTS_SECRET: secret,
+        PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
+      }).operatorEvents?.url,
+    ).toBe('http://127.0.0.1:9/ops');
+  });
+
+  it('never puts the secret in its messages', () => {
+    try {
+      loadConfig({ PLATFORM_OPERATOR_EVENTS_URL: 'ftp://x', PLATFORM_OPERATOR_EVENTS_SECRET: secret });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).not.toContain(secret);
+    }
+  });
+});
+
 describe('PLATFORM_DELIVERY_CONCURRENCY_PER_INSTALLATION', () => {
   it('defaults to a quarter of the delivery slots, at least 4, at most all of them', () => {
     expect(loadConfig({}).deliveryConcurrencyPerInstallation).toBe(16); // of 64

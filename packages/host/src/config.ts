@@ -1,4 +1,8 @@
 import { join, resolve } from 'node:path';
+import { DEFAULT_DISABLE_AFTER_MS } from './delivery/health.js';
+import { parseDuration } from './delivery/schedule.js';
+import { parseAllowPrivateTargets } from './net/policy.js';
+import { validateWebhookUrl } from './net/url.js';
 import { parseKey, type SecretsKeySettings } from './secrets/index.js';
 import type { PostgresPoolSettings, SqliteSynchronous } from './storage/index.js';
 import { PG_DEFAULTS } from './storage/postgres.js';
@@ -125,6 +129,19 @@ export interface HostConfig {
    * it). Default 5000; `0`: read at every request.
    */
   tokenCacheMs: number;
+  /**
+   * `PLATFORM_ENDPOINT_DISABLE_AFTER`: a webhook endpoint whose deliveries have all ended `exhausted` for
+   * this long (no success in between) is disabled; its new deliveries are kept until it is enabled again
+   * (docs/contracts.md "Endpoint health"). A duration (`90s`, `30m`, `24h`, `3d`); `0` never disables.
+   * Default 24 h.
+   */
+  endpointDisableAfterMs: number;
+  /**
+   * `PLATFORM_OPERATOR_EVENTS_URL` and `PLATFORM_OPERATOR_EVENTS_SECRET`: where the operator events
+   * (`endpoint.disabled`, `endpoint.recovered`, `delivery.exhausted`) are delivered, signed with the secret
+   * in the platform scheme (docs/contracts.md "Operator events"). Undefined: none is sent.
+   */
+  operatorEvents?: { url: string; secret: string };
   /** Log level for the host logger. */
   logLevel: string;
 }
@@ -181,6 +198,38 @@ function statsInterval(env: NodeJS.ProcessEnv): number {
     );
   }
   return value;
+}
+
+/** `PLATFORM_ENDPOINT_DISABLE_AFTER`: `0` (never) or a duration from 1 s to 30 days; default 24 h. */
+function endpointDisableAfter(env: NodeJS.ProcessEnv): number {
+  const raw = env.PLATFORM_ENDPOINT_DISABLE_AFTER?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_DISABLE_AFTER_MS;
+  if (raw === '0') return 0;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < 1000 || ms > 30 * 24 * 3_600_000) {
+    throw new ConfigError(
+      `PLATFORM_ENDPOINT_DISABLE_AFTER must be 0 (never disable an endpoint) or a duration from 1s to 30d written as a whole number with s, m, h or d (e.g. 24h); got "${raw}".`,
+    );
+  }
+  return ms;
+}
+
+/** At least this many characters in `PLATFORM_OPERATOR_EVENTS_SECRET`. */
+const MIN_OPERATOR_SECRET_LENGTH = 24;
+
+/** `PLATFORM_OPERATOR_EVENTS_URL` (an allowed webhook URL) with its signing secret, or nothing. */
+function operatorEventsSetting(env: NodeJS.ProcessEnv): { operatorEvents?: { url: string; secret: string } } {
+  const url = env.PLATFORM_OPERATOR_EVENTS_URL?.trim();
+  if (!url) return {};
+  const secret = env.PLATFORM_OPERATOR_EVENTS_SECRET ?? '';
+  if (secret.length < MIN_OPERATOR_SECRET_LENGTH) {
+    throw new ConfigError(
+      `PLATFORM_OPERATOR_EVENTS_URL is set, so PLATFORM_OPERATOR_EVENTS_SECRET must be too: at least ${MIN_OPERATOR_SECRET_LENGTH} characters, the key operator events are signed with (X-Platform-Signature); make one with \`node -e "console.log('whsec_' + crypto.randomBytes(32).toString('base64url'))"\`.`,
+    );
+  }
+  const check = validateWebhookUrl(url, parseAllowPrivateTargets(env.PLATFORM_ALLOW_PRIVATE_TARGETS));
+  if (!check.ok) throw new ConfigError(`PLATFORM_OPERATOR_EVENTS_URL: ${check.message}`);
+  return { operatorEvents: { url, secret } };
 }
 
 /** A duration in ms from `min` to `max`, or 0 for "no limit". */
@@ -397,6 +446,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     statsIntervalMs: statsInterval(env),
     portalFrameAncestors: parseFrameAncestors(env.PLATFORM_PORTAL_FRAME_ANCESTORS),
     tokenCacheMs: int(env, 'PLATFORM_TOKEN_CACHE_MS', 5000, 0, 3_600_000),
+    endpointDisableAfterMs: endpointDisableAfter(env),
+    ...operatorEventsSetting(env),
     logLevel: env.LOG_LEVEL || 'info',
     ...(tracing ? { tracing } : {}),
   };

@@ -76,8 +76,10 @@ describe.each(
     const endpointOf = async (id: string) =>
       (await host.api<{ endpoint: unknown }>('GET', `/v1/installations/${id}/deliveries?limit=1`)).body
         .endpoint;
-    expect(await endpointOf(deadInstallation)).toEqual({ slow: true, maxInFlight: 4 });
-    expect(await endpointOf(healthyInstallation)).toEqual({ slow: false, maxInFlight: null });
+    // (slow, not disabled: endpoint health is another matter, webhooks.health.e2e.test.ts)
+    const enabled = { disabled: false, disabledAt: null, failingSince: null, held: 0 };
+    expect(await endpointOf(deadInstallation)).toEqual({ slow: true, maxInFlight: 4, ...enabled });
+    expect(await endpointOf(healthyInstallation)).toEqual({ slow: false, maxInFlight: null, ...enabled });
     const late = await post('space-dead', 'dead-late');
     expect(late.status).toBe(202);
     const lateEventId = (late.body as { eventId: string }).eventId;

@@ -66,7 +66,13 @@ function printDelivery(context: CommandContext, d: DeliveryView, full: boolean):
       : d.state === 'queued' || d.state === 'running'
         ? c.yellow(d.state)
         : c.red(d.state);
-  context.io.stdout(`${c.bold(d.id)} ${d.eventType} ${d.eventId} ${state} ${c.dim(d.createdAt)}\n`);
+  // A retry may be due hours later (retry schedules): the list says when, not only `show`.
+  const next = d.held
+    ? ' held (endpoint disabled)'
+    : !full && d.nextAttemptAt
+      ? ` next attempt at ${d.nextAttemptAt}`
+      : '';
+  context.io.stdout(`${c.bold(d.id)} ${d.eventType} ${d.eventId} ${state} ${c.dim(d.createdAt)}${next}\n`);
   if (!full) return;
   for (const attempt of d.attempts) context.io.stdout(`  ${formatAttempt(d, attempt, c)}`);
   if (d.nextAttemptAt) context.io.stdout(`  next attempt at ${d.nextAttemptAt}\n`);
@@ -120,6 +126,11 @@ Examples:
       if (page.endpoint?.slow) {
         context.io.stdout(
           `Endpoint slow: an attempt to it is running past 500 ms, or two did within the last minute, so at most ${page.endpoint.maxInFlight} of its deliveries are in flight at once (the others wait in the queue).\n`,
+        );
+      }
+      if (page.endpoint?.disabled) {
+        context.io.stdout(
+          `Endpoint disabled${page.endpoint.disabledAt ? ` since ${page.endpoint.disabledAt}` : ''}: every delivery to it was exhausted for too long; nothing is sent to it and ${page.endpoint.held} new deliveries are kept (held). Enable it in the dashboard or the subscriber portal, or with POST /v1/installations/${id}/endpoint/enable.\n`,
         );
       }
       if (page.deliveries.length === 0) context.io.stdout('No deliveries.\n');

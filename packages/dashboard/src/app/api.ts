@@ -95,6 +95,7 @@ async function request(
         ? error.message
         : `The host answered HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}.`;
     if (response.status === 401 && !options.signingIn) transport.onUnauthorized();
+    // `details` (e.g. the fields a refused configuration names) lets a form show each under its field.
     throw new ApiError(response.status, code, message, error?.details);
   }
   return parsed ?? undefined;

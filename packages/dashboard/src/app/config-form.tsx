@@ -1,12 +1,23 @@
 /** @jsxImportSource preact */
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, describeError, type Installation } from './api';
+import { ApiError, api, describeError, type Installation } from './api';
 import { type ConfigField, type FormValues, initialValues, isConnected, toPatch } from './config-fields';
 
 interface Option {
   value: string;
   label: string;
+}
+
+/** The fields a refused save named (`details.configurationErrors` of a 400), or none. */
+function refusedFields(error: unknown): Array<{ key: string; message: string }> {
+  if (!(error instanceof ApiError) || error.status !== 400) return [];
+  const details = error.details as { configurationErrors?: unknown } | undefined;
+  if (!Array.isArray(details?.configurationErrors)) return [];
+  return details.configurationErrors.filter(
+    (e): e is { key: string; message: string } =>
+      typeof e?.key === 'string' && typeof e?.message === 'string',
+  );
 }
 
 /** Same-origin path of the installation's public endpoint (works behind any public URL). */
@@ -193,8 +204,11 @@ export function ConfigForm({ installation, fields, onSaved, onRefresh }: ConfigF
   // A field's error is the host's verdict on the saved value: once the field is edited it no longer
   // applies, so it is hidden until the next save answers again.
   const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set());
+  // A save the host refused (400 invalid_configuration, nothing changed: e.g. a wrong retry schedule):
+  // its messages go under their fields, like the saved configuration's own errors.
+  const [refused, setRefused] = useState<ReadonlyArray<{ key: string; message: string }>>([]);
   const errors = new Map<string, string[]>();
-  for (const e of installation.configurationErrors)
+  for (const e of [...installation.configurationErrors, ...refused])
     if (!edited.has(e.key)) errors.set(e.key, [...(errors.get(e.key) ?? []), e.message]);
   const fieldKeys = new Set(fields.map((f) => f.key));
   const otherErrors = installation.configurationErrors.filter((e) => !fieldKeys.has(e.key));
@@ -215,9 +229,13 @@ export function ConfigForm({ installation, fields, onSaved, onRefresh }: ConfigF
       });
       onSaved(updated);
       setEdited(new Set());
+      setRefused([]);
       setError(null);
       setSaved(true);
     } catch (e) {
+      const inline = refusedFields(e);
+      setRefused(inline);
+      if (inline.length > 0) setEdited(new Set());
       setError(describeError(e));
     } finally {
       setSaving(false);

@@ -111,6 +111,7 @@ export const ACCESS = {
   'POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver': { organization: redeliver, portal: 'own' },
   'POST /v1/installations/{id}/deliveries/redeliver': { organization: redeliver, portal: 'own' },
   'POST /v1/installations/{id}/test': { organization: redeliver, portal: 'own' },
+  'POST /v1/installations/{id}/endpoint/enable': { organization: redeliver, portal: 'own' },
 
   'POST /v1/portal/sessions': { organization: { scope: 'portal:create', owns: 'listed' } },
   'DELETE /v1/portal/sessions/{sessionId}': {
@@ -119,6 +120,8 @@ export const ACCESS = {
   'GET /v1/audit': { organization: { scope: 'audit:read', owns: 'listed' } },
 
   'POST /v1/events': {},
+  // operator only: the operator events are about every organization's endpoints
+  'GET /v1/operator-events': {},
   'GET /v1/status': {},
   'GET /v1/sites/{siteId}/published-scripts': {},
   'GET /v1/spaces/{spaceId}/document': { installation: 'route' },

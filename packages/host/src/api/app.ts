@@ -14,6 +14,7 @@ import { installationRoutes } from './installations.js';
 import { integrationRoutes } from './integrations.js';
 import { metricsRoutes } from './metrics.js';
 import { nodeJsonBody } from './node-body.js';
+import { operatorEventRoutes } from './operator-events.js';
 import { organizationRoutes } from './organizations.js';
 import { portalAndAuditRoutes } from './portal.js';
 import { publicRoutes } from './public.js';
@@ -112,6 +113,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', integrationRoutes(ctx));
   app.route('/', installationRoutes(ctx));
   app.route('/', webhookRoutes(ctx));
+  app.route('/', operatorEventRoutes(ctx));
   app.route('/', eventRoutes(ctx));
   app.route('/', publicRoutes(ctx, options.executors));
   app.route('/', publishedScriptRoutes(ctx, options.executors));

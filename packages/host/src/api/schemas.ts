@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Installation as ApiInstallation, ContentKitElement } from '@platform/api-client';
 import { documentNodeSchema, spaceDocumentSchema } from '@platform/api-client/document-schema';
 import { type IncomingEvent as CatalogueIncomingEvent, IncomingEventSchema } from '@platform/events';
+import { OPERATOR_EVENT_TYPES } from '../delivery/operator-events.js';
 
 /**
  * The host API's JSON shapes: one zod schema each, the single source of truth for
@@ -153,11 +154,34 @@ export const Delivery = z
     state: z.enum(['queued', 'running', 'succeeded', 'failed', 'exhausted', 'cancelled']),
     series: z.number().int(),
     nextAttemptAt: z.string().optional(),
+    held: z.boolean().optional().openapi({
+      description:
+        'true: kept, not sent, because the endpoint is disabled (docs/contracts.md "Endpoint health"); it is delivered when the endpoint is enabled again',
+    }),
     createdAt: z.string(),
     payload: z.unknown(),
     attempts: z.array(Attempt),
   })
   .openapi('Delivery');
+
+/** `GET /v1/operator-events` query. */
+export const OperatorEventQuery = z.object({
+  state: z.enum(['queued', 'running', 'succeeded', 'failed', 'exhausted', 'cancelled']).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().optional(),
+});
+
+/** `GET /v1/operator-events`: where they go, and their deliveries. */
+export const OperatorEventList = z
+  .object({
+    endpoint: z.string().nullable().openapi({
+      description: 'origin of PLATFORM_OPERATOR_EVENTS_URL; null: not set, no operator event is sent',
+    }),
+    types: z.array(z.enum(OPERATOR_EVENT_TYPES)),
+    deliveries: z.array(Delivery),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi('OperatorEventList');
 
 /** How the installation's endpoint is treated by the delivery engine right now. */
 export const WebhookEndpoint = z
@@ -174,8 +198,43 @@ export const WebhookEndpoint = z
       description:
         "Events of a selected type that the installation's payload filter kept from it (no delivery made), accepted by this host since it started.",
     }),
+    // Endpoint health (issue 28): docs/contracts.md "Endpoint health".
+    disabled: z.boolean().openapi({
+      description:
+        'Disabled after every delivery was exhausted for PLATFORM_ENDPOINT_DISABLE_AFTER (default 24 h): nothing is sent to it, new deliveries are kept (held) until it is enabled again (POST /v1/installations/{id}/endpoint/enable).',
+    }),
+    disabledAt: z.string().nullable().openapi({ description: 'when it was disabled; null while enabled' }),
+    failingSince: z.string().nullable().openapi({
+      description: 'start of the current run of exhausted deliveries (no success since); null when none',
+    }),
+    held: z.number().int().openapi({ description: 'deliveries kept while it is disabled' }),
   })
   .openapi('WebhookEndpointState');
+
+/** `POST /v1/installations/{id}/endpoint/enable`. */
+export const EnableEndpointBody = z
+  .object({
+    held: z.enum(['deliver', 'cancel']).optional().openapi({
+      description:
+        'the deliveries kept while it was disabled: `deliver` them now (default), or `cancel` them (still listed, state cancelled)',
+    }),
+  })
+  .strict()
+  .openapi('EnableEndpointRequest');
+
+/** What enabling an endpoint did. */
+export const EndpointEnabled = z
+  .object({
+    endpoint: z.object({
+      disabled: z.boolean(),
+      disabledAt: z.string().nullable(),
+      failingSince: z.string().nullable(),
+      held: z.number().int(),
+    }),
+    delivering: z.number().int().openapi({ description: 'kept deliveries queued to be sent now' }),
+    cancelled: z.number().int().openapi({ description: 'kept deliveries cancelled' }),
+  })
+  .openapi('EndpointEnabled');
 
 /** Unfinished jobs of one kind (`GET /v1/status`). */
 export const QueueState = z

@@ -4,6 +4,7 @@ import { auditInstallation } from '../services/audit.js';
 import type { HostContext } from '../services/context.js';
 import { webhookPublicKey } from '../services/signing-keys.js';
 import {
+  enableEndpoint,
   getDelivery,
   listDeliveries,
   redeliver,
@@ -20,6 +21,8 @@ import {
   Delivery,
   DeliveryList,
   DeliveryQuery,
+  EnableEndpointBody,
+  EndpointEnabled,
   Redelivered,
   RedeliverRangeBody,
   RotatedWebhookSecret,
@@ -45,8 +48,11 @@ const errors = {
 };
 const IdParam = z.object({ id: z.string() });
 
-/** The API view of a delivery job. */
-export function deliveryView(job: JobWithAttempts) {
+/**
+ * The API view of a delivery job; `endpointDisabled`: its endpoint is disabled, so a held or queued one is
+ * kept (`held: true`).
+ */
+export function deliveryView(job: JobWithAttempts, endpointDisabled = false) {
   const payload = job.payload as { eventType?: string; body?: string };
   let parsed: unknown = payload.body;
   try {
@@ -62,6 +68,7 @@ export function deliveryView(job: JobWithAttempts) {
     state: job.state === 'held' ? 'queued' : job.state,
     series: job.series,
     ...(job.state === 'queued' ? { nextAttemptAt: new Date(job.runAt).toISOString() } : {}),
+    ...(endpointDisabled && (job.state === 'held' || job.state === 'queued') ? { held: true } : {}),
     createdAt: new Date(job.createdAt).toISOString(),
     payload: parsed,
     attempts: job.attempts.map((a) => ({
@@ -176,9 +183,42 @@ export function webhookRoutes(ctx: HostContext) {
         ...(q.cursor ? { cursor: q.cursor } : {}),
       });
       return c.json(
-        { deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor, endpoint: page.endpoint },
+        {
+          deliveries: page.items.map((job) => deliveryView(job, page.endpoint.disabled)),
+          nextCursor: page.nextCursor,
+          endpoint: page.endpoint,
+        },
         200,
       );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/installations/{id}/endpoint/enable',
+      summary:
+        'Enable a disabled webhook endpoint again; the deliveries kept meanwhile are delivered (default) or cancelled',
+      request: {
+        params: IdParam,
+        body: { content: json(EnableEndpointBody), required: false },
+      },
+      responses: {
+        200: { description: 'Enabled', content: json(EndpointEnabled) },
+        409: errorResponse('The endpoint is not disabled'),
+        ...errors,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const body = c.req.valid('json') ?? {};
+      const result = await enableEndpoint(ctx, id, body.held ?? 'deliver');
+      await auditInstallation(ctx, c.get('principal'), id, 'endpoint.enable', {
+        held: body.held ?? 'deliver',
+        delivering: result.delivering,
+        cancelled: result.cancelled,
+      });
+      return c.json(result, 200);
     },
   );
 

@@ -12,15 +12,14 @@ import {
   systemClock,
 } from './job-loop.js';
 import { diagnoseRetry, type LateRetry } from './lateness.js';
+import { type AttemptOutcome, classify, type Decision, type FinalState } from './policy.js';
 import {
-  type AttemptOutcome,
-  arrivalSlackMs,
-  classify,
-  type Decision,
-  decide,
-  type FinalState,
-  MAX_RETRIES,
-} from './policy.js';
+  decideWithSchedule,
+  parseRetryAfter,
+  type RetrySchedule,
+  SPEC_SCHEDULE,
+  scheduleArrivalSlackMs,
+} from './schedule.js';
 import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
 import type { DeliverySigning } from './signing.js';
 
@@ -51,6 +50,8 @@ export interface DeliveryTarget {
   authorization?: TargetAuthorization;
   /** Deliveries per second at most (the endpoint's `rate_limit`; the host's queue adapter paces them). */
   rateLimit?: number;
+  /** The installation's retry schedule (`retry_schedule`); absent: the spec's (`SPEC_SCHEDULE`). */
+  schedule?: RetrySchedule;
 }
 
 /** A renewable `Authorization` header value (an OAuth2 client-credentials token). */
@@ -231,16 +232,26 @@ export function createDeliveryEngine<J extends DeliveryJob>(
    */
   let checked: { url: string; check: ReturnType<typeof validateWebhookUrl>; parsed?: URL } | undefined;
 
-  async function attempt(job: J, timing?: HandleTiming, traceparent?: string): Promise<AttemptResult> {
+  /** The attempt's result, and the schedule its target had (the spec's when there was none). */
+  async function attempt(
+    job: J,
+    timing?: HandleTiming,
+    traceparent?: string,
+  ): Promise<{ result: AttemptResult; schedule: RetrySchedule }> {
     const target = await options.resolveTarget(job);
-    if (!target) return refused('target_unavailable', describe('target_unavailable'));
+    if (!target)
+      return {
+        result: refused('target_unavailable', describe('target_unavailable')),
+        schedule: SPEC_SCHEDULE,
+      };
+    const schedule = target.schedule ?? SPEC_SCHEDULE;
     let url: string | URL = target.url;
     if (options.policy) {
       if (checked?.url !== target.url) {
         const check = validateWebhookUrl(target.url, options.policy);
         checked = { url: target.url, check, ...(check.ok ? { parsed: new URL(target.url) } : {}) };
       }
-      if (!checked.check.ok) return refused('invalid_target', checked.check.message);
+      if (!checked.check.ok) return { result: refused('invalid_target', checked.check.message), schedule };
       url = checked.parsed ?? url;
     }
     // Claimed ahead: a retry leaves after its due time, never before. A first attempt is due when its event
@@ -249,7 +260,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     if (timing && job.attempt > 1 && job.dueAt !== undefined && options.onLateRetry) {
       const late = diagnoseRetry(
         { dueAt: job.dueAt, ...timing.launch, sendingAt: clock.now(), engineStartedAt },
-        arrivalSlackMs(Math.min(job.attempt - 1, MAX_RETRIES)),
+        scheduleArrivalSlackMs(schedule, job.attempt - 1),
       );
       if (late) options.onLateRetry(job, late);
     }
@@ -257,9 +268,10 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     // (reading the target, recording the attempt) never makes an endpoint slow.
     timing?.begin();
     try {
-      return await (target.authorization
+      const result = await (target.authorization
         ? sendAuthorized(job, target, target.authorization, url, traceparent)
         : sendTo(job, target, url, traceparent));
+      return { result, schedule };
     } finally {
       timing?.end();
     }
@@ -341,14 +353,16 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   }
 
   async function deliverTraced(job: J, timing: HandleTiming | undefined, trace: AttemptTrace | undefined) {
-    const result = await attempt(job, timing, trace?.traceparent);
+    const { result, schedule } = await attempt(job, timing, trace?.traceparent);
     const endedAt = clock.now();
     const recorded: RecordedAttempt = { attempt: job.attempt, ...result };
     const outcome: AttemptOutcome =
       result.statusCode !== undefined
         ? { statusCode: result.statusCode }
         : { error: result.error ?? { code: 'network_error' } };
-    const decision = decide(job.attempt, classify(outcome), rng);
+    const retryAfterMs =
+      result.retryAfter === undefined ? undefined : parseRetryAfter(result.retryAfter, endedAt);
+    const decision = decideWithSchedule(schedule, job.attempt, classify(outcome), rng, retryAfterMs);
     if ('state' in decision) {
       await queue.finish(job, recorded, { state: decision.state });
     } else {

@@ -17,6 +17,8 @@ export interface ExchangeAnswer {
   statusCode: number;
   /** At most `excerptBytes` bytes (fewer when the body was shorter, failed or stalled). */
   excerpt: Buffer;
+  /** The `Retry-After` header of a 429 or 503 answer (other statuses: not read). */
+  retryAfter?: string;
 }
 
 /** The exchange's own deadline passed before the receiver's status arrived. */
@@ -25,6 +27,15 @@ export class ExchangeTimeout extends Error {
     super(`no answer within ${timeoutMs} ms`);
     this.name = 'ExchangeTimeout';
   }
+}
+
+/** The first value of header `name` (lower case) in undici's raw name/value list. */
+function headerValue(rawHeaders: Buffer[] | string[] | null | undefined, name: string): string | undefined {
+  if (!rawHeaders) return undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (String(rawHeaders[i]).toLowerCase() === name) return String(rawHeaders[i + 1]);
+  }
+  return undefined;
 }
 
 /** Ends a request whose excerpt is complete (the rest of the body is not read). */
@@ -49,6 +60,7 @@ class ExcerptComplete extends Error {}
 export function postExchange(input: ExchangeInput): Promise<ExchangeAnswer> {
   return new Promise((resolve, reject) => {
     let statusCode = 0;
+    let retryAfter: string | undefined;
     let size = 0;
     const chunks: Buffer[] = [];
     let abort: ((reason: Error) => void) | undefined;
@@ -59,6 +71,7 @@ export function postExchange(input: ExchangeInput): Promise<ExchangeAnswer> {
     const answer = (): ExchangeAnswer => ({
       statusCode,
       excerpt: Buffer.concat(chunks, size).subarray(0, input.excerptBytes),
+      ...(retryAfter === undefined ? {} : { retryAfter }),
     });
     const settle = (outcome: { answer: ExchangeAnswer } | { error: unknown }) => {
       if (settled) return;
@@ -84,8 +97,9 @@ export function postExchange(input: ExchangeInput): Promise<ExchangeAnswer> {
         abort = abortRequest;
         if (pendingAbort) abortRequest(pendingAbort);
       },
-      onHeaders(status) {
+      onHeaders(status, rawHeaders) {
         if (status >= 200) statusCode = status; // 1xx are informational: the final status follows
+        if (status === 429 || status === 503) retryAfter = headerValue(rawHeaders, 'retry-after');
         return true;
       },
       onData(chunk) {

@@ -55,6 +55,8 @@ export interface AttemptResult {
   error?: AttemptError;
   /** The first 4 KiB of the response body, decoded as UTF-8 (a cut character is dropped). */
   responseExcerpt?: string;
+  /** A 429 or 503 answer's `Retry-After` header, as sent (read by schedules other than `spec`). */
+  retryAfter?: string;
 }
 
 /** UTF-8 text of an excerpt; a character cut at the end is dropped. */
@@ -124,7 +126,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
       'user-agent': `Platform-Webhooks/${input.userAgentVersion}`,
     });
     if (input.traceparent !== undefined) headers.traceparent = input.traceparent;
-    const { statusCode, excerpt } = await postExchange({
+    const { statusCode, excerpt, retryAfter } = await postExchange({
       url: typeof input.url === 'string' ? new URL(input.url) : input.url,
       headers,
       body: bytes,
@@ -132,7 +134,13 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
       timeoutMs,
       excerptBytes: RESPONSE_EXCERPT_BYTES,
     });
-    return { startedAt, durationMs: elapsed(), statusCode, responseExcerpt: decodeExcerpt(excerpt) };
+    return {
+      startedAt,
+      durationMs: elapsed(),
+      statusCode,
+      responseExcerpt: decodeExcerpt(excerpt),
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    };
   } catch (error) {
     const timedOut = error instanceof ExchangeTimeout;
     return { startedAt, durationMs: elapsed(), error: toAttemptError(error, timedOut, timeoutMs) };

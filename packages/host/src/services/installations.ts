@@ -6,6 +6,7 @@ import { generateSecret } from '@platform/webhooks';
 import { decideInstall } from '../access/install-policy.js';
 import type { Principal } from '../access/principal.js';
 import { hashToken, randomToken, safeEqual } from '../auth.js';
+import { parseRetrySchedule } from '../delivery/schedule.js';
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { validateWebhookUrl } from '../net/index.js';
 import { signingRules } from '../signing/index.js';
@@ -55,6 +56,9 @@ function webhookRules(
     const check = validateWebhookUrl(configuration.url, ctx.policy);
     if (!check.ok) errors.push({ key: 'url', message: check.message });
   }
+  // Retry schedules (docs/contracts.md "Retry schedules"): a preset or an explicit list, checked on save.
+  const schedule = parseRetrySchedule(configuration.retry_schedule);
+  if (!schedule.ok) errors.push({ key: 'retry_schedule', message: schedule.message });
   const events = WEBHOOK_EVENT_TYPES_BY_PLACE[target === 'site' ? 'site' : 'space'];
   if (!events.some((name) => configuration[name] === true)) {
     errors.push({ key: events[0]!, message: `select at least one event (${events.join(', ')})` });
@@ -144,6 +148,22 @@ function refuseInvalidValues(
     'invalid_configuration',
     invalid.map((e) => `configuration.${e.key}: ${e.message}`).join('; '),
     { configurationErrors: invalid },
+  );
+}
+
+/**
+ * Opt-in webhook settings (issue 28) whose wrong value an edit refuses (400, nothing changed) instead of
+ * leaving the installation `pending`: a typo in a retry schedule must not stop an endpoint's deliveries.
+ */
+const REFUSED_WHEN_INVALID: ReadonlySet<string> = new Set(['retry_schedule']);
+
+function refuseInvalidOptIns(
+  errors: ReadonlyArray<{ key: string; message: string }>,
+  patch: Record<string, unknown>,
+): void {
+  refuseInvalidValues(
+    errors.filter((e) => REFUSED_WHEN_INVALID.has(e.key)),
+    patch,
   );
 }
 
@@ -307,7 +327,9 @@ export async function configure(
       })
     : null;
   const configuration = settled ? settled.configuration : merged;
-  const valid = configurationErrors(ctx, integration, record.target, configuration).length === 0;
+  const errors = configurationErrors(ctx, integration, record.target, configuration);
+  if (patch.configuration) refuseInvalidOptIns(errors, patch.configuration);
+  const valid = errors.length === 0;
   const status: InstallationStatus = record.status === 'paused' ? 'paused' : valid ? 'active' : 'pending';
   const updated = await ctx.storage.transaction(async (tx: StorageTx) => {
     const next = await tx.installations.update(id, {

@@ -1,5 +1,6 @@
 import { type PlatformEventType, sampleEvent, WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
 import { generateSecret } from '@platform/webhooks';
+import { enable } from '../delivery/health.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import {
   type DeliveryListOptions,
@@ -10,6 +11,7 @@ import {
 } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import type { DeliverJobPayload } from './dispatch.js';
+import { type EndpointHealthView, endpointHealth } from './endpoint-health.js';
 import { getInstallation } from './installations.js';
 import { WEBHOOK_INTEGRATION } from './names.js';
 
@@ -98,7 +100,7 @@ function timeRange(range: TimeRangeText): { since?: number; until?: number } {
 
 /** A page of the delivery log and the state of the installation's endpoint. */
 export interface DeliveryLogPage extends DeliveryPage {
-  endpoint: { slow: boolean; maxInFlight: number | null; filtered: number };
+  endpoint: { slow: boolean; maxInFlight: number | null; filtered: number } & EndpointHealthView;
 }
 
 /**
@@ -128,6 +130,7 @@ export async function listDeliveries(
       slow,
       maxInFlight: slow ? ctx.config.deliveryConcurrencyPerInstallation : null,
       filtered: ctx.metrics.filteredCount(id),
+      ...(await endpointHealth(ctx, id)),
     },
   };
 }
@@ -232,4 +235,42 @@ export async function sendTestEvent(
   ctx.notify.deliveries();
   if (!job) throw new HttpError(500, 'internal', 'The test delivery was not queued.');
   return getDelivery(ctx, id, job.id);
+}
+
+/** What to do with the deliveries kept while the endpoint was disabled. */
+export type KeptDeliveries = 'deliver' | 'cancel';
+
+/**
+ * Enables a disabled endpoint again (409 `endpoint_not_disabled` when it is not): its kept deliveries are
+ * delivered (`deliver`, the default: queued again, due at once) or cancelled (`cancel`, still listed);
+ * a new run of failures disables it again after the full `PLATFORM_ENDPOINT_DISABLE_AFTER`.
+ *
+ * @example
+ * const { delivering } = await enableEndpoint(ctx, 'inst_1', 'deliver');
+ */
+export async function enableEndpoint(
+  ctx: HostContext,
+  id: string,
+  kept: KeptDeliveries,
+): Promise<{ endpoint: EndpointHealthView; delivering: number; cancelled: number }> {
+  await requireWebhookInstallation(ctx, id);
+  const now = Date.now();
+  const counts = await ctx.storage.transaction(async (tx) => {
+    const { enabled } = await tx.endpointHealth.change(id, now, (state) => {
+      const next = enable(state, now);
+      return { state: next ?? state, enabled: next !== null };
+    });
+    if (!enabled) return null;
+    if (kept === 'cancel') return { delivering: 0, cancelled: await tx.endpointHealth.cancelKept(id, now) };
+    return { delivering: await tx.jobs.unhold({ installationId: id }, now), cancelled: 0 };
+  });
+  if (!counts) {
+    throw new HttpError(
+      409,
+      'endpoint_not_disabled',
+      `The endpoint of installation "${id}" is not disabled; nothing to enable.`,
+    );
+  }
+  ctx.notify.deliveries();
+  return { endpoint: await endpointHealth(ctx, id), ...counts };
 }

@@ -14,6 +14,11 @@ export { type AssetsRepo, assetHash } from './repos/assets.js';
 export type { AuditFilter, AuditRecord, AuditRepo } from './repos/audit.js';
 export type { AttemptCursor, AttemptRow, DeliveryStatsRepo, StatsRow } from './repos/delivery-stats.js';
 export type { DocumentsRepo } from './repos/documents.js';
+export type {
+  EndpointHealthFields,
+  EndpointHealthRecord,
+  EndpointHealthRepo,
+} from './repos/endpoint-health.js';
 export type { EventInput, EventsRepo, EventWithJobs, InsertWithJobsResult } from './repos/events.js';
 export type {
   CreateInstallationInput,

@@ -386,4 +386,17 @@ CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON 
   updated_at BIGINT NOT NULL
 );`,
   },
+  {
+    version: 17,
+    name: 'endpoint health: webhook endpoints failing (a run of exhausted deliveries), disabled, or enabled again',
+    // docs/contracts.md "Endpoint health". Only endpoints that are not healthy have a row (few); a disabled
+    // endpoint's deliveries are kept as `held` jobs in `jobs`.
+    sql: `CREATE TABLE endpoint_health (
+  installation_id TEXT PRIMARY KEY,
+  failing_since BIGINT,
+  disabled_at BIGINT,
+  enabled_at BIGINT,
+  updated_at BIGINT NOT NULL
+);`,
+  },
 ];

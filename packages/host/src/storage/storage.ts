@@ -13,6 +13,7 @@ import { type AuditRepo, auditRepo } from './repos/audit.js';
 import { deliveriesRepo } from './repos/deliveries.js';
 import { type DeliveryStatsRepo, deliveryStatsRepo } from './repos/delivery-stats.js';
 import { type DocumentsRepo, documentsRepo } from './repos/documents.js';
+import { type EndpointHealthRepo, endpointHealthRepo } from './repos/endpoint-health.js';
 import { type EventsRepo, eventsRepo } from './repos/events.js';
 import { type InstallationsRepo, installationsRepo } from './repos/installations.js';
 import { type IntegrationsRepo, integrationsRepo } from './repos/integrations.js';
@@ -86,6 +87,8 @@ export interface Repositories {
   readonly audit: AuditRepo;
   /** Per-minute and per-hour delivery figures (docs/operations.md "Charts"). */
   readonly deliveryStats: DeliveryStatsRepo;
+  /** Failing and disabled webhook endpoints (docs/contracts.md "Endpoint health"). */
+  readonly endpointHealth: EndpointHealthRepo;
   /**
    * Runs `fn` atomically: everything done through `tx` commits together or not at all (a throw rolls back).
    * Inside `fn` use only `tx` (using the outer storage there throws `StorageError('invalid')`). Called on a
@@ -129,6 +132,7 @@ function repositories(sql: Sql, box: SecretBox): Repositories {
     accessTokens: accessTokensRepo(sql),
     audit: auditRepo(sql),
     deliveryStats: deliveryStatsRepo(sql),
+    endpointHealth: endpointHealthRepo(sql),
     transaction: (fn) => sql.transaction((tx) => fn(repositories(tx, box))),
   };
 }

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, type Delivery, describeError } from '../api';
 import { EmptyState, ErrorNotice, StatusBadge, Time, usePolling } from '../ui';
+import { EndpointHealthNotice } from './endpoint-health';
 
 const POLL_MS = 1000;
 
@@ -94,6 +95,11 @@ function DeliveryRow({
         >
           <span class="disclosure" aria-hidden="true" />
           <StatusBadge status={delivery.state} />
+          {delivery.held ? (
+            <span class="badge badge-paused" title="Kept while the endpoint is disabled; not sent">
+              held
+            </span>
+          ) : null}
           <span class="delivery-type">{delivery.eventType}</span>
           <code class="muted">{delivery.eventId}</code>
           <span class="muted">
@@ -106,8 +112,7 @@ function DeliveryRow({
           </span>
           {delivery.state === 'queued' && delivery.nextAttemptAt ? (
             <span class="next-attempt" data-testid="next-attempt">
-              next attempt <Time iso={delivery.nextAttemptAt} /> (
-              {new Date(delivery.nextAttemptAt).toLocaleTimeString()})
+              next attempt <Time iso={delivery.nextAttemptAt} /> ({clockTime(delivery.nextAttemptAt)})
             </span>
           ) : null}
           <span class="muted delivery-time">
@@ -117,8 +122,7 @@ function DeliveryRow({
         <div class="delivery-body">
           {delivery.nextAttemptAt ? (
             <p class="muted">
-              Next attempt <Time iso={delivery.nextAttemptAt} /> (
-              {new Date(delivery.nextAttemptAt).toLocaleTimeString()}).
+              Next attempt <Time iso={delivery.nextAttemptAt} /> ({clockTime(delivery.nextAttemptAt)}).
             </p>
           ) : null}
           <Attempts delivery={delivery} />
@@ -224,6 +228,15 @@ function RedeliverRange({
  * <DeliveryLog installationId="inst_1" />
  * <DeliveryLog installationId="inst_1" client={portalApi} pollMs={2000} />
  */
+/**
+ * When a retry is due, on the viewer's clock: the time alone today, the date too when later (a retry
+ * schedule may wait hours or days).
+ */
+function clockTime(iso: string): string {
+  const at = new Date(iso);
+  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+}
+
 export function DeliveryLog({
   installationId,
   client = api,
@@ -270,6 +283,14 @@ export function DeliveryLog({
           {endpoint.filtered} {endpoint.filtered === 1 ? 'event' : 'events'} of a selected type filtered out
           by this endpoint's filter since the host started (no delivery made).
         </p>
+      ) : null}
+      {endpoint ? (
+        <EndpointHealthNotice
+          installationId={installationId}
+          endpoint={endpoint}
+          client={client}
+          onChanged={refresh}
+        />
       ) : null}
       {deliveries === null && !error ? <p class="muted">Loading deliveries…</p> : null}
       {deliveries?.length === 0 ? (

@@ -3,6 +3,7 @@ import { formatLag, heldNote, slowEndpointPlace } from '@platform/api-client';
 import { api, type QueueState } from '../api';
 import { DeliveryCharts } from '../charts/delivery-charts';
 import { EmptyState, ErrorNotice, Link, usePolling } from '../ui';
+import { OperatorEvents } from './operator-events';
 
 const POLL_MS = 2000;
 
@@ -30,7 +31,7 @@ function Queue({ title, state, id }: { title: string; state: QueueState; id: str
 /**
  * The host at a glance, refreshed every 2 s while visible: the delivery and invocation queues (waiting,
  * due, held, in flight, how far behind), the delivery charts of the last hour, day or week, and the
- * webhook endpoints held to their fair share now.
+ * webhook endpoints held to their fair share now, and the operator events.
  */
 export function StatusPage() {
   const status = usePolling(() => api('GET /v1/status'), POLL_MS, []);
@@ -77,6 +78,7 @@ export function StatusPage() {
               </>
             )}
           </section>
+          <OperatorEvents />
         </>
       ) : null}
     </main>

@@ -23,6 +23,8 @@ import {
 import type { JobLoopSlots } from '../job-loop.js';
 import type { Decision } from '../policy.js';
 import { attemptTracer } from './attempt-trace.js';
+import { EndpointHealthWatch, type HealthEvent } from './endpoint-health.js';
+import { operatorEventSink } from './operator-sink.js';
 import { SignalBackoff } from './signal-backoff.js';
 import { DeliveryTargets } from './targets.js';
 
@@ -75,11 +77,26 @@ function logFailedAttempt(
   );
 }
 
+/** The log line of an endpoint disabled or recovered. */
+function logHealthEvent(logger: DeliveryLog, event: HealthEvent) {
+  const at = new Date(event.at).toISOString();
+  const message =
+    event.type === 'endpoint.disabled'
+      ? `webhook endpoint of installation ${event.installationId} disabled at ${at}: every delivery exhausted since ${new Date(event.failingSince).toISOString()}; its new deliveries are kept until it is enabled again`
+      : `webhook endpoint of installation ${event.installationId} recovered at ${at}: a delivery succeeded after it was enabled again`;
+  logger.warn({ installation: event.installationId, event: event.type }, message);
+}
+
 /** What the delivery engine needs: a subset of `HostContext`, so it can also run in a worker thread. */
 export interface DeliveryDeps {
   readonly config: Pick<
     HostConfig,
-    'deliveryTimeoutMs' | 'deliveryConcurrency' | 'deliveryConcurrencyPerInstallation' | 'queuePollMs'
+    | 'deliveryTimeoutMs'
+    | 'deliveryConcurrency'
+    | 'deliveryConcurrencyPerInstallation'
+    | 'queuePollMs'
+    | 'endpointDisableAfterMs'
+    | 'operatorEvents'
   >;
   readonly storage: Storage;
   readonly policy: AddressPolicy;
@@ -232,7 +249,35 @@ export function startDeliveryEngine(
     }
     return kept;
   };
+  // Endpoint health (docs/contracts.md "Endpoint health"): a disabled endpoint's deliveries are kept held,
+  // none of them is claimed, until it is enabled again.
+  // Operator events (docs/contracts.md "Operator events"): deliveries of their own, to the operator's URL.
+  const operator = operatorEventSink({
+    storage,
+    settings: config.operatorEvents,
+    targetOf: (installationId) => targets.resolve({ installationId }),
+    notify: () => engine.notify(),
+    onError: (error) => logger.error({ err: error }, 'could not queue an operator event'),
+  });
+  const health = new EndpointHealthWatch(storage, config.endpointDisableAfterMs, {
+    onEvent: (event) => {
+      logHealthEvent(logger, event);
+      operator.health(event);
+    },
+    onEnabled: () => engine.notify(),
+    onError: (error, what) => logger.error({ err: error }, what),
+  });
+  /** The fair share's allowances, with none for a disabled endpoint. */
+  const withDisabled = (allowances: ReadonlyMap<string, number> | undefined) => {
+    const disabled = health.disabled();
+    if (disabled.length === 0) return allowances;
+    const merged = new Map(allowances ?? []);
+    for (const id of disabled) merged.set(id, 0);
+    return merged;
+  };
   const unhold = (which: { installationId: string } | { except: readonly string[] }) => {
+    if ('installationId' in which && health.isDisabled(which.installationId)) return;
+    if ('except' in which) which = { except: [...which.except, ...health.disabled()] };
     jobs.unhold(which, Date.now()).then(
       (count) => {
         if (count > 0) engine.notify();
@@ -243,7 +288,8 @@ export function startDeliveryEngine(
   const backoff = new SignalBackoff(() => engine.notify());
   const engine = createDeliveryEngine<QueuedDelivery>({
     queue: {
-      claim: async (limit, dueBy, allowances) => {
+      claim: async (limit, dueBy, shares) => {
+        const allowances = withDisabled(shares);
         const now = Date.now();
         const claimed = await jobs.claim({
           kinds: ['deliver'],
@@ -278,7 +324,8 @@ export function startDeliveryEngine(
         );
       },
       finish: async (job, attempt, end) => {
-        if (!('state' in end && end.state === 'succeeded')) logFailedAttempt(logger, job, attempt, end);
+        const succeeded = 'state' in end && end.state === 'succeeded';
+        if (!succeeded) logFailedAttempt(logger, job, attempt, end);
         // One transaction (shared with the attempts ending meanwhile): the attempt, and the job's end
         // (final state, or back in the queue).
         await finishing.submit({
@@ -294,14 +341,34 @@ export function startDeliveryEngine(
           },
           outcome: 'state' in end ? { state: end.state } : { runAt: end.runAt, lastError: null },
         });
+        // After the attempt is stored: a failure here must not send the attempt again.
+        const { installationId } = job.record;
+        // An operator event's own delivery is no endpoint's: no health, no operator event about it.
+        if (operator.isOwn(installationId)) return;
+        const exhausted = 'state' in end && end.state === 'exhausted';
+        if (exhausted) operator.exhausted(job, attempt);
+        // A healthy endpoint's success costs a Set lookup, no await (the hot path).
+        if (exhausted || (succeeded && health.isTracked(installationId))) {
+          await (succeeded ? health.succeeded : health.exhausted)
+            .call(health, installationId, Date.now())
+            .catch((error: unknown) =>
+              logger.error(
+                { err: error, installation: installationId },
+                'could not record the health of a webhook endpoint',
+              ),
+            );
+        }
       },
       nextDueAt: (exclude) => {
         deps.attemptMetrics?.queueNextDueRead();
-        return jobs.nextDueAt(['deliver'], exclude);
+        const disabled = health.disabled();
+        return jobs.nextDueAt(['deliver'], disabled.length === 0 ? exclude : [...exclude, ...disabled]);
       },
     },
     resolveTarget: (job) =>
-      targets.resolve({ installationId: job.record.installationId, routingEpoch: job.routingEpoch }),
+      operator.isOwn(job.record.installationId)
+        ? operator.target()
+        : targets.resolve({ installationId: job.record.installationId, routingEpoch: job.routingEpoch }),
     dispatcher,
     policy: deps.policy,
     userAgentVersion: version,
@@ -338,6 +405,7 @@ export function startDeliveryEngine(
     },
     ...(slots ? { slots } : {}),
   });
+  health.start();
   engine.start();
   // Deliveries queued or rescheduled by other hosts on the same database (PostgreSQL): claim them at
   // once, or at their due time, instead of at the next idle check.
@@ -365,13 +433,25 @@ export function startDeliveryEngine(
     stop: async (options) => {
       clearInterval(sweep);
       backoff.close();
+      health.stop();
       await listener.close();
       await engine.stop(options);
     },
-    adoptRecords(records, routingEpoch) {
+    adoptRecords(handed, routingEpoch) {
       // Not checked against an epoch (stored unchecked): where they go is read afresh.
       if (routingEpoch === undefined) targets.forget();
       // Never a rate-limited endpoint's: fan-out queues those for the claim, which paces them.
+      // A disabled endpoint's new deliveries go back to the queue, where they are kept (held).
+      const kept = handed.filter((record) => health.isDisabled(record.installationId));
+      const records = kept.length === 0 ? handed : handed.filter((record) => !kept.includes(record));
+      if (kept.length > 0) {
+        slots?.give(kept.length);
+        jobs.release(kept, Date.now()).then(
+          () => health.refresh(),
+          (error: unknown) =>
+            logger.error({ err: error }, 'could not keep the deliveries of a disabled endpoint'),
+        );
+      }
       engine.adopt(records.map((record) => toQueued(record, routingEpoch)));
     },
   };

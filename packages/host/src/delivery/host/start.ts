@@ -33,6 +33,8 @@ export async function startDelivery(
           deliveryConcurrency: config.deliveryConcurrency,
           deliveryConcurrencyPerInstallation: config.deliveryConcurrencyPerInstallation,
           queuePollMs: config.queuePollMs,
+          endpointDisableAfterMs: config.endpointDisableAfterMs,
+          ...(config.operatorEvents ? { operatorEvents: config.operatorEvents } : {}),
           // The thread starts its own tracer provider and exporter from the same settings.
           ...(config.tracing ? { tracing: config.tracing } : {}),
           ...(config.allowPrivateTargets === undefined

@@ -2,6 +2,7 @@ import { deliverySigningOf } from '../../signing/index.js';
 import type { DeliveryTargetRead } from '../../storage/index.js';
 import { endpointSettings, type OAuthTokens, staticAuthorization } from '../../webhook-endpoint/index.js';
 import type { DeliveryTarget } from '../engine.js';
+import { parseRetrySchedule } from '../schedule.js';
 
 /** Past this many installations read, the reads are forgotten (memory stays bounded). */
 const MAX_ENTRIES = 10_000;
@@ -102,6 +103,12 @@ function toTarget(
   // The default scheme leaves the target as it always was: `platform` signs in the sender's own path.
   const signing = deliverySigningOf(read.configuration, read.signingKey);
   if (signing.scheme !== 'platform') target.signing = signing;
+  const setting = read.configuration.retry_schedule;
+  if (setting !== undefined) {
+    // Validated when saved (configurationErrors); one that no longer reads falls back to the spec's.
+    const parsed = parseRetrySchedule(setting);
+    if (parsed.ok) target.schedule = parsed.schedule;
+  }
   if (read.credentials === null && read.configuration.rate_limit === undefined) return target;
   const { headers, auth, rateLimit } = endpointSettings(read.configuration, read.credentials);
   if (rateLimit !== null) target.rateLimit = rateLimit;

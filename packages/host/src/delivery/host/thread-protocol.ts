@@ -30,6 +30,8 @@ export interface DeliveryThreadData {
     | 'allowPrivateTargets'
     | 'queuePollMs'
     | 'tracing'
+    | 'endpointDisableAfterMs'
+    | 'operatorEvents'
   >;
   storage: DeliveryStorageOptions;
   /** Host version, for `User-Agent: Platform-Webhooks/<version>`. */

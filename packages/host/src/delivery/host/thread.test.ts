@@ -21,6 +21,7 @@ const workerData: DeliveryThreadData = {
     deliveryConcurrency: 4,
     deliveryConcurrencyPerInstallation: 4,
     queuePollMs: 1000,
+    endpointDisableAfterMs: 0,
   },
   storage: { sqlitePath: '/unused' },
   version: 'test',

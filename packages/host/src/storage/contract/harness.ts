@@ -3,6 +3,7 @@ import { accessTokensContract } from './access-tokens.contract.js';
 import { auditContract } from './audit.contract.js';
 import { deliveryStatsContract } from './delivery-stats.contract.js';
 import { documentsContract } from './documents.contract.js';
+import { endpointHealthContract } from './endpoint-health.contract.js';
 import { eventsContract } from './events.contract.js';
 import type { Backend, Ctx } from './fixtures.js';
 import { installationsContract } from './installations.contract.js';
@@ -45,6 +46,7 @@ export function defineStorageContract(name: string, backend: Backend): void {
     eventsContract(ctx);
     queueContract(ctx);
     queueHeldContract(ctx);
+    endpointHealthContract(ctx);
     queueConcurrencyContract(ctx);
     queueFinishContract(ctx);
     miscContract(ctx);

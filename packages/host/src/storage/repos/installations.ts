@@ -259,6 +259,8 @@ export function installationsRepo(sql: Sql, box: SecretBox): InstallationsRepo {
         await cancelJobsForInstallation(tx, id, now);
         await tx.run('DELETE FROM webhook_secrets WHERE installation_id = ?', [id]);
         await tx.run('DELETE FROM webhook_credentials WHERE installation_id = ?', [id]);
+        // Endpoint health (docs/contracts.md "Endpoint health"): nothing to keep for a removed endpoint.
+        await tx.run('DELETE FROM endpoint_health WHERE installation_id = ?', [id]);
         const { changes } = await tx.run('DELETE FROM installations WHERE id = ?', [id]);
         return changes > 0;
       }),
