@@ -4,8 +4,11 @@
 // paced at the fixed rate (1,000 events/s), at 100 events/s, and with 10 % of attempts answered 500
 // (at half the fixed rate); finally, with --kill-one, the kill -9 phase on the several-host backend.
 // Printed side by side with the ratios and targets of docs/benchmarks.md ("PostgreSQL and several hosts").
+// Unless `--no-bullmq`, BullMQ (bullmq.mjs: Redis with AOF `everysec` on a port of its own) runs every
+// phase as one more backend, and each host's burst is printed as a ratio to BullMQ's of the same round.
 import { execFileSync } from 'node:child_process';
 import { startBackendWith } from './backend.mjs';
+import { startBullmqWith } from './bullmq.mjs';
 import { fmt, percentile, table, writeResults } from './lib.mjs';
 import { burstPhase, failingPhase, killRun, pacedPhase, rawRunner, warmUp } from './phases.mjs';
 import { attemptsLine, outcomeLine, printHostLogs, printKill, printPerHost } from './report-hosts.mjs';
@@ -57,6 +60,15 @@ export async function runCompare({
           (backend.databaseName ? `, database ${backend.databaseName} (dropped at the end)` : ''),
       );
     }
+    const bull = await startBullmqWith(O, P, receiver.url);
+    if (bull) {
+      backends.push({ ...bull, key: 'bullmq' });
+      specs.push({ key: 'bullmq', kind: 'bullmq', hosts: 1 });
+      results.backends.bullmq = { label: bull.label, redis: bull.redis };
+      console.log(
+        `BullMQ reference: bullmq 6 (pid ${bull.hosts[0].pid}) on ${bull.redis.binary} (port ${bull.redis.port}, appendonly yes, appendfsync everysec, save '', a temp folder removed at the end)`,
+      );
+    }
     receiver.configure({ secrets: backends.map((b) => b.secret), failRate: 0 });
     const raw = rawRunner(receiver, backends[0], P);
     await raw.warm(P.concurrency);
@@ -94,7 +106,13 @@ export async function runCompare({
       }),
     );
     receiver.configure({ secrets: backends.map((b) => b.secret), failRate: 0 });
-    if (O.killOne) results.kill = await killRun(receiver, backends.at(-1), hostEnv, P);
+    if (O.killOne)
+      results.kill = await killRun(
+        receiver,
+        backends.find((b) => b.key === `pg${O.hosts}`),
+        hostEnv,
+        P,
+      );
   } finally {
     for (const b of backends) {
       const stopped = await b.stop();
@@ -147,9 +165,18 @@ function printComparison(r, specs) {
         fmt(median(r.rounds.map((x) => x.bursts[k].deliveriesPerSecond / x.raw.deliveriesPerSecond)), 2),
       ),
     ],
+    ...(keys.includes('bullmq')
+      ? [
+          [
+            'burst / BullMQ, same round (median)',
+            '-',
+            ...keys.map((k) => fmt(roundRatios(r.rounds, k, 'bullmq').median, 2)),
+          ],
+        ]
+      : []),
     ['host CPU µs per delivery, burst (all hosts)', '-', ...keys.map((k) => hostUs(medianRound(k)))],
     [
-      'PostgreSQL server CPU µs per delivery, burst (≈)',
+      'database server CPU µs per delivery, burst (PostgreSQL / Redis, ≈)',
       '-',
       ...keys.map((k) => usPerDelivery(medianRound(k), 'dbServerCores')),
     ],
@@ -218,6 +245,14 @@ function printComparison(r, specs) {
   targets.push(
     `PostgreSQL burst / SQLite burst = ${fmt(pgSqlite.median, 2)} (rounds ${pgSqlite.list.join(', ')}); target >= 0.6: ${met(pgSqlite.median >= 0.6)}`,
   );
+  if (keys.includes('bullmq')) {
+    for (const k of keys.filter((key) => key !== 'bullmq')) {
+      const vs = roundRatios(r.rounds, k, 'bullmq');
+      targets.push(
+        `${B[k].label} burst / BullMQ burst = ${fmt(vs.median, 2)} (rounds ${vs.list.join(', ')}); target >= 1: ${met(vs.median >= 1)}`,
+      );
+    }
+  }
   const multi = keys.find((k) => k.startsWith('pg') && k !== 'pg');
   if (multi) {
     const scale = roundRatios(r.rounds, multi, 'pg');
@@ -248,6 +283,7 @@ function printComparison(r, specs) {
     console.log(`  ${attemptsLine(B[k].retries)}`);
     console.log(`  ${outcomeLine(B[k].retries)}`);
     const h = B[k].retries.hostRecorded;
+    if (k === 'bullmq') continue; // BullMQ keeps no attempt log (done jobs are removed)
     console.log(
       `  the host's attempt log: ${h.attemptsInHostLog} attempts for the ${h.requestsAtReceiver} requests the receiver got` +
         ` (${h.deliveries} of ${h.retriedDeliveries} retried deliveries read); its retries inside windows ${h.retriesInside}/${h.retriesTotal}`,
@@ -288,7 +324,16 @@ function printComparison(r, specs) {
   }
   console.log(
     table(
-      ['backend', 'phase', 'seconds', 'machine', 'hosts', 'generator', 'receiver', 'PostgreSQL (≈)'],
+      [
+        'backend',
+        'phase',
+        'seconds',
+        'machine',
+        'hosts (BullMQ: its process)',
+        'generator',
+        'receiver',
+        'PostgreSQL / Redis (≈)',
+      ],
       loadRows,
     ),
   );

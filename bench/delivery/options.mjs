@@ -8,6 +8,7 @@ const KNOWN = [
   '--host-profile',
   '--kill-one',
   '--compare',
+  '--no-bullmq',
   '--host-node-args=',
   '--thread=',
   '--host=',
@@ -77,6 +78,7 @@ export function parseOptions(argv) {
     hosts,
     databaseUrl: value('--database-url') ?? process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     killOne,
+    bullmq: !flag('--no-bullmq'),
     pacedRate: wholeNumber('--paced-rate', value('--paced-rate') ?? '1000', 1, 100_000),
     rounds: wholeNumber('--rounds', value('--rounds') ?? (quick ? '1' : '3'), 1, 20),
   };

@@ -7,10 +7,9 @@
 // Started by run.mjs (spawnHost with this script); env: PORT, HOST, RELAY_TARGET, RELAY_SECRET,
 // RELAY_INSTALLATION, RELAY_CONCURRENCY.
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { sign } from '@platform/webhooks';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { postSigned, serveEvents } from './event-front.mjs';
 
 const target = process.env.RELAY_TARGET;
 const secret = process.env.RELAY_SECRET;
@@ -21,25 +20,17 @@ const dispatcher = isMainThread ? null : new Agent({ connections: concurrency, k
 const queue = [];
 let active = 0;
 
-async function send({ body, eventId, type }) {
-  const bytes = Buffer.from(body, 'utf8');
-  const signature = await sign(bytes, [secret], { timestamp: Math.floor(Date.now() / 1000) });
+async function send(job) {
   try {
-    const res = await request(target, {
-      method: 'POST',
+    await postSigned({
+      target,
       dispatcher,
-      body: bytes,
-      headers: {
-        'content-type': 'application/json',
-        'x-platform-signature': signature,
-        'x-platform-event-id': eventId,
-        'x-platform-event-type': type,
-        'x-platform-delivery-id': `dlv_${randomBytes(12).toString('base64url')}`,
-        'x-platform-delivery-attempt': '1',
-        'user-agent': 'Platform-Webhooks/relay',
-      },
+      secret,
+      job,
+      deliveryId: `dlv_${randomBytes(12).toString('base64url')}`,
+      attempt: 1,
+      agent: 'relay',
     });
-    await res.body.dump();
   } catch {
     // a reference, not a delivery service: the benchmark counts what arrived
   }
@@ -72,29 +63,5 @@ if (!isMainThread) {
     }
     batch.push(job);
   };
-  createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-      return;
-    }
-    if (req.method !== 'POST' || req.url !== '/v1/events') {
-      res.writeHead(404).end();
-      return;
-    }
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      event.eventId ??= `evt_${randomBytes(16).toString('base64url')}`;
-      handOver({
-        body: JSON.stringify({ ...event, installationId }),
-        eventId: event.eventId,
-        type: event.type,
-      });
-      const out = JSON.stringify({ eventId: event.eventId });
-      res
-        .writeHead(202, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) })
-        .end(out);
-    });
-  }).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
+  serveEvents(installationId, handOver);
 }

@@ -17,6 +17,10 @@
 // `--kill-one` (with `--hosts=2` or more): a last phase posts 5,000 events (1,000 in --quick) and kills
 //   the last host with kill -9 halfway; it reports accepted events (202) that never reached the receiver
 //   after the others took over (waiting for the lease: PLATFORM_DELIVERY_TIMEOUT_MS + 5 s).
+// `--no-bullmq`: no BullMQ reference (bullmq.mjs; by default, when a redis-server is found, BullMQ 6 on a
+//   Redis of the run's own (a free port, a temp folder, AOF `appendfsync everysec`) bursts right after the
+//   host in every round, and the host's burst is printed as a ratio to it; with `--backend=both` it also
+//   runs the paced and 10 %-500 phases, as one more column).
 // `--paced-rate=1000`: the fixed-rate paced phase (events/s, default 1000), besides ½ and ¼ of the peak.
 // `--rounds=N`: alternating raw/burst rounds (default 3; 1 with --quick).
 // `--host=process` (default) spawns the built host as its own process (`node packages/host/dist/main.js`,
@@ -39,10 +43,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@platform/host';
 import { benchHostEnv, startBackendWith } from './backend.mjs';
+import { startBullmqWith } from './bullmq.mjs';
 import { installWatchdog, onCleanup, runCleanups } from './cleanup.mjs';
 import { runCompare } from './compare.mjs';
 import { spawnHost } from './host-process.mjs';
-import { ADMIN_TOKEN, machine, now, startProfiler, startReceiver, writeResults } from './lib.mjs';
+import {
+  ADMIN_TOKEN,
+  fmt,
+  machine,
+  now,
+  percentile,
+  startProfiler,
+  startReceiver,
+  writeResults,
+} from './lib.mjs';
 import { eventPoster } from './load.mjs';
 import { params, parseOptions } from './options.mjs';
 import { burstPhase, failingPhase, killRun, pacedPhase, rawRunner, warmUp } from './phases.mjs';
@@ -136,11 +150,14 @@ async function main() {
     params: P,
   };
   const { installationId, secret } = backend;
+  const bull = await startBullmqWith(O, P, receiver.url);
+  const secrets = bull ? [secret, bull.secret] : [secret];
   try {
-    receiver.configure({ secrets: [secret], failRate: 0 });
+    receiver.configure({ secrets, failRate: 0 });
     const raw = rawRunner(receiver, backend, P);
     await raw.warm(P.concurrency);
     await warmUp(receiver, backend, P.warmup, P.postConcurrency);
+    if (bull) await warmUp(receiver, bull, P.warmup, P.postConcurrency);
 
     const rounds = [];
     for (let round = 0; round < P.rounds; round++) {
@@ -152,7 +169,9 @@ async function main() {
           join(tmpdir(), `bench-delivery-burst-${Date.now()}.cpuprofile`),
         );
       const ratio = burstRound.deliveriesPerSecond / rawRound.deliveriesPerSecond;
-      rounds.push({ raw: rawRound, burst: burstRound, ratio });
+      // The BullMQ reference right after, in the same round (the machine's drift cancels out).
+      const bullRound = bull ? await burstPhase(receiver, bull, P.burstCount, P.postConcurrency) : null;
+      rounds.push({ raw: rawRound, burst: burstRound, ratio, bull: bullRound });
     }
     const median = [...rounds].sort((x, y) => x.ratio - y.ratio)[Math.floor(rounds.length / 2)];
     results.raw = median.raw;
@@ -161,7 +180,20 @@ async function main() {
       rawPerSecond: r.raw.deliveriesPerSecond,
       burstPerSecond: r.burst.deliveriesPerSecond,
       ratio: Math.round(r.ratio * 100) / 100,
+      ...(r.bull ? { bullmqPerSecond: r.bull.deliveriesPerSecond } : {}),
     }));
+    if (bull) {
+      const vs = rounds.map((r) => r.burst.deliveriesPerSecond / r.bull.deliveriesPerSecond);
+      results.bullmq = {
+        redis: bull.redis,
+        burstPerSecond: percentile(
+          rounds.map((r) => r.bull.deliveriesPerSecond),
+          50,
+        ),
+        hostOverBullmq: Math.round(percentile(vs, 50) * 100) / 100,
+        rounds: vs.map((x) => Math.round(x * 100) / 100),
+      };
+    }
     await raw.warm(8);
     results.raw8 = await raw.measure(8);
 
@@ -178,7 +210,7 @@ async function main() {
     results.pacedFixed = await pacedPhase(receiver, backend, P.fixedRate, P.fixedSeconds, P.concurrency);
 
     // (c) The receiver answers 500 to 10% of attempts: at the ½-peak rate, then (extra) at ¼ peak.
-    receiver.configure({ secrets: [secret], failRate: P.failRate });
+    receiver.configure({ secrets, failRate: P.failRate });
     const failing = (phaseRate) =>
       failingPhase(receiver, backend, {
         rate: phaseRate,
@@ -189,9 +221,10 @@ async function main() {
       });
     results.retries = await failing(rate);
     results.retriesLight = await failing(light);
-    receiver.configure({ secrets: [secret], failRate: 0 });
+    receiver.configure({ secrets, failRate: 0 });
     if (O.killOne) results.kill = await killRun(receiver, backend, hostEnv, P);
   } finally {
+    await bull?.stop();
     const stopStart = now();
     const stopped = await backend.stop();
     results.hostStop = stopped.hostStops[0];
@@ -204,6 +237,12 @@ async function main() {
   results.uptimeAfter = execFileSync('uptime', { encoding: 'utf8' }).trim();
 
   printReport(results);
+  if (results.bullmq)
+    console.log(
+      `\nBullMQ reference (bullmq 6 on Redis with AOF appendfsync everysec, same receiver, ${P.concurrency} in flight): ` +
+        `burst ${fmt(results.bullmq.burstPerSecond, 0)} deliveries/s (median of rounds); host / BullMQ, same round: ` +
+        `${fmt(results.bullmq.hostOverBullmq, 2)} (rounds ${results.bullmq.rounds.join(', ')})`,
+    );
   const name = `${O.backend}${O.hosts > 1 ? `-${O.hosts}hosts` : ''}-${O.hostMode}-${mode}`;
   writeResults(results, name);
   if (hostProfileDir) console.log(`host CPU profiles (one per thread) in ${hostProfileDir}`);
