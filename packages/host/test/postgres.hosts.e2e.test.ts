@@ -170,7 +170,14 @@ describe('several hosts on one PostgreSQL database', () => {
     expect(r2!.received.some((x) => eventIdOf(x.body) === last)).toBe(false);
   }, 60_000);
 
-  describe.each([2, 3])('kill -9 of one of %i hosts mid-stream', (count) => {
+  // (2, 1500): the victim is frozen (SIGSTOP) for 1.5 s before the kill, as a host starved of CPU on a busy
+  // machine may be: the retries it had claimed come back after their lease, with due times up to 1.5 s
+  // before the kill; those it had only scheduled are taken by the others at their due time.
+  describe.each([
+    [2, 0],
+    [3, 0],
+    [2, 1500],
+  ])('kill -9 of one of %i hosts mid-stream (frozen %i ms before)', (count, frozenMs) => {
     it('loses no accepted event, never makes more than 4 attempts, and every other retry lands in its window', async () => {
       const running = await startHosts(Array.from({ length: count }, () => ({})));
       // Each event's first attempt gets a 500 (so each has a retry, 1.0-1.1 s later); later ones a 200.
@@ -191,13 +198,20 @@ describe('several hosts on one PostgreSQL database', () => {
       const accepted: string[] = [];
       const refusedByLiving: number[] = [];
       let killedAt = 0;
+      // When the victim last answered a POST: it was alive and had the CPU then.
+      let victimSeenAt = 0;
       const victim = running[0]!;
       for (let i = 0; i < 90; i++) {
         const host = running[i % count]!;
         const id = await postEvent(host, 'takeover', `r${i}`);
         if (id) accepted.push(id);
         else if (host !== victim || killedAt === 0) refusedByLiving.push(i);
+        if (id && host === victim && killedAt === 0) victimSeenAt = Date.now();
         if (i === 45) {
+          if (frozenMs > 0) {
+            victim.child.kill('SIGSTOP');
+            await new Promise((r) => setTimeout(r, frozenMs));
+          }
           killedAt = Date.now();
           victim.child.kill('SIGKILL');
         }
@@ -235,11 +249,22 @@ describe('several hosts on one PostgreSQL database', () => {
       // then starts with the 200).
       const recorded = new Map(log.deliveries.map((d) => [d.eventId, d.attempts.map((a) => a.statusCode)]));
       const takenOver = accepted.filter((id) => recorded.get(id)?.[0] === 200);
-      // A retry the victim had already claimed (claimed up to 50 ms ahead of its due time, then sent at it)
-      // when it was killed comes back when that claim's lease expires: the attempt timeout (2 s) + 5 s after
-      // the claim. That is the at-least-once rule working, not a late retry: such a retry is due within a
-      // moment of the kill and arrives after a lease, and it is checked against the lease, not the window.
+      // A retry the victim had already claimed when it died (claimed up to CLAIM_AHEAD_MS = 50 ms before
+      // its due time, then sent at it) comes back when that claim's lease ends: the attempt timeout (2 s) +
+      // 5 s after the claim. That is the at-least-once rule working, not a late retry. Such a retry is known
+      // by its arrival alone: no earlier than a lease after its claim, less the 50 ms by which a lease that
+      // ends is claimed ahead too (so at least due - 100 ms + lease), and no later than the lease of a claim
+      // made before the kill plus one idle check (1 s) of the survivor.
+      // How long before the kill it fell due is not bounded by the test's own stalls: a host starved of
+      // CPU on a busy machine (or frozen, the third case) holds a claimed retry until it dies, and a CI
+      // run once saw one due 1.1 s before the kill arrive 7 945 ms after attempt 1 (docs/operations.md,
+      // "Retry punctuality"). What is bounded: the victim showed no sign of life (answered no POST) after
+      // the retry fell due + 1 s + the test's stall; a live host sitting on a claimed retry fails here.
+      // Any other retry, scheduled by the victim but not claimed, is taken by another host at its due time
+      // (the victim's queue signal armed its timer; without it, its next look at the queue) and must be
+      // inside its window.
       const leaseMs = 2000 + 5000;
+      const claimAheadMs = 50;
       const heldByVictim: string[] = [];
       const lateness: number[] = [];
       for (const id of accepted) {
@@ -250,17 +275,22 @@ describe('several hosts on one PostgreSQL database', () => {
         const gap = second! - ended;
         expect(gap, `retry of ${id}: ${gap} ms after attempt 1`).toBeGreaterThanOrEqual(1000 - 20);
         const due = ended + 1000;
-        if (gap > 1100 + 500 + stall && Math.abs(due - killedAt) <= 1000 + stall) {
+        const afterLease = second! >= due - 2 * claimAheadMs + leaseMs - 20;
+        if (gap > 1100 + 500 + stall && afterLease) {
           heldByVictim.push(id);
           expect(
-            gap,
-            `retry of ${id}, claimed by the killed host: ${gap} ms after attempt 1, more than its lease (${leaseMs} ms) allows`,
-          ).toBeLessThanOrEqual(1100 + leaseMs + 1000 + stall);
+            second! - killedAt,
+            `retry of ${id}, back after a lease (${gap} ms after attempt 1): the lease was not taken before the kill`,
+          ).toBeLessThanOrEqual(leaseMs + 1000 + stall);
+          expect(
+            victimSeenAt - due,
+            `retry of ${id}, claimed by the killed host (due ${due - killedAt} ms after the kill): the host answered a POST ${victimSeenAt - due} ms after it fell due, yet did not send it`,
+          ).toBeLessThanOrEqual(1000 + stall);
           continue;
         }
         expect(
           gap,
-          `retry of ${id}: ${gap} ms after attempt 1 (stall ${stall} ms; due ${due - killedAt} ms after the kill): a late retry`,
+          `retry of ${id}: ${gap} ms after attempt 1 (stall ${stall} ms; due ${due - killedAt} ms after the kill), not back after a lease: a late retry`,
         ).toBeLessThanOrEqual(1100 + 500 + stall);
         lateness.push(Math.max(0, gap - 1100));
       }
