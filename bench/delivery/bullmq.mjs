@@ -6,7 +6,7 @@
 // on it unchanged. The Redis process and its folder go at `stop()`, or at clean-up whatever ends the run.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -16,17 +16,23 @@ import { freePort, procCpuSeconds, spawnHost } from './host-process.mjs';
 import { ADMIN_TOKEN, sleep } from './lib.mjs';
 import { threadedPoster } from './poster-threads.mjs';
 
-/** The redis-server to start: $BENCH_REDIS_SERVER, else the first on PATH, else /usr/bin; null if none. */
-export function findRedisServer() {
+/**
+ * The redis-server to start: $BENCH_REDIS_SERVER, else the first on `env.PATH`, else one of `fallbacks`
+ * (/usr/bin); null if none is an executable file.
+ *
+ * @example
+ * findRedisServer(); // '/usr/bin/redis-server' (or null: the BullMQ row is skipped)
+ */
+export function findRedisServer(env = process.env, fallbacks = ['/usr/bin/redis-server']) {
   const candidates = [
-    process.env.BENCH_REDIS_SERVER,
-    ...(process.env.PATH ?? '').split(delimiter).map((dir) => dir && join(dir, 'redis-server')),
-    '/usr/bin/redis-server',
+    env.BENCH_REDIS_SERVER,
+    ...(env.PATH ?? '').split(delimiter).map((dir) => dir && join(dir, 'redis-server')),
+    ...fallbacks,
   ].filter(Boolean);
   for (const file of candidates) {
     try {
       accessSync(file, constants.X_OK);
-      return file;
+      if (statSync(file).isFile()) return file;
     } catch {
       // not there, or not executable
     }
@@ -174,6 +180,8 @@ export async function startBullmq({ receiverUrl, concurrency, postConcurrency, s
     poster,
     databaseName: null,
     redis: { binary, port: redis.port },
+    redisPid: redis.pid,
+    redisDir: redis.dir,
     // Redis's CPU, in the column the PostgreSQL server's goes to (pid → CPU seconds, as backend.mjs).
     serverCpu: async () => {
       try {
