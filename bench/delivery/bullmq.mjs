@@ -139,12 +139,19 @@ export async function startBullmq({ receiverUrl, concurrency, postConcurrency, s
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
   let service = null;
   let poster = null;
-  const stop = async () => {
-    await poster?.close();
-    const stops = service ? [await service.stop()] : [];
-    await redis.stop();
-    return { hostStops: stops, hostLogs: [] };
+  let stopped = null;
+  // The service before Redis (clean-up runs last registered first), so that it does not see Redis go.
+  const stop = () => {
+    stopped ??= (async () => {
+      unregister();
+      await poster?.close();
+      const stops = service ? [await service.stop()] : [];
+      await redis.stop();
+      return { hostStops: stops, hostLogs: [] };
+    })();
+    return stopped;
   };
+  const unregister = onCleanup(stop);
   try {
     service = await spawnHost(
       {
