@@ -352,7 +352,7 @@ CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
   },
   {
     version: 15,
-    name: 'webhook signing keys: the ed25519 key pair of an installation that signs with the ed25519 scheme (Standard Webhooks v1a)',
+    name: 'webhook signing keys: the ed25519 key pair of an installation that signs with the ed25519 scheme (Standard Webhooks v1a), and the previous pair during a rotation',
     // docs/contracts.md "Signature schemes". The private key is a secret like webhook_secrets' (the one
     // place it is stored: repos/webhook-signing-keys.ts); the public key is shown to anyone who may read
     // the installation. A change moves the routing epoch on, like a secret's, so cached targets re-read it.
@@ -361,7 +361,10 @@ CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
   installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
   private_key TEXT NOT NULL,
   public_key TEXT NOT NULL,
-  created_at BIGINT NOT NULL
+  created_at BIGINT NOT NULL,
+  previous_private_key TEXT,
+  previous_public_key TEXT,
+  previous_expires_at BIGINT
 );
 CREATE TRIGGER webhook_signing_keys_routing_insert AFTER INSERT ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
 CREATE TRIGGER webhook_signing_keys_routing_update AFTER UPDATE ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
@@ -370,7 +373,10 @@ CREATE TRIGGER webhook_signing_keys_routing_delete AFTER DELETE ON webhook_signi
   installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
   private_key TEXT NOT NULL,
   public_key TEXT NOT NULL,
-  created_at BIGINT NOT NULL
+  created_at BIGINT NOT NULL,
+  previous_private_key TEXT,
+  previous_public_key TEXT,
+  previous_expires_at BIGINT
 );
 CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON webhook_signing_keys FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();`,
     },

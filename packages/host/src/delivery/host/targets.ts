@@ -85,7 +85,7 @@ export class DeliveryTargets {
 
 function toTarget(read: DeliveryTargetRead | null): DeliveryTarget | null {
   if (!read || typeof read.configuration.url !== 'string') return null;
-  const signing = deliverySigningOf(read.configuration, read.signingKey);
+  const signing = deliverySigningOf(read.configuration, read.signingKeys);
   // The default scheme leaves the target as it always was: `platform` signs in the sender's own path.
   return signing.scheme === 'platform'
     ? { url: read.configuration.url, secrets: read.secrets }
