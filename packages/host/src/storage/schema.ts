@@ -8,6 +8,17 @@ export interface Migration {
   readonly sql: string | { readonly sqlite: string; readonly postgres: string };
 }
 
+/** The table of migration 15, the same on both dialects (its triggers differ). */
+const SIGNING_KEYS_TABLE = `CREATE TABLE webhook_signing_keys (
+  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
+  private_key TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  previous_private_key TEXT,
+  previous_public_key TEXT,
+  previous_expires_at BIGINT
+);`;
+
 /** The statements of migration 13 that are the same on both dialects (its tables, indexes and owners). */
 const ORGANIZATION_TABLES = `CREATE TABLE organizations (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at BIGINT NOT NULL);
 CREATE TABLE organization_tokens (
@@ -357,27 +368,11 @@ CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
     // place it is stored: repos/webhook-signing-keys.ts); the public key is shown to anyone who may read
     // the installation. A change moves the routing epoch on, like a secret's, so cached targets re-read it.
     sql: {
-      sqlite: `CREATE TABLE webhook_signing_keys (
-  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
-  private_key TEXT NOT NULL,
-  public_key TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  previous_private_key TEXT,
-  previous_public_key TEXT,
-  previous_expires_at BIGINT
-);
+      sqlite: `${SIGNING_KEYS_TABLE}
 CREATE TRIGGER webhook_signing_keys_routing_insert AFTER INSERT ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
 CREATE TRIGGER webhook_signing_keys_routing_update AFTER UPDATE ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
 CREATE TRIGGER webhook_signing_keys_routing_delete AFTER DELETE ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;`,
-      postgres: `CREATE TABLE webhook_signing_keys (
-  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
-  private_key TEXT NOT NULL,
-  public_key TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  previous_private_key TEXT,
-  previous_public_key TEXT,
-  previous_expires_at BIGINT
-);
+      postgres: `${SIGNING_KEYS_TABLE}
 CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON webhook_signing_keys FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();`,
     },
   },

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, describeError, type Installation } from '../api';
 import { ErrorNotice, useLoad } from '../ui';
+import { ConfirmRotate } from './confirm-rotate';
 
 /** What each signature scheme puts on a delivery, and what a receiver verifies it with. */
 const SCHEMES: Record<string, { headers: string; verify: string }> = {
@@ -42,7 +43,6 @@ export function WebhookSigning({
   const both = scheme !== 'platform' && installation.configuration.signature_both_headers === true;
   const about = SCHEMES[scheme] ?? SCHEMES.platform;
   const [note, setNote] = useState('');
-  const [confirmRotate, setConfirmRotate] = useState(false);
   const [rotateError, setRotateError] = useState<string | null>(null);
   const key = useLoad(
     async () =>
@@ -52,7 +52,6 @@ export function WebhookSigning({
     [installation.id, scheme, installation.updatedAt],
   );
   const rotate = async () => {
-    setConfirmRotate(false);
     try {
       const rotated = await client('POST /v1/installations/{id}/webhook-public-key/rotate', {
         params: { id: installation.id },
@@ -104,21 +103,11 @@ export function WebhookSigning({
             >
               Copy
             </button>
-            {confirmRotate ? (
-              <span class="confirm">
-                <span>Rotate? The old key keeps signing for 24 hours.</span>
-                <button type="button" class="btn btn-danger" onClick={() => void rotate()}>
-                  Yes, rotate
-                </button>
-                <button type="button" class="btn btn-secondary" onClick={() => setConfirmRotate(false)}>
-                  Cancel
-                </button>
-              </span>
-            ) : (
-              <button type="button" class="btn btn-danger-outline" onClick={() => setConfirmRotate(true)}>
-                Rotate key…
-              </button>
-            )}
+            <ConfirmRotate
+              label="Rotate key…"
+              question="Rotate? The old key keeps signing for 24 hours."
+              onConfirm={() => void rotate()}
+            />
           </div>
         ) : key.loading ? (
           <p class="muted">Loading the public key…</p>
