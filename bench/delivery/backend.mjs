@@ -11,7 +11,7 @@ import { onCleanup } from './cleanup.mjs';
 import { limitCpu } from './cpu-budget.mjs';
 import { inProcessHost, procCpuSeconds, spawnHost, summarizeLog } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook } from './lib.mjs';
-import { eventPoster } from './load.mjs';
+import { threadedPoster } from './poster-threads.mjs';
 
 /** The environment every benchmark host gets (plus PLATFORM_DATA_DIR / DATABASE_URL, from `startBackend`). */
 export function benchHostEnv(options) {
@@ -88,7 +88,8 @@ export async function createBenchDatabase(adminUrl) {
  * Starts one backend: `kind` 'sqlite' or 'pg', `hosts` host processes (pg only for more than one),
  * installs the webhook on host 1 delivering to `receiverUrl`, and returns the hosts, the installation
  * and a poster spreading events over the hosts. `hostCpus` (a number of cores, e.g. 0.4) puts each host
- * process in a cgroup of its own limited to that much CPU (cpu-budget.mjs); null: no limit.
+ * process in a cgroup of its own limited to that much CPU (cpu-budget.mjs); null: no limit. `loadThreads`
+ * spreads the poster's bursts over that many worker threads (poster-threads.mjs).
  */
 export async function startBackend({
   kind,
@@ -102,6 +103,7 @@ export async function startBackend({
   postConcurrency,
   sortableIds,
   hostCpus = null,
+  loadThreads = 1,
 }) {
   if (kind === 'sqlite' && hostCount !== 1)
     throw new Error('SQLite runs one host: --hosts needs --backend=pg');
@@ -156,13 +158,16 @@ export async function startBackend({
     hosts.push(await start(0));
     hosts.push(...(await Promise.all(Array.from({ length: hostCount - 1 }, (_v, i) => start(i + 1)))));
     const { installationId, secret } = await installWebhook(hosts[0].url, receiverUrl);
-    poster = eventPoster({
-      hostUrls: hosts.map((h) => h.url),
-      adminToken: ADMIN_TOKEN,
-      installationId,
-      connections: postConcurrency,
-      sortableIds,
-    });
+    poster = threadedPoster(
+      {
+        hostUrls: hosts.map((h) => h.url),
+        adminToken: ADMIN_TOKEN,
+        installationId,
+        connections: postConcurrency,
+        sortableIds,
+      },
+      loadThreads,
+    );
     return {
       kind,
       label,

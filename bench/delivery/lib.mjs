@@ -50,9 +50,10 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *   count(): Promise<{ok: number, settled: number, requests: number}>, dump(): Promise<{records: unknown[][], cpu: NodeJS.CpuUsage}>,
  *   waitFor(count: number, timeoutMs: number, key?: 'ok' | 'settled'): Promise<boolean>, stop(): Promise<void>}>}
  */
-export async function startReceiver() {
+export async function startReceiver({ processes = 1 } = {}) {
   const child = fork(fileURLToPath(new URL('./receiver.mjs', import.meta.url)), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, RECEIVER_PROCESSES: String(processes) },
   });
   let nextId = 1;
   const pending = new Map();
@@ -78,6 +79,7 @@ export async function startReceiver() {
   const port = await ready;
   return {
     url: `http://127.0.0.1:${port}/hook`,
+    processes,
     configure: ({ secrets, publicKey, failRate, delayMs = 0 }) =>
       child.send({ type: 'configure', secrets, publicKey, failRate, delayMs }),
     reset: () => child.send({ type: 'reset' }),

@@ -57,8 +57,11 @@ export async function measured(receiver, hosts, fn, serverCpu = null) {
     );
     load.dbServerCores = seconds / load.seconds;
   }
-  const { records, cpu: receiverCpu } = await receiver.dump();
+  const { records, cpu: receiverCpu, busiestCpu } = await receiver.dump();
   load.receiverProcessCores = (receiverCpu.user + receiverCpu.system) / 1e6 / load.seconds;
+  // Spread over several processes: the busiest one's cores (one process is bound at about one core).
+  load.receiverBusiestProcessCores =
+    busiestCpu === undefined ? load.receiverProcessCores : busiestCpu / 1e6 / load.seconds;
   const perHost = hosts.map((host, i) => hostLoad(host, before[i], after[i], load.seconds));
   for (const k of Object.keys(load)) load[k] = round2(load[k]);
   const alive = perHost.filter(Boolean);

@@ -41,7 +41,8 @@ import { ADMIN_TOKEN, fmt, machine, percentile, startReceiver, table, writeResul
 import { burstPhase, warmUp } from './phases.mjs';
 
 function rawOption(name, fallback) {
-  const arg = process.argv.slice(2).find((a) => a.startsWith(`--${name}=`));
+  // The last one wins (bench/device/run.sh adds options after its defaults).
+  const arg = process.argv.slice(2).findLast((a) => a.startsWith(`--${name}=`));
   return arg ? arg.slice(name.length + 3) : fallback;
 }
 
@@ -65,12 +66,18 @@ const O = {
   postConcurrency: option('post-concurrency', '64'),
   hostCpus: cores(rawOption('host-cpus', '')),
   deliveryThread: onOff(rawOption('delivery-thread', '')),
+  hosts: hostsList(rawOption('hosts', '1,2')),
+  receiverProcesses: autoCount('receiver-processes'),
+  loadThreads: autoCount('load-threads'),
 };
+// N hosts apart (a database each, N the most hosts of the run) is the reference of the N-host row: on by
+// default with --hosts=1,2 (as before), else with --apart=1.
+O.apart = onOff(rawOption('apart', O.hosts.includes(2) && O.hosts.length <= 2 ? '1' : '0')) === '1';
 
 function onOff(raw) {
   if (raw === '') return undefined;
   if (raw === '1' || raw === '0') return raw;
-  console.error(`--delivery-thread must be 1 (on) or 0 (off); got "${raw}"`);
+  console.error(`--delivery-thread and --apart must be 1 (on) or 0 (off); got "${raw}"`);
   process.exit(2);
 }
 
@@ -82,6 +89,36 @@ function cores(raw) {
     process.exit(2);
   }
   return value;
+}
+
+function hostsList(raw) {
+  const list = raw.split(',').map(Number);
+  if (list.length === 0 || !list.every((n) => Number.isSafeInteger(n) && n >= 1 && n <= 16)) {
+    console.error(`--hosts must be whole numbers from 1 to 16, comma-separated (e.g. 1,2,4); got "${raw}"`);
+    process.exit(2);
+  }
+  return [...new Set(list)].sort((a, b) => a - b);
+}
+
+/**
+ * `--receiver-processes` / `--load-threads`: a whole number, or `auto` (the default): one on a machine of
+ * fewer than 8 cores (more processes would only share the same cores with the hosts), else as many as the
+ * most hosts of the run, 2 to 8: each stays well under one core at the rates that many hosts reach.
+ */
+function autoCount(name) {
+  const raw = rawOption(name, 'auto');
+  if (raw === 'auto') return null;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1 || value > 32) {
+    console.error(`--${name} must be auto or a whole number from 1 to 32; got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+}
+
+function resolveAuto(value, nproc, most) {
+  if (value !== null) return value;
+  return nproc < 8 ? 1 : Math.min(8, Math.max(2, most));
 }
 
 /**
@@ -128,116 +165,185 @@ async function statementCounter(databaseUrl) {
   };
 }
 
-/** The host's own count of attempts (all outcomes), from its Prometheus text. */
-async function attemptsOf(hostUrl) {
+/**
+ * A host's own counters, from its Prometheus text: attempts (all outcomes), and what its queue work cost
+ * (claims that got jobs / came back empty, jobs claimed, next-due reads, other hosts' signals heard,
+ * statements sent by the main thread and by the delivery thread).
+ */
+async function countersOf(hostUrl) {
   const res = await fetch(`${hostUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   const text = await res.text();
-  let total = 0;
+  const c = {
+    attempts: 0,
+    claims: 0,
+    emptyClaims: 0,
+    claimed: 0,
+    nextDueReads: 0,
+    signals: 0,
+    statements: 0,
+    // A host built before these counters existed reports none of them.
+    counted: text.includes('platform_queue_claims_total'),
+  };
   for (const line of text.split('\n')) {
-    if (line.startsWith('platform_webhook_attempts_total{')) total += Number(line.split(' ').at(-1));
+    if (line.startsWith('#') || line === '') continue;
+    const value = Number(line.split(' ').at(-1));
+    if (line.startsWith('platform_webhook_attempts_total{')) c.attempts += value;
+    else if (line.startsWith('platform_queue_claims_total{result="jobs"}')) c.claims += value;
+    else if (line.startsWith('platform_queue_claims_total{result="empty"}')) {
+      c.claims += value;
+      c.emptyClaims += value;
+    } else if (line.startsWith('platform_queue_claimed_total ')) c.claimed += value;
+    else if (line.startsWith('platform_queue_next_due_reads_total ')) c.nextDueReads += value;
+    else if (line.startsWith('platform_queue_signals_total ')) c.signals += value;
+    else if (
+      line.startsWith('platform_storage_statements_total ') ||
+      line.startsWith('platform_delivery_thread_statements_total ')
+    )
+      c.statements += value;
   }
-  return total;
+  return c;
 }
 
-/** The rows of the report: one host; two hosts on one database; two hosts apart (a database each). */
-const KEYS = ['1', '2', 'apart'];
-const LABELS = {
-  1: 'PostgreSQL, one host',
-  2: 'PostgreSQL, two hosts',
-  apart: 'two hosts apart (a database each)',
-};
+/** The per-delivery costs, summed over the hosts: counters after minus before, divided by deliveries. */
+const COSTS = ['statements', 'claims', 'emptyClaims', 'claimed', 'nextDueReads', 'signals'];
+function perDelivery(before, after, deliveries) {
+  const out = {};
+  if (!after.every((a) => a.counted)) return Object.fromEntries(COSTS.map((key) => [key, null]));
+  for (const key of COSTS) {
+    const sum = after.reduce((s, a, i) => s + a[key] - before[i][key], 0);
+    out[key] = Math.round((sum / deliveries) * 1000) / 1000;
+  }
+  return out;
+}
 
 /**
- * Two one-host backends, each on its own database, driven as one: each takes half of a burst on half of
- * the POST connections. Nothing is shared between them (no queue, no signals), so what they deliver
- * together is the most two of these hosts can deliver on this machine: the reference for the two hosts
- * that do share a database (docs/benchmarks.md, "two hosts that share nothing", seventh pass).
+ * One-host backends, each on its own database (on the same server), driven as one: each takes an even
+ * share of a burst on an even share of the POST connections. They share no queue and no signals, only the
+ * PostgreSQL server, so what they deliver together is the most that many hosts can deliver here when the
+ * queue is not shared: the reference for as many hosts that do share a database (docs/benchmarks.md,
+ * "Several hosts on many cores").
  */
-function apart(a, b) {
+function apart(parts) {
+  const n = parts.length;
+  const share = (total, i) => Math.floor(total / n) + (i < total % n ? 1 : 0);
   return {
     key: 'apart',
-    hosts: [...a.hosts, ...b.hosts],
-    secrets: [a.secret, b.secret],
-    databaseNames: [a.databaseName, b.databaseName],
-    serverCpu: null,
+    hosts: parts.flatMap((p) => p.hosts),
+    secrets: parts.map((p) => p.secret),
+    databaseNames: parts.map((p) => p.databaseName),
+    // The server processes of all their databases (by pid, so none is counted twice).
+    serverCpu: async () => Object.assign({}, ...(await Promise.all(parts.map((p) => p.serverCpu())))),
     poster: {
       async burst(count, concurrency) {
-        const half = Math.max(1, Math.floor(concurrency / 2));
-        const [x, y] = await Promise.all([
-          a.poster.burst(Math.ceil(count / 2), half),
-          b.poster.burst(Math.floor(count / 2), Math.max(1, concurrency - half)),
-        ]);
-        return { start: Math.min(x.start, y.start), results: [...x.results, ...y.results] };
+        const runs = await Promise.all(
+          parts.map((p, i) => p.poster.burst(share(count, i), Math.max(1, share(concurrency, i)))),
+        );
+        return { start: Math.min(...runs.map((r) => r.start)), results: runs.flatMap((r) => r.results) };
       },
     },
     async stop() {
-      await a.stop();
-      await b.stop();
+      for (const p of parts) await p.stop();
     },
   };
 }
 
+/**
+ * What bound a burst, from its load: the receiver (its busiest process near one core), the load generator
+ * (its threads near one core each), the hosts' CPU budgets (held back for much of the burst), the machine
+ * (every core busy), or else the hosts and the database themselves.
+ */
+function boundOf(m, threads, nproc) {
+  const bounds = [];
+  if ((m.receiverBusiestProcessCores ?? 0) >= 0.85) bounds.push('receiver');
+  if ((m.benchProcessCores ?? 0) >= 0.85 * threads) bounds.push('load generator');
+  if (Math.max(0, ...(m.throttledShare ?? [])) >= 0.3) bounds.push('host budget');
+  if ((m.machineBusyCores ?? 0) >= 0.9 * nproc) bounds.push('machine');
+  return bounds.length ? bounds.join(' + ') : 'hosts / database';
+}
+
 async function main() {
-  installWatchdog('bench:scale-out', 900);
+  installWatchdog('bench:scale-out', 900 + O.hosts.length * O.rounds * 120);
   const info = machine();
+  const most = Math.max(...O.hosts);
+  const receiverProcesses = resolveAuto(O.receiverProcesses, info.nproc, most);
+  const loadThreads = resolveAuto(O.loadThreads, info.nproc, most);
+  // The "apart" row: as many one-host backends as the most hosts of the run (at least two).
+  const apartCount = Math.max(2, most);
   console.log(
     `scale-out: ${O.count} events per burst, receiver latency ${O.delayMs} ms, ${O.slots} delivery slots per host, ` +
-      `${O.rounds} rounds; ${info.nproc} cores (${info.cpuModel}), ${info.node}`,
+      `${O.rounds} rounds, hosts ${O.hosts.join(' / ')}${O.apart ? ` and ${Math.max(2, most)} hosts apart` : ''}; ` +
+      `${info.nproc} cores (${info.cpuModel}), ${info.node}`,
   );
-  const ceiling = (O.slots * 1000) / O.delayMs;
   console.log(
-    `one host's slot-bound ceiling: ${O.slots} / ${O.delayMs} ms = ${fmt(ceiling, 0)} deliveries/s`,
+    `receiver: ${receiverProcesses} process(es); load generator: ${loadThreads} thread(s), ${O.postConcurrency} POSTs in flight per host`,
   );
+  if (O.delayMs > 0)
+    console.log(
+      `one host's slot-bound ceiling: ${O.slots} / ${O.delayMs} ms = ${fmt((O.slots * 1000) / O.delayMs, 0)} deliveries/s`,
+    );
   const statements = await statementCounter(O.databaseUrl);
   console.log(
     statements
-      ? 'statements per delivery: from pg_stat_statements'
-      : 'statements per delivery: not measured (no pg_stat_statements on this server)',
+      ? "statements per delivery: the hosts' own count, and pg_stat_statements by kind"
+      : "statements per delivery: the hosts' own count (no pg_stat_statements on this server for the breakdown)",
   );
-  const receiver = await startReceiver();
+  const receiver = await startReceiver({ processes: receiverProcesses });
   if (O.hostCpus !== null) console.log(`each host limited to ${O.hostCpus} cores (a cgroup of its own)`);
   const hostEnv = {
     ...benchHostEnv({ deliveryThread: O.deliveryThread }),
     PLATFORM_DELIVERY_CONCURRENCY: String(O.slots),
   };
   const backends = [];
-  const results = { date: new Date().toISOString(), machine: info, options: O, rounds: [] };
+  const results = {
+    date: new Date().toISOString(),
+    machine: info,
+    options: { ...O, receiverProcesses, loadThreads },
+    rounds: [],
+  };
   try {
-    const start = (hosts) =>
+    const start = (hosts, threads = loadThreads) =>
       startBackend({
         kind: 'pg',
         hosts,
         hostEnv,
         databaseUrl: O.databaseUrl,
         receiverUrl: receiver.url,
-        postConcurrency: O.postConcurrency,
+        postConcurrency: O.postConcurrency * hosts,
         hostCpus: O.hostCpus,
+        loadThreads: threads,
       });
-    for (const hosts of [1, 2]) backends.push({ ...(await start(hosts)), key: `${hosts}` });
-    const first = await start(1);
-    try {
-      backends.push(apart(first, await start(1)));
-    } catch (error) {
-      await first.stop();
-      throw error;
+    for (const hosts of O.hosts) backends.push({ ...(await start(hosts)), key: `${hosts}` });
+    if (O.apart) {
+      const parts = [];
+      const each = Math.max(1, Math.floor(loadThreads / apartCount));
+      try {
+        for (let i = 0; i < apartCount; i++) parts.push(await start(1, each));
+      } catch (error) {
+        for (const p of parts) await p.stop();
+        throw error;
+      }
+      backends.push(apart(parts));
     }
     receiver.configure({
       secrets: backends.flatMap((b) => b.secrets ?? [b.secret]),
       failRate: 0,
       delayMs: O.delayMs,
     });
-    for (const b of backends) await warmUp(receiver, b, O.warmup, O.postConcurrency);
+    // The load grows with the hosts (POSTs in flight per host): a fixed number in flight would bound N hosts
+    // by the load generator's own round trips (Little's law), not by what the hosts can do.
+    const inFlight = (b) => O.postConcurrency * b.hosts.length;
+    for (const b of backends) await warmUp(receiver, b, O.warmup, inFlight(b));
     for (let round = 0; round < O.rounds; round++) {
       const row = {};
       for (let k = 0; k < backends.length; k++) {
         const b = backends[(k + round) % backends.length];
-        const before = await Promise.all(b.hosts.map((h) => attemptsOf(h.url)));
+        const before = await Promise.all(b.hosts.map((h) => countersOf(h.url)));
         await statements?.reset();
         const cpuBefore = b.hosts.map((h) => procCpuSeconds(h.pid));
         const throttledBefore = b.hosts.map((h) => h.budget?.throttledSeconds() ?? 0);
-        const burst = await burstPhase(receiver, b, O.count, O.postConcurrency);
+        const burst = await burstPhase(receiver, b, O.count, inFlight(b));
         const cpuAfter = b.hosts.map((h) => procCpuSeconds(h.pid));
-        const after = await Promise.all(b.hosts.map((h) => attemptsOf(h.url)));
+        const after = await Promise.all(b.hosts.map((h) => countersOf(h.url)));
         const hostCpuSeconds = cpuAfter.reduce((sum, cpu, i) => sum + cpu - cpuBefore[i], 0);
         // The share of the burst each host spent held back by its budget (0 without --host-cpus).
         const throttledShare = b.hosts.map(
@@ -250,14 +356,23 @@ async function main() {
           deliveriesPerSecond: burst.deliveriesPerSecond,
           verified: burst.verified,
           neverArrived: burst.neverArrived,
-          attemptsPerHost: after.map((a, i) => a - before[i]),
+          attemptsPerHost: after.map((a, i) => a.attempts - before[i].attempts),
           machineBusyCores: burst.load.machineBusyCores,
           hostProcessCores: burst.load.hostProcessCores,
           hostCpuUsPerDelivery: Math.round((hostCpuSeconds * 1e6) / burst.verified),
           hostCores: cpuAfter.map(
             (cpu, i) => Math.round(((cpu - cpuBefore[i]) / burst.load.seconds) * 100) / 100,
           ),
+          receiverCores: burst.load.receiverProcessCores,
+          receiverBusiestProcessCores: Math.round(burst.load.receiverBusiestProcessCores * 100) / 100,
+          benchProcessCores: burst.load.benchProcessCores,
+          dbServerCores: burst.load.dbServerCores ?? null,
+          dbServerUsPerDelivery:
+            burst.load.dbServerCores === undefined
+              ? null
+              : Math.round((burst.load.dbServerCores * burst.load.seconds * 1e6) / burst.verified),
           throttledShare,
+          perDelivery: perDelivery(before, after, burst.verified),
           ...(statements
             ? await statements
                 .perDelivery(b.databaseNames ?? [b.databaseName], burst.verified)
@@ -270,8 +385,13 @@ async function main() {
       }
       results.rounds.push(row);
       console.log(
-        `round ${round + 1}: one host ${fmt(row['1'].deliveriesPerSecond, 0)}/s, two hosts ${fmt(row['2'].deliveriesPerSecond, 0)}/s ` +
-          `(attempts per host ${row['2'].attemptsPerHost.join(' / ')}), two hosts apart ${fmt(row.apart.deliveriesPerSecond, 0)}/s`,
+        `round ${round + 1}: ${backends
+          .map(
+            (b) =>
+              `${b.key === 'apart' ? `${b.hosts.length} apart` : `${b.key} host(s)`} ${fmt(row[b.key].deliveriesPerSecond, 0)}/s` +
+              (b.hosts.length > 1 ? ` (attempts per host ${row[b.key].attemptsPerHost.join(' / ')})` : ''),
+          )
+          .join(', ')}`,
       );
     }
   } finally {
@@ -279,70 +399,144 @@ async function main() {
     await receiver.stop();
     await statements?.end();
   }
-  const med = (key, field) =>
+  report(
+    results,
+    backends.map((b) => b.key),
+    loadThreads,
+    info.nproc,
+    apartCount,
+  );
+  writeResults(results, 'scale-out');
+}
+
+function report(results, keys, loadThreads, nproc, apartCount) {
+  const med = (key, pick) =>
     percentile(
-      results.rounds.map((r) => r[key][field]),
+      results.rounds.map((r) => pick(r[key])),
       50,
     );
-  const one = med('1', 'deliveriesPerSecond');
-  const two = med('2', 'deliveriesPerSecond');
-  const twoApart = med('apart', 'deliveriesPerSecond');
-  results.summary = {
-    oneHost: one,
-    twoHosts: two,
-    ratio: two / one,
-    twoHostsApart: twoApart,
-    ratioApart: twoApart / one,
-    ceilingOneHost: ceiling,
-  };
+  const label = (key) =>
+    key === 'apart'
+      ? `${apartCount} hosts apart (a database each)`
+      : `${key} host${key === '1' ? '' : 's'}, one database`;
+  const one = keys.includes('1') ? med('1', (r) => r.deliveriesPerSecond) : null;
+  const summary = {};
+  for (const key of keys) {
+    const rate = med(key, (r) => r.deliveriesPerSecond);
+    summary[key] = {
+      deliveriesPerSecond: rate,
+      xOneHost: one ? Math.round((rate / one) * 100) / 100 : null,
+      hostCpuUsPerDelivery: med(key, (r) => r.hostCpuUsPerDelivery),
+      perDelivery: Object.fromEntries(COSTS.map((c) => [c, med(key, (r) => r.perDelivery[c])])),
+      bound: boundOf(
+        results.rounds.at(-1)[key],
+        key === 'apart' ? Math.max(1, Math.floor(loadThreads / 2)) * 2 : loadThreads,
+        nproc,
+      ),
+    };
+  }
+  results.summary = summary;
+  // Kept for the earlier reports and tools that read them.
+  if (summary['1'] && summary['2']) {
+    Object.assign(results.summary, {
+      oneHost: summary['1'].deliveriesPerSecond,
+      twoHosts: summary['2'].deliveriesPerSecond,
+      ratio: summary['2'].xOneHost,
+      ...(summary.apart
+        ? { twoHostsApart: summary.apart.deliveriesPerSecond, ratioApart: summary.apart.xOneHost }
+        : {}),
+    });
+  }
   console.log(
     `\n${table(
       [
         '',
         'deliveries/s (median)',
-        'machine busy cores',
+        'x one host',
         'host cores',
         'host CPU µs / delivery',
-        'held back by the budget (share of the burst, each host)',
+        'receiver cores (busiest process)',
+        'load generator cores',
+        'machine busy cores',
+        'PostgreSQL cores (µs / delivery)',
+        'held back by the budget (each host)',
+        'bound',
         'lost',
       ],
-      KEYS.map((key) => [
-        LABELS[key],
-        fmt(med(key, 'deliveriesPerSecond'), 0),
-        fmt(med(key, 'machineBusyCores'), 2),
-        fmt(med(key, 'hostProcessCores'), 2),
-        fmt(med(key, 'hostCpuUsPerDelivery'), 0),
-        O.hostCpus === null ? '—' : results.rounds.at(-1)[key].throttledShare.join(' / '),
+      keys.map((key) => [
+        label(key),
+        fmt(summary[key].deliveriesPerSecond, 0),
+        fmt(summary[key].xOneHost, 2),
+        fmt(
+          med(key, (r) => r.hostProcessCores),
+          2,
+        ),
+        fmt(summary[key].hostCpuUsPerDelivery, 0),
+        `${fmt(
+          med(key, (r) => r.receiverCores),
+          2,
+        )} (${fmt(
+          med(key, (r) => r.receiverBusiestProcessCores),
+          2,
+        )})`,
+        fmt(
+          med(key, (r) => r.benchProcessCores),
+          2,
+        ),
+        fmt(
+          med(key, (r) => r.machineBusyCores),
+          2,
+        ),
+        `${fmt(
+          med(key, (r) => r.dbServerCores),
+          2,
+        )} (${fmt(
+          med(key, (r) => r.dbServerUsPerDelivery),
+          0,
+        )})`,
+        results.options.hostCpus === null ? '—' : results.rounds.at(-1)[key].throttledShare.join(' / '),
+        summary[key].bound,
         String(results.rounds.reduce((s, r) => s + r[key].neverArrived, 0)),
       ]),
     )}`,
   );
-  console.log(`two hosts / one host: ${fmt(two / one, 2)} (target: at least 1)`);
+  const oneCost = summary['1']?.perDelivery;
   console.log(
-    `two hosts apart / one host: ${fmt(twoApart / one, 2)} (no shared queue: the most two of these hosts can add here)\n` +
-      `two hosts / two hosts apart: ${fmt(two / twoApart, 2)} (what sharing one database and queue costs)`,
+    `\nper delivery, all hosts together (median of the rounds; the hosts' own counters)${oneCost ? ', and x one host' : ''}:\n${table(
+      ['', ...COSTS],
+      keys.map((key) => [
+        label(key),
+        ...COSTS.map((c) => {
+          const v = summary[key].perDelivery[c];
+          const base = oneCost?.[c];
+          if (v === null) return '- (not counted by this build)';
+          return `${fmt(v, 3)}${base && key !== '1' ? ` (${fmt(v / base, 2)}x)` : ''}`;
+        }),
+      ]),
+    )}`,
   );
-  if (statements) {
+  const statementKeys = keys.filter((key) => results.rounds.at(-1)[key].statementsPerDelivery);
+  if (statementKeys.length > 0) {
     // The last round's counts (the code is warmest there).
     const last = results.rounds.at(-1);
-    const kinds = [...new Set(KEYS.flatMap((key) => Object.keys(last[key].statementsPerDelivery)))];
+    const kinds = [...new Set(statementKeys.flatMap((key) => Object.keys(last[key].statementsPerDelivery)))];
     const total = (key, field) => Object.values(last[key][field]).reduce((a, b) => a + b, 0);
     // The server's time is planning + execution as pg_stat_statements times them (planning only with
     // pg_stat_statements.track_planning = on): time inside PostgreSQL, not the round trip.
     console.log(
-      `\nstatements per delivery, last round (and the server's µs per delivery in them):\n${table(
-        ['statement', 'one host', 'two hosts', 'two hosts apart'],
+      `\nstatements per delivery by kind, pg_stat_statements, last round (and the server's µs per delivery in them):\n${table(
+        ['statement', ...statementKeys.map(label)],
         [
           ...kinds.map((kind) => [
             kind,
-            ...KEYS.map(
+            ...statementKeys.map(
               (key) =>
                 `${fmt(last[key].statementsPerDelivery[kind] ?? 0, 3)} (${fmt(last[key].serverUsPerDelivery[kind] ?? 0, 0)} µs)`,
             ),
           ]),
           [
             'all',
-            ...KEYS.map(
+            ...statementKeys.map(
               (key) =>
                 `${fmt(total(key, 'statementsPerDelivery'), 2)} (${fmt(total(key, 'serverUsPerDelivery'), 0)} µs)`,
             ),
@@ -351,7 +545,6 @@ async function main() {
       )}`,
     );
   }
-  writeResults(results, 'scale-out');
 }
 
 main().then(

@@ -248,3 +248,37 @@ describe('subscriber portal and token cache settings', () => {
     );
   });
 });
+
+describe('PLATFORM_SECRETS_KEY, PLATFORM_SECRETS_KEY_FILE, PLATFORM_SECRETS_OLD_KEYS', () => {
+  const key = Buffer.alloc(32, 1).toString('base64url');
+  const old = Buffer.alloc(32, 2).toString('hex');
+
+  it('default: no key given, the key file in the data folder', () => {
+    const config = loadConfig({ PLATFORM_DATA_DIR: '/var/lib/platform' });
+    expect(config.secretsKey).toEqual({
+      key: undefined,
+      keyFile: '/var/lib/platform/secrets-key',
+      oldKeys: [],
+    });
+  });
+
+  it('takes a key, a key file elsewhere and a comma-separated list of old keys', () => {
+    const config = loadConfig({
+      PLATFORM_SECRETS_KEY: key,
+      PLATFORM_SECRETS_KEY_FILE: '/run/secrets/platform-key',
+      PLATFORM_SECRETS_OLD_KEYS: ` ${old}, ,${key}`,
+    });
+    expect(config.secretsKey).toEqual({ key, keyFile: '/run/secrets/platform-key', oldKeys: [old, key] });
+  });
+
+  it('refuses a key that is not 32 bytes, naming the variable, never echoing the value', () => {
+    expect(() => loadConfig({ PLATFORM_SECRETS_KEY: 'hunter2-hunter2' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PLATFORM_SECRETS_KEY: 'hunter2-hunter2' })).toThrow(
+      /^PLATFORM_SECRETS_KEY is not a secrets key: it must be 32 random bytes written as base64/,
+    );
+    expect(() => loadConfig({ PLATFORM_SECRETS_KEY: 'hunter2-hunter2' })).not.toThrow(/hunter2/);
+    expect(() => loadConfig({ PLATFORM_SECRETS_OLD_KEYS: `${old},short` })).toThrow(
+      /^PLATFORM_SECRETS_OLD_KEYS \(key #2\) is not a secrets key/,
+    );
+  });
+});

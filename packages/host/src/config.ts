@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parseKey, type SecretsKeySettings } from './secrets/index.js';
 import type { PostgresPoolSettings, SqliteSynchronous } from './storage/index.js';
 import { PG_DEFAULTS } from './storage/postgres.js';
 import { parseTracingEnv, type TracingConfig } from './tracing/index.js';
@@ -34,6 +35,13 @@ export interface HostConfig {
   sqliteSync: SqliteSynchronous;
   /** Operator bearer token; generated and kept in `dataDir` when unset. */
   adminToken?: string;
+  /**
+   * The key that seals the secrets stored in the database (docs/operations.md "Secrets key"):
+   * `PLATFORM_SECRETS_KEY` (32 bytes, base64 or hex), else the file `PLATFORM_SECRETS_KEY_FILE`
+   * (default `<dataDir>/secrets-key`), generated at first start; `PLATFORM_SECRETS_OLD_KEYS`
+   * (comma-separated) still open what they sealed, and the start re-seals it under the current key.
+   */
+  secretsKey: SecretsKeySettings;
   /**
    * `PLATFORM_METRICS_TOKEN`: a bearer token that can read `GET /metrics` and nothing else (for
    * Prometheus); the operator token can read it too. Unset: only the operator token.
@@ -244,6 +252,29 @@ export function parseFrameAncestors(raw: string | undefined): string[] {
   return origins;
 }
 
+/** `PLATFORM_SECRETS_KEY`, `PLATFORM_SECRETS_KEY_FILE`, `PLATFORM_SECRETS_OLD_KEYS`, each key validated. */
+function secretsKeySettings(env: NodeJS.ProcessEnv): SecretsKeySettings {
+  const dataDir = resolve(env.PLATFORM_DATA_DIR || './.platform');
+  const oldKeys = (env.PLATFORM_SECRETS_OLD_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  const check = (text: string, where: string) => {
+    try {
+      parseKey(text, where);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+  };
+  if (env.PLATFORM_SECRETS_KEY) check(env.PLATFORM_SECRETS_KEY, 'PLATFORM_SECRETS_KEY');
+  for (const [i, key] of oldKeys.entries()) check(key, `PLATFORM_SECRETS_OLD_KEYS (key #${i + 1})`);
+  return {
+    key: env.PLATFORM_SECRETS_KEY || undefined,
+    keyFile: resolve(env.PLATFORM_SECRETS_KEY_FILE || join(dataDir, 'secrets-key')),
+    oldKeys,
+  };
+}
+
 /**
  * Reads the host configuration from environment variables.
  *
@@ -314,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       ),
     },
     adminToken,
+    secretsKey: secretsKeySettings(env),
     metricsToken,
     allowPrivateTargets: env.PLATFORM_ALLOW_PRIVATE_TARGETS || undefined,
     publicUrl,

@@ -18,13 +18,14 @@ import {
 import { type Executor, InProcessExecutor, WorkerdExecutor } from './executor/index.js';
 import { createHostMetrics } from './metrics/index.js';
 import { createGuardedFetch, parseAllowPrivateTargets } from './net/index.js';
+import { type ResolvedKeyRing, resolveKeyRing } from './secrets/index.js';
 import { publishBuiltins } from './services/builtins.js';
 import type { HostContext } from './services/context.js';
 import { startInvocationWorker } from './services/invocation-worker.js';
 import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startRetention } from './services/retention.js';
 import { startStatsRollup } from './stats/schedule.js';
-import { openStorage, WriterLock } from './storage/index.js';
+import { openStorage, postgresStatementsSent, type Storage, WriterLock } from './storage/index.js';
 import { startTracing } from './tracing/index.js';
 
 /** Version of the host (and of `User-Agent: Platform-Webhooks/<version>`). */
@@ -57,6 +58,39 @@ async function resolveAdminToken(config: HostConfig): Promise<{ token: string; g
 }
 
 /**
+ * Before anything reads them: plaintext from before encryption at rest is sealed, values under an old key
+ * are re-sealed (rotation); a database sealed with another key stops the start here (docs/operations.md
+ * "Secrets key"). Says which key seals, and where a generated one was written (never the key).
+ */
+async function sealStoredSecrets(
+  storage: Storage,
+  keys: ResolvedKeyRing,
+  config: HostConfig,
+  logger: Logger,
+): Promise<void> {
+  const report = await storage.secretsAtRest.reseal();
+  const count =
+    report.webhookSecrets + report.integrations + report.installations + report.settings + report.jobs;
+  const fields = {
+    secretsKeyId: report.keyId,
+    secretsKeySource: keys.source,
+    ...(count > 0 ? { resealed: report } : {}),
+  };
+  if (keys.source === 'generated') {
+    logger.info(
+      fields,
+      `Secrets key generated into ${config.secretsKey.keyFile} (key ${report.keyId}): back it up apart from the database`,
+    );
+  }
+  logger.info(
+    fields,
+    count > 0
+      ? `Sealed ${count} stored secret${count === 1 ? '' : 's'} with key ${report.keyId}`
+      : `Stored secrets are sealed with key ${report.keyId}`,
+  );
+}
+
+/**
  * Starts the host: storage (SQLite in `dataDir`, or PostgreSQL), executors, the invocation and
  * delivery workers, the built-in integrations, and the HTTP server.
  *
@@ -86,8 +120,15 @@ export async function startHost(
           synchronous: slot === 0 ? config.sqliteSync : 'normal',
           ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot } } : {}),
         };
-  const storage = await openStorage(storageFor(0));
-  const deliveryStorage = storageFor(1);
+  const keys = await resolveKeyRing(config.secretsKey);
+  const storage = await openStorage({ ...storageFor(0), secrets: keys.ring });
+  const deliveryStorage: DeliveryStorageOptions = { ...storageFor(1), secrets: keys.ring };
+  try {
+    await sealStoredSecrets(storage, keys, config, logger);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const { token: adminToken, generated } = await resolveAdminToken(config);
   const tokenKey = await storage.settings.setIfAbsent('installation_token_key', randomToken('', 32));
   const policy = parseAllowPrivateTargets(config.allowPrivateTargets);
@@ -109,6 +150,7 @@ export async function startHost(
     metrics: createHostMetrics({
       queueStats: (now) => storage.jobs.queueStats(now),
       slowEndpoints: () => deliveryEngine?.slowCount() ?? 0,
+      ...(storage.dialect === 'postgres' ? { statements: postgresStatementsSent } : {}),
     }),
     baseUrl: () => baseUrl,
     contentBaseUrl: () => content?.url ?? baseUrl,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { verify } from '@platform/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { generateKey } from '../src/secrets/index.js';
 import { createTestDatabase, type TestDatabase } from './backends.js';
 import { ADMIN_TOKEN, type Receiver, spawnHostProcess, startReceiver } from './helpers.js';
 import { freeLoopbackPort } from './ports.js';
@@ -42,6 +43,7 @@ async function startHosts(settings: Array<Record<string, string>>): Promise<Runn
   dataDir = await mkdtemp(join(tmpdir(), 'platform-hosts-'));
   const db = database;
   const dir = dataDir;
+  const secretsKey = generateKey();
   // Started together: migrations and the built-in publish must be safe when raced.
   const started = await Promise.all(
     settings.map(async (env, i) => {
@@ -49,6 +51,8 @@ async function startHosts(settings: Array<Record<string, string>>): Promise<Runn
       const child = await spawnHostProcess(port, {
         DATABASE_URL: db.url,
         PLATFORM_DATA_DIR: join(dir, `host-${i}`),
+        // hosts on one database share its secrets key (docs/operations.md "Secrets key")
+        PLATFORM_SECRETS_KEY: secretsKey,
         ...env,
       });
       return { child, base: `http://127.0.0.1:${port}` };

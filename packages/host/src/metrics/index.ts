@@ -23,6 +23,22 @@ export interface DeliveryMetrics {
    * the cause the host saw (`diagnoseRetry`).
    */
   retryLate(cause: string, lateMs: number): void;
+  /** One claim of due `deliver` jobs: how many it got (0: it came back empty). */
+  queueClaim(claimed: number): void;
+  /** One read of the next due time (the claim found less than it had room for, or the timer fired). */
+  queueNextDueRead(): void;
+  /** Another host's queue signal heard (PostgreSQL, several hosts). */
+  queueSignal(): void;
+}
+
+/** Options of {@link createDeliveryMetrics}. */
+export interface DeliveryMetricsOptions {
+  /**
+   * The statements this thread's own storage has sent so far (a delivery thread with a connection pool of
+   * its own): `platform_delivery_thread_statements_total`. Left out where the engine shares the main
+   * thread's storage (its statements are counted there).
+   */
+  statements?: () => number;
 }
 
 /**
@@ -35,9 +51,26 @@ export interface DeliveryMetrics {
  * const metrics = createDeliveryMetrics();
  * metrics.recordAttempt({ durationMs: 42 }, { state: 'succeeded' });
  */
-export function createDeliveryMetrics(registry = new Registry()): DeliveryMetrics {
+export function createDeliveryMetrics(
+  registry = new Registry(),
+  options: DeliveryMetricsOptions = {},
+): DeliveryMetrics {
   // Plain numbers on the hot path; the counters read them at a scrape (`collect`).
   const outcomes = { succeeded: 0, retry: 0, failed: 0, exhausted: 0 };
+  const queue = { jobs: 0, empty: 0, claimed: 0, nextDueReads: 0, signals: 0 };
+  registerQueueCounters(registry, queue);
+  const statements = options.statements;
+  if (statements) {
+    new Counter({
+      name: 'platform_delivery_thread_statements_total',
+      help: 'Statements the delivery thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(statements());
+      },
+    });
+  }
   const errorCodes = new Map<string, number>();
   new Counter({
     name: 'platform_webhook_attempts_total',
@@ -88,12 +121,74 @@ export function createDeliveryMetrics(registry = new Registry()): DeliveryMetric
       lateRetries.set(cause, (lateRetries.get(cause) ?? 0) + 1);
       lateness.observe(lateMs / 1000);
     },
+    queueClaim(claimed) {
+      if (claimed > 0) {
+        queue.jobs++;
+        queue.claimed += claimed;
+      } else queue.empty++;
+    },
+    queueNextDueRead() {
+      queue.nextDueReads++;
+    },
+    queueSignal() {
+      queue.signals++;
+    },
     recordAttempt(attempt, decision) {
       outcomes['state' in decision ? decision.state : 'retry']++;
       if (attempt.error) errorCodes.set(attempt.error.code, (errorCodes.get(attempt.error.code) ?? 0) + 1);
       duration.observe(attempt.durationMs / 1000);
     },
   };
+}
+
+/**
+ * The delivery engine's queue work, per scrape (docs/benchmarks.md, "Several hosts: costs that grow with
+ * hosts"): claims that got jobs and claims that came back empty, jobs claimed, next-due reads, and other
+ * hosts' signals heard. Divided by deliveries, they say what one delivery costs the queue, and whether that
+ * grows with the number of hosts.
+ */
+function registerQueueCounters(
+  registry: Registry,
+  queue: { jobs: number; empty: number; claimed: number; nextDueReads: number; signals: number },
+) {
+  new Counter({
+    name: 'platform_queue_claims_total',
+    help: 'Claims of due webhook deliveries by this host: result="jobs" got at least one, result="empty" none',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ result: 'jobs' }, queue.jobs);
+      this.inc({ result: 'empty' }, queue.empty);
+    },
+  });
+  new Counter({
+    name: 'platform_queue_claimed_total',
+    help: 'Webhook deliveries this host claimed from the queue (deliveries handed over by its own accepting writes are not claimed)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(queue.claimed);
+    },
+  });
+  new Counter({
+    name: 'platform_queue_next_due_reads_total',
+    help: 'Reads of the next due time of webhook deliveries by this host',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(queue.nextDueReads);
+    },
+  });
+  new Counter({
+    name: 'platform_queue_signals_total',
+    help: "Other hosts' queue signals of webhook deliveries this host heard (PostgreSQL, several hosts)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(queue.signals);
+    },
+  });
 }
 
 /** What the main thread records, and where it reads the queue from at a scrape. */
@@ -111,6 +206,8 @@ export interface HostMetricsSources {
   queueStats(now: number): Promise<QueueStats[]>;
   /** Installations whose webhook endpoint the fair share holds for slow now. */
   slowEndpoints(): number;
+  /** Statements this thread's storage sent so far (PostgreSQL); left out: not counted. */
+  statements?: () => number;
   now?: () => number;
 }
 
@@ -126,6 +223,18 @@ export interface HostMetricsSources {
 export function createHostMetrics(sources: HostMetricsSources, registry = new Registry()): HostMetrics {
   const now = sources.now ?? Date.now;
   collectDefaultMetrics({ register: registry });
+  const statements = sources.statements;
+  if (statements) {
+    new Counter({
+      name: 'platform_storage_statements_total',
+      help: "Statements the host's main thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(statements());
+      },
+    });
+  }
   // Plain numbers on the hot path (an event is a few hundred µs of work); the counter reads them at a scrape.
   const eventCounts = new Map<string, { type: string; result: string; count: number }>();
   new Counter({

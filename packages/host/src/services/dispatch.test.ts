@@ -6,6 +6,7 @@ import {
   WebhookPayloadSchema,
 } from '@platform/events';
 import { describe, expect, it } from 'vitest';
+import { createSecretBox, generateKey } from '../secrets/index.js';
 import type { InstallationRecord } from '../storage/index.js';
 import { WEBHOOK_INTEGRATION } from './context.js';
 import {
@@ -14,6 +15,7 @@ import {
   hasScopeFor,
   type InvokeJobPayload,
   installationSetupJobs,
+  openSetupEvent,
   placeSetupEvents,
 } from './dispatch.js';
 
@@ -41,6 +43,7 @@ const webhook = {
   manifest: { scopes: ['space:content:read', 'site:views:read'] },
 };
 
+const box = createSecretBox({ current: generateKey() });
 describe('fanOutJobs and the event catalogue', () => {
   it.each(WEBHOOK_EVENT_TYPES)('a %s delivery body matches the published webhook JSON Schema', (type) => {
     const event = { ...sampleEvent(type), installationId: 'inst_caller' };
@@ -83,7 +86,11 @@ describe('set-up events', () => {
 
   it('gives site_installation_setup the site, status and configuration, and needs no scope', () => {
     const site = { ...installation({ flag: 'beta' }), status: 'pending' as const };
-    const [setup, siteSetup] = installationSetupJobs(site, ['installation_setup', 'site_installation_setup']);
+    const [setup, siteSetup] = installationSetupJobs(
+      site,
+      ['installation_setup', 'site_installation_setup'],
+      box,
+    );
     const event = (siteSetup!.payload as unknown as InvokeJobPayload).event;
     expect(event).toEqual({
       type: 'site_installation_setup',
@@ -95,5 +102,23 @@ describe('set-up events', () => {
     });
     expect(event.eventId).not.toBe((setup!.payload as unknown as InvokeJobPayload).event.eventId);
     expect(hasScopeFor({ manifest: { scopes: [] } }, 'site_installation_setup')).toBe(true);
+  });
+
+  it("seals the configuration's secrets in the queued set-up event; the worker's openSetupEvent gives them back", () => {
+    const credentials = { access_token: 'tok_in_queue', refresh_token: 'rt_in_queue' };
+    const [setup] = installationSetupJobs(
+      installation({ channel: 'c', oauth_credentials: credentials }),
+      ['installation_setup'],
+      box,
+    );
+    const queued = (setup!.payload as unknown as InvokeJobPayload).event;
+    expect(JSON.stringify(setup!.payload)).not.toContain('tok_in_queue');
+    expect((queued.configuration as Record<string, unknown>).channel).toBe('c');
+    expect(openSetupEvent(box, queued).configuration).toEqual({
+      channel: 'c',
+      oauth_credentials: credentials,
+    });
+    const other = { type: 'space_content_updated', eventId: 'evt_1' };
+    expect(openSetupEvent(box, other)).toBe(other);
   });
 });

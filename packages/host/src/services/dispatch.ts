@@ -1,5 +1,6 @@
 import { HOST_EVENT } from '@platform/events';
 import { currentScopeName, EVENT_SCOPES, type Manifest } from '@platform/manifest';
+import { openConfiguration, type SecretBox, sealConfiguration } from '../secrets/index.js';
 import type { EnqueueInput, InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { newSortableId } from '../storage/index.js';
 import { WEBHOOK_INTEGRATION } from './names.js';
@@ -31,9 +32,16 @@ export type SetupEventType =
   | typeof HOST_EVENT.siteInstallationSetup;
 
 /** The body of one set-up event of an installation (docs/contracts.md "Events"). */
-function setupEvent(installation: InstallationRecord, type: SetupEventType): InvokeJobPayload['event'] {
+function setupEvent(
+  installation: InstallationRecord,
+  type: SetupEventType,
+  box: SecretBox,
+): InvokeJobPayload['event'] {
   const base = { eventId: newEventId(), installationId: installation.id };
-  const { configuration, status } = installation;
+  // The job waits in the queue, and stays in it after it ran (retention): its secrets are sealed there
+  // too, and opened by the invocation worker (openSetupEvent).
+  const configuration = sealConfiguration(box, installation.configuration);
+  const { status } = installation;
   switch (type) {
     case HOST_EVENT.installationSetup:
       return { type, ...base, status, target: installation.target, configuration };
@@ -52,13 +60,28 @@ function setupEvent(installation: InstallationRecord, type: SetupEventType): Inv
 export function installationSetupJobs(
   installation: InstallationRecord,
   types: readonly SetupEventType[],
+  box: SecretBox,
 ): EnqueueInput[] {
   return types.map((type) => ({
     kind: 'invoke',
     installationId: installation.id,
     eventId: null,
-    payload: { event: setupEvent(installation, type) },
+    payload: { event: setupEvent(installation, type, box) },
   }));
+}
+
+/**
+ * A queued event as the integration gets it: a set-up event's configuration with its secret values
+ * opened (they are sealed in the job's payload: {@link installationSetupJobs}); other events as they are.
+ *
+ * @example
+ * const event = openSetupEvent(ctx.storage.secrets, (job.payload as InvokeJobPayload).event);
+ */
+export function openSetupEvent(box: SecretBox, event: InvokeJobPayload['event']): InvokeJobPayload['event'] {
+  const { configuration } = event;
+  if (!configuration || typeof configuration !== 'object' || Array.isArray(configuration)) return event;
+  const opened = openConfiguration(box, configuration as Record<string, unknown>);
+  return opened === configuration ? event : { ...event, configuration: opened };
 }
 
 /**

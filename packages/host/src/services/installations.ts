@@ -227,10 +227,11 @@ export async function install(
       await ensureSigningKey(tx, created.id, configuration);
     }
     await tx.jobs.enqueue(
-      installationSetupJobs(withToken, [
-        HOST_EVENT.installationSetup,
-        ...placeSetupEvents(target, 'install'),
-      ]),
+      installationSetupJobs(
+        withToken,
+        [HOST_EVENT.installationSetup, ...placeSetupEvents(target, 'install')],
+        ctx.storage.secrets,
+      ),
     );
     return withToken;
   });
@@ -290,10 +291,11 @@ export async function configure(
     if (integration.name === WEBHOOK_INTEGRATION) await ensureSigningKey(tx, id, configuration);
     if (patch.configuration)
       await tx.jobs.enqueue(
-        installationSetupJobs(next, [
-          HOST_EVENT.installationSetup,
-          ...placeSetupEvents(next.target, 'configure'),
-        ]),
+        installationSetupJobs(
+          next,
+          [HOST_EVENT.installationSetup, ...placeSetupEvents(next.target, 'configure')],
+          ctx.storage.secrets,
+        ),
       );
     return next;
   });

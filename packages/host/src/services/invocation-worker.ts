@@ -10,7 +10,7 @@ import {
   wakeOnSignals,
 } from '../storage/index.js';
 import type { HostContext } from './context.js';
-import type { InvokeJobPayload } from './dispatch.js';
+import { type InvokeJobPayload, openSetupEvent } from './dispatch.js';
 import { classifyInvocation } from './invocation-policy.js';
 import { type InvocationSpan, startInvocationSpan } from './invocation-trace.js';
 import { type ExecutorSelector, invoke } from './invoker.js';
@@ -51,7 +51,8 @@ export function startInvocationWorker(ctx: HostContext, executors: ExecutorSelec
         await jobs.complete(job, 'failed', Date.now(), 'the installation no longer exists');
         return;
       }
-      const { event, traceparent } = job.payload as unknown as InvokeJobPayload;
+      const { event: queued, traceparent } = job.payload as unknown as InvokeJobPayload;
+      const event = openSetupEvent(ctx.storage.secrets, queued);
       // Tracing on: a span per attempt, under the fan-out span stored with the job.
       const span: InvocationSpan | undefined = ctx.tracing
         ? startInvocationSpan(ctx.tracing, {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Storage } from '../storage/index.js';
-import { type RollupResult, rolledUntil, rollupOnce } from './rollup.js';
+import { type RollupResult, rollupOnce } from './rollup.js';
 
 /** Options of {@link startStatsRollup}. */
 export interface StatsRollupOptions {
@@ -14,10 +14,14 @@ export interface StatsRollupOptions {
   now?: () => number;
 }
 
+/** The settings key of the last turn a host took at the rollup (`SettingsRepo.takeTurn`). */
+export const ROLLUP_TURN_KEY = 'stats_rollup_turn';
+
 /**
  * Runs the statistics rollup ({@link rollupOnce}) every `intervalMs`, the first one at once. With several
  * hosts on one PostgreSQL database, a host whose turn comes less than half an interval after another
- * host's run skips it (the result would be the same: the rollup recomputes, it never adds). A failed run is
+ * host took one skips it (the result would be the same: the rollup recomputes, it never adds), so the
+ * rollup's cost does not grow with the number of hosts. A failed run is
  * logged; the next one catches up. `runNow()` runs one at once (after any run in progress); `stop()` cancels
  * the timer and waits for a run in progress.
  *
@@ -38,8 +42,10 @@ export function startStatsRollup(options: StatsRollupOptions): {
   const run = async (skipIfRecent: boolean): Promise<RollupResult | null> => {
     try {
       const at = now();
-      const last = await rolledUntil(storage);
-      if (skipIfRecent && last !== null && at - last >= 0 && at - last < intervalMs / 2) return null;
+      // One host's turn per half interval: the others skip it (one statement decides, so hosts that start
+      // together do not all roll up at once).
+      if (skipIfRecent && !(await storage.settings.takeTurn(ROLLUP_TURN_KEY, at, intervalMs / 2)))
+        return null;
       const result = await rollupOnce(storage, at, { settleMs });
       logger.debug({ ...result, ms: now() - at }, 'stats: rolled up');
       return result;

@@ -2,7 +2,7 @@ export { isStorageError, StorageError, type StorageErrorCode } from './errors.js
 export { newId, newLeaseToken, newSortableId } from './ids.js';
 export { type EventScope, installationMatches } from './matching.js';
 export { isPgUnavailable, wrapPgError } from './pg-errors.js';
-export { PG_DEFAULTS } from './postgres.js';
+export { PG_DEFAULTS, postgresStatementsSent } from './postgres.js';
 export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-signals.js';
 export { type SignalledLoop, wakeOnSignals } from './queue-signals.js';
 export type {
@@ -42,6 +42,7 @@ export type {
   RedeliverRangeOptions,
 } from './repos/jobs-api.js';
 export type { OrganizationRecord, OrganizationsRepo, ResourceOwnerRecord } from './repos/organizations.js';
+export type { ResealReport, SecretsAtRestRepo } from './repos/secrets-at-rest.js';
 export type { SettingsRepo } from './repos/settings.js';
 export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
 export type { WebhookSigningKeysRepo } from './repos/webhook-signing-keys.js';

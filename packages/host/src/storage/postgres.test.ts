@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { TEST_KEY_RING } from './contract/fixtures.js';
 import { defineStorageContract } from './contract/harness.js';
 import { isStorageError } from './errors.js';
 import { migrations } from './schema.js';
@@ -35,8 +36,13 @@ defineStorageContract('postgres', {
     schemas.push(schema);
     const opened: Storage[] = [];
     return {
-      async open() {
-        const storage = await openStorage({ databaseUrl: DATABASE_URL, schema, poolSize: 4 });
+      async open(secrets = TEST_KEY_RING) {
+        const storage = await openStorage({
+          databaseUrl: DATABASE_URL,
+          schema,
+          poolSize: 4,
+          ...(secrets ? { secrets } : {}),
+        });
         opened.push(storage);
         return storage;
       },

@@ -98,6 +98,22 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
   return PgSql.root(pool, options.schema ?? '');
 }
 
+/** Statements this thread has sent to PostgreSQL (each thread loads its own copy of this module). */
+let statementsSent = 0;
+
+/**
+ * How many statements this thread has sent to PostgreSQL so far (queries, `BEGIN`/`COMMIT`/`ROLLBACK`,
+ * signals): what `GET /metrics` reports, and what the scale-out benchmark divides by deliveries.
+ *
+ * @example
+ * const before = postgresStatementsSent();
+ * await storage.jobs.claim({ ... });
+ * postgresStatementsSent() - before; // 1
+ */
+export function postgresStatementsSent(): number {
+  return statementsSent;
+}
+
 class PgSql implements Sql {
   readonly dialect = 'postgres' as const;
 
@@ -116,6 +132,7 @@ class PgSql implements Sql {
   /** The adapter on a pool (outside any transaction). */
   static root(pool: pg.Pool, schema: string): PgSql {
     const notify = async (signal: QueueSignal) => {
+      statementsSent++;
       await pool.query('SELECT pg_notify($1, $2)', [queueChannel(signal.kind), encodeSignal(schema, signal)]);
     };
     return new PgSql(pool, null, null, schema, new SignalCoalescer(notify), null);
@@ -174,6 +191,7 @@ class PgSql implements Sql {
     };
     client.on('error', onClientError);
     try {
+      statementsSent += 2; // BEGIN, and COMMIT or ROLLBACK
       await client.query('BEGIN').catch((error: unknown) => {
         throw wrapPgError(error);
       });
@@ -209,6 +227,7 @@ class PgSql implements Sql {
     if (this.tx) assertTxOpen(this.tx);
     else assertOutsideOwnTx(this.pool);
     const target = this.client ?? this.pool;
+    statementsSent++;
     try {
       return raw
         ? await target.query<Row>(sql)

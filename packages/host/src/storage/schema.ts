@@ -13,10 +13,7 @@ const SIGNING_KEYS_TABLE = `CREATE TABLE webhook_signing_keys (
   installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
   private_key TEXT NOT NULL,
   public_key TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  previous_private_key TEXT,
-  previous_public_key TEXT,
-  previous_expires_at BIGINT
+  created_at BIGINT NOT NULL
 );`;
 
 /** The statements of migration 13 that are the same on both dialects (its tables, indexes and owners). */
@@ -363,7 +360,7 @@ CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
   },
   {
     version: 15,
-    name: 'webhook signing keys: the ed25519 key pair of an installation that signs with the ed25519 scheme (Standard Webhooks v1a), and the previous pair during a rotation',
+    name: 'webhook signing keys: the ed25519 key pair of an installation that signs with the ed25519 scheme (Standard Webhooks v1a)',
     // docs/contracts.md "Signature schemes". The private key is a secret like webhook_secrets' (the one
     // place it is stored: repos/webhook-signing-keys.ts); the public key is shown to anyone who may read
     // the installation. A change moves the routing epoch on, like a secret's, so cached targets re-read it.
@@ -375,5 +372,14 @@ CREATE TRIGGER webhook_signing_keys_routing_delete AFTER DELETE ON webhook_signi
       postgres: `${SIGNING_KEYS_TABLE}
 CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON webhook_signing_keys FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();`,
     },
+  },
+  {
+    version: 16,
+    name: 'webhook signing keys: the previous ed25519 key pair of an installation during a key rotation, and until when it signs',
+    // docs/contracts.md "Signature schemes". previous_private_key is sealed like private_key
+    // (src/secrets/README.md); NULL outside a rotation.
+    sql: `ALTER TABLE webhook_signing_keys ADD COLUMN previous_private_key TEXT;
+ALTER TABLE webhook_signing_keys ADD COLUMN previous_public_key TEXT;
+ALTER TABLE webhook_signing_keys ADD COLUMN previous_expires_at BIGINT;`,
   },
 ];

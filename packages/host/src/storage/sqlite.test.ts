@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
+import { TEST_KEY_RING } from './contract/fixtures.js';
 import { defineStorageContract } from './contract/harness.js';
 import { migrations } from './schema.js';
 import { openSqlite, StatementCache } from './sqlite.js';
@@ -13,8 +14,11 @@ defineStorageContract('sqlite', {
     const dir = await mkdtemp(join(tmpdir(), 'platform-storage-'));
     const opened: Storage[] = [];
     return {
-      async open() {
-        const storage = await openStorage({ sqlitePath: join(dir, 'data', 'platform.db') });
+      async open(secrets = TEST_KEY_RING) {
+        const storage = await openStorage({
+          sqlitePath: join(dir, 'data', 'platform.db'),
+          ...(secrets ? { secrets } : {}),
+        });
         opened.push(storage);
         return storage;
       },

@@ -1,3 +1,4 @@
+import { createSecretBox, type KeyRing, NO_KEY_BOX, type SecretBox } from '../secrets/index.js';
 import { migrate } from './migrate.js';
 import { openPostgres } from './postgres.js';
 import {
@@ -19,6 +20,7 @@ import { type InvocationLogsRepo, invocationLogsRepo } from './repos/invocation-
 import type { JobsRepo } from './repos/jobs-api.js';
 import { type OrganizationsRepo, organizationsRepo } from './repos/organizations.js';
 import { queueRepo } from './repos/queue.js';
+import { type SecretsAtRestRepo, secretsAtRestRepo } from './repos/secrets-at-rest.js';
 import { type SettingsRepo, settingsRepo } from './repos/settings.js';
 import { type WebhookSecretsRepo, webhookSecretsRepo } from './repos/webhook-secrets.js';
 import { type WebhookSigningKeysRepo, webhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
@@ -40,15 +42,20 @@ export interface PostgresPoolSettings {
   statementTimeoutMs?: number;
 }
 
-/** Where the data lives: a SQLite file (embedded default) or a PostgreSQL database. */
-export type StorageOptions =
+/**
+ * Where the data lives: a SQLite file (embedded default) or a PostgreSQL database; and `secrets`, the
+ * keys that seal the secrets stored in it (src/secrets/README.md). Without `secrets` values are stored
+ * as given and a sealed one cannot be opened (storage tests; the host always passes its key ring).
+ */
+export type StorageOptions = (
   | {
       sqlitePath: string;
       busyTimeoutMs?: number;
       writerLock?: SqliteOptions['writerLock'];
       synchronous?: SqliteOptions['synchronous'];
     }
-  | ({ databaseUrl: string; schema?: string } & PostgresPoolSettings);
+  | ({ databaseUrl: string; schema?: string } & PostgresPoolSettings)
+) & { secrets?: KeyRing };
 
 /** The repositories; the same set exists on the storage and on a transaction handle. */
 export interface Repositories {
@@ -56,7 +63,14 @@ export interface Repositories {
   readonly integrations: IntegrationsRepo;
   readonly installations: InstallationsRepo;
   readonly webhookSecrets: WebhookSecretsRepo;
-  /** ed25519 key pairs of installations signing with `ed25519` (migration 15). */
+  /** Seals what is stored in plaintext or under an old key (run at every start: upgrade and rotation). */
+  readonly secretsAtRest: SecretsAtRestRepo;
+  /**
+   * The box the repositories seal and open stored secrets with: a new secret a feature stores goes
+   * through `secrets.seal` / `secrets.open` (src/secrets/README.md).
+   */
+  readonly secrets: SecretBox;
+  /** ed25519 key pairs of installations signing with `ed25519` (migration 15; private keys sealed). */
   readonly webhookSigningKeys: WebhookSigningKeysRepo;
   readonly events: EventsRepo;
   readonly jobs: JobsRepo;
@@ -92,24 +106,26 @@ export interface Storage extends Repositories {
   close(): Promise<void>;
 }
 
-function repositories(sql: Sql): Repositories {
+function repositories(sql: Sql, box: SecretBox): Repositories {
   return {
     dialect: sql.dialect,
-    integrations: integrationsRepo(sql),
-    installations: installationsRepo(sql),
-    webhookSecrets: webhookSecretsRepo(sql),
-    webhookSigningKeys: webhookSigningKeysRepo(sql),
+    integrations: integrationsRepo(sql, box),
+    installations: installationsRepo(sql, box),
+    webhookSecrets: webhookSecretsRepo(sql, box),
+    webhookSigningKeys: webhookSigningKeysRepo(sql, box),
+    secretsAtRest: secretsAtRestRepo(sql, box),
+    secrets: box,
     events: eventsRepo(sql),
     jobs: { ...queueRepo(sql), ...deliveriesRepo(sql) },
     invocationLogs: invocationLogsRepo(sql),
-    settings: settingsRepo(sql),
+    settings: settingsRepo(sql, box),
     assets: assetsRepo(sql),
     documents: documentsRepo(sql),
     organizations: organizationsRepo(sql),
     accessTokens: accessTokensRepo(sql),
     audit: auditRepo(sql),
     deliveryStats: deliveryStatsRepo(sql),
-    transaction: (fn) => sql.transaction((tx) => fn(repositories(tx))),
+    transaction: (fn) => sql.transaction((tx) => fn(repositories(tx, box))),
   };
 }
 
@@ -128,6 +144,7 @@ function repositories(sql: Sql): Repositories {
  * await storage.close();
  */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
+  const box = options.secrets ? createSecretBox(options.secrets) : NO_KEY_BOX;
   const sql =
     'sqlitePath' in options
       ? openSqlite(options.sqlitePath, {
@@ -157,5 +174,5 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     'databaseUrl' in options
       ? listenForSignals(options.databaseUrl, options.schema ?? '', kind, handlers)
       : silentListener;
-  return { ...repositories(sql), appliedMigrations, listenQueue, close: () => sql.close() };
+  return { ...repositories(sql, box), appliedMigrations, listenQueue, close: () => sql.close() };
 }

@@ -22,6 +22,7 @@ import {
 import type { JobLoopSlots } from '../job-loop.js';
 import type { Decision } from '../policy.js';
 import { attemptTracer } from './attempt-trace.js';
+import { SignalBackoff } from './signal-backoff.js';
 import { DeliveryTargets } from './targets.js';
 
 /** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
@@ -165,7 +166,9 @@ export function startDeliveryEngine(
   const { storage, config, logger } = deps;
   const { jobs } = storage;
   const lease = leaseMs(config.deliveryTimeoutMs);
-  // Attempts that end at about the same moment are recorded in one transaction (group commit).
+  // Attempts that end at about the same moment are recorded in one statement (group commit). Not delayed to
+  // gather more: a handle holds its slot until its attempt is recorded, so a wait here costs throughput
+  // (docs/benchmarks.md, "Several hosts on many cores").
   const finishing = new GroupCommit<FinishItem, boolean>({
     run: (items) => jobs.finishAttempts(items, Date.now()),
     isolate: (error) => !isStorageError(error, 'unavailable'),
@@ -182,6 +185,7 @@ export function startDeliveryEngine(
       (error: unknown) => logger.error({ err: error }, 'could not queue held deliveries again'),
     );
   };
+  const backoff = new SignalBackoff(() => engine.notify());
   const engine = createDeliveryEngine<QueuedDelivery>({
     queue: {
       claim: async (limit, dueBy, allowances) => {
@@ -208,6 +212,8 @@ export function startDeliveryEngine(
           const held = await jobs.claimHeld({ installationId, limit: room, leaseMs: lease, now });
           queued.push(...held.map((record) => toQueued(record, held.routingEpoch ?? undefined)));
         }
+        deps.attemptMetrics?.queueClaim(queued.length);
+        backoff.claimed(queued.length);
         return queued;
       },
       release: async (released) => {
@@ -234,7 +240,10 @@ export function startDeliveryEngine(
           outcome: 'state' in end ? { state: end.state } : { runAt: end.runAt, lastError: null },
         });
       },
-      nextDueAt: (exclude) => jobs.nextDueAt(['deliver'], exclude),
+      nextDueAt: (exclude) => {
+        deps.attemptMetrics?.queueNextDueRead();
+        return jobs.nextDueAt(['deliver'], exclude);
+      },
     },
     resolveTarget: (job) =>
       targets.resolve({ installationId: job.record.installationId, routingEpoch: job.routingEpoch }),
@@ -277,7 +286,17 @@ export function startDeliveryEngine(
   engine.start();
   // Deliveries queued or rescheduled by other hosts on the same database (PostgreSQL): claim them at
   // once, or at their due time, instead of at the next idle check.
-  const listener = wakeOnSignals(storage.listenQueue, 'deliver', engine, (error) =>
+  // Due work other hosts signal wakes this host at once, unless its last claims came back empty (then once
+  // a short back-off has passed: signal-backoff.ts); work due later arms the timer, as before.
+  const heard = {
+    notify: () => engine.notify(),
+    notifyDue: (dueAt: number) => {
+      deps.attemptMetrics?.queueSignal();
+      if (dueAt <= Date.now()) backoff.heard();
+      else engine.notifyDue(dueAt);
+    },
+  };
+  const listener = wakeOnSignals(storage.listenQueue, 'deliver', heard, (error) =>
     logger.error({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
   );
   // Held deliveries of installations this engine does not hold for slow (after a restart, a recovery seen
@@ -290,6 +309,7 @@ export function startDeliveryEngine(
     ...engine,
     stop: async (options) => {
       clearInterval(sweep);
+      backoff.close();
       await listener.close();
       await engine.stop(options);
     },

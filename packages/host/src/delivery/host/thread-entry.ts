@@ -10,7 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDeliveryMetrics } from '../../metrics/index.js';
 import { createGuardedDispatcher, parseAllowPrivateTargets } from '../../net/index.js';
-import { openStorage } from '../../storage/index.js';
+import { openStorage, postgresStatementsSent } from '../../storage/index.js';
 import { startTracing } from '../../tracing/index.js';
 import { deliverySocketsPerOrigin, startDeliveryEngine } from './queue-engine.js';
 import { DeliverySlots } from './slots.js';
@@ -40,7 +40,11 @@ const logAt = (level: 'error' | 'warn') => (fields: Record<string, unknown>, mes
 };
 const logger = { error: logAt('error'), warn: logAt('warn') };
 
-const attemptMetrics = createDeliveryMetrics();
+// The thread's own connection pool (PostgreSQL): its statements are counted here, not in the main thread.
+const attemptMetrics = createDeliveryMetrics(
+  undefined,
+  'databaseUrl' in data.storage ? { statements: postgresStatementsSent } : {},
+);
 // This thread's own tracer provider and exporter (tracing on): its attempt spans are exported from here.
 const tracing = data.config.tracing
   ? startTracing(data.config.tracing, { thread: 'delivery', version: data.version })

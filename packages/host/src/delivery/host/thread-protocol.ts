@@ -3,19 +3,22 @@
  * Plain data only (structured clone).
  */
 import type { HostConfig } from '../../config.js';
+import type { KeyRing } from '../../secrets/index.js';
 import type { JobRecord, PostgresPoolSettings, SqliteSynchronous } from '../../storage/index.js';
 
 /**
  * Where the worker opens its own storage handle: the same SQLite file (sharing the main thread's write
- * lock, `writerLock.buffer` is a SharedArrayBuffer, with a slot of its own) or the same PostgreSQL database.
+ * lock, `writerLock.buffer` is a SharedArrayBuffer, with a slot of its own) or the same PostgreSQL database;
+ * with the host's key ring, which opens the signing secrets it reads (src/secrets/README.md).
  */
-export type DeliveryStorageOptions =
+export type DeliveryStorageOptions = (
   | {
       sqlitePath: string;
       writerLock?: { buffer: SharedArrayBuffer; slot: number };
       synchronous?: SqliteSynchronous;
     }
-  | ({ databaseUrl: string } & PostgresPoolSettings);
+  | ({ databaseUrl: string } & PostgresPoolSettings)
+) & { secrets?: KeyRing };
 
 /** `workerData` of the delivery worker. */
 export interface DeliveryThreadData {

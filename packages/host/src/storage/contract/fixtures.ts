@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { generateKey, type KeyRing } from '../../secrets/index.js';
 import type { CreateInstallationInput } from '../repos/installations.js';
 import type { PublishInput } from '../repos/integrations.js';
 import type { InvocationLogInput } from '../repos/invocation-logs.js';
@@ -6,11 +7,18 @@ import type { Storage } from '../storage.js';
 
 /** Shared fixtures of the storage contract suite: the contracts import these, harness.ts imports the contracts. */
 
-/** One empty database; `open()` may be called several times for independent Storage instances on it. */
+/**
+ * One empty database; `open()` may be called several times for independent Storage instances on it.
+ * Storages are opened with {@link TEST_KEY_RING} (as the host opens its own), unless `secrets` says
+ * otherwise (`null`: without a key, as tools and older hosts see the database).
+ */
 export interface TestDatabase {
-  open(): Promise<Storage>;
+  open(secrets?: KeyRing | null): Promise<Storage>;
   dispose(): Promise<void>;
 }
+
+/** The key ring the contract suite's storages seal with by default. */
+export const TEST_KEY_RING: KeyRing = { current: generateKey() };
 
 /** A backend under test: makes a fresh empty database per test. */
 export interface Backend {

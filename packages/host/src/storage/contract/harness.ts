@@ -15,6 +15,7 @@ import { queueConcurrencyContract } from './queue-concurrency.contract.js';
 import { queueFinishContract } from './queue-finish.contract.js';
 import { queueHeldContract } from './queue-held.contract.js';
 import { retentionContract } from './retention.contract.js';
+import { secretsContract } from './secrets.contract.js';
 
 export type { Backend, Ctx, TestDatabase } from './fixtures.js';
 
@@ -54,5 +55,6 @@ export function defineStorageContract(name: string, backend: Backend): void {
     accessTokensContract(ctx);
     auditContract(ctx);
     deliveryStatsContract(ctx);
+    secretsContract(ctx);
   });
 }

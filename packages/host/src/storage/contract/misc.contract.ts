@@ -192,6 +192,19 @@ export function miscContract(ctx: () => Ctx): void {
     expect(await storage.settings.get('admin_token_hash')).toBeNull();
   });
 
+  it('settings: takeTurn gives one turn per gap, to one of two hosts asking at once', async () => {
+    const { storage } = ctx();
+    const [a, b] = await Promise.all([
+      storage.settings.takeTurn('stats_rollup_turn', 1_000, 30_000),
+      storage.settings.takeTurn('stats_rollup_turn', 1_000, 30_000),
+    ]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    expect(await storage.settings.takeTurn('stats_rollup_turn', 20_000, 30_000)).toBe(false);
+    expect(await storage.settings.get('stats_rollup_turn')).toBe('1000');
+    expect(await storage.settings.takeTurn('stats_rollup_turn', 31_000, 30_000)).toBe(true);
+    expect(await storage.settings.get('stats_rollup_turn')).toBe('31000');
+  });
+
   it('migrations apply once: reopening (also two at once) applies nothing and keeps the data', async () => {
     const { storage, db } = ctx();
     expect(storage.appliedMigrations).toEqual(migrations.map((m) => m.version));

@@ -1,3 +1,4 @@
+import { openConfiguration, type SecretBox, sealConfiguration } from '../../secrets/index.js';
 import { StorageError } from '../errors.js';
 import { newId } from '../ids.js';
 import { type EventScope, installationMatches } from '../matching.js';
@@ -153,7 +154,8 @@ const ROUTE_COLUMNS = [
   ...META_COLUMN_NAMES.map((column) => `g.${column} AS meta_${column}`),
 ].join(', ');
 
-function toRecord(row: Row): InstallationRecord {
+/** A record with its configuration's secret values opened (sealed at rest, src/secrets/README.md). */
+function recordOf(row: Row, box: SecretBox): InstallationRecord {
   return {
     id: str(row, 'id'),
     integrationName: str(row, 'integration_name'),
@@ -162,7 +164,7 @@ function toRecord(row: Row): InstallationRecord {
     siteId: strOrNull(row, 'site_id'),
     organizationId: strOrNull(row, 'organization_id'),
     ownerOrganization: strOrNull(row, 'owner_organization'),
-    configuration: json(row, 'configuration'),
+    configuration: openConfiguration(box, json(row, 'configuration')),
     status: str(row, 'status') as InstallationStatus,
     tokenHash: str(row, 'token_hash'),
     externalIds: json(row, 'external_ids'),
@@ -173,7 +175,8 @@ function toRecord(row: Row): InstallationRecord {
 }
 
 /** Builds the installations repository on an adapter (or transaction handle). */
-export function installationsRepo(sql: Sql): InstallationsRepo {
+export function installationsRepo(sql: Sql, box: SecretBox): InstallationsRepo {
+  const toRecord = (row: Row) => recordOf(row, box);
   const get = async (id: string) => {
     const row = await sql.get(`SELECT ${COLUMNS} FROM installations WHERE id = ?`, [id]);
     return row ? toRecord(row) : null;
@@ -207,7 +210,7 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
           record.spaceId,
           record.siteId,
           record.organizationId,
-          JSON.stringify(record.configuration),
+          JSON.stringify(sealConfiguration(box, record.configuration)),
           record.status,
           record.tokenHash,
           JSON.stringify(record.externalIds),
@@ -235,7 +238,8 @@ export function installationsRepo(sql: Sql): InstallationsRepo {
           sets.push(`${column} = ?`);
           values.push(value);
         };
-        if (patch.configuration !== undefined) add('configuration', JSON.stringify(patch.configuration));
+        if (patch.configuration !== undefined)
+          add('configuration', JSON.stringify(sealConfiguration(box, patch.configuration)));
         if (patch.status !== undefined) add('status', patch.status);
         if (patch.tokenHash !== undefined) add('token_hash', patch.tokenHash);
         if (patch.externalIds !== undefined) add('external_ids', JSON.stringify(patch.externalIds));

@@ -1,3 +1,4 @@
+import { reveal, type SecretBox } from '../../secrets/index.js';
 import { StorageError } from '../errors.js';
 import { bool, json, num, str } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
@@ -82,7 +83,8 @@ export function toMeta(row: Row): IntegrationMeta {
   };
 }
 
-function toRecord(row: Row): IntegrationRecord {
+/** A full record: its signing secret and secrets opened (both sealed at rest, src/secrets/README.md). */
+function recordOf(row: Row, box: SecretBox): IntegrationRecord {
   return {
     name: str(row, 'name'),
     version: str(row, 'version'),
@@ -91,8 +93,8 @@ function toRecord(row: Row): IntegrationRecord {
     bundle: str(row, 'bundle'),
     bundleHash: str(row, 'bundle_hash'),
     envelopeVersion: str(row, 'envelope_version') as 'v1',
-    signingSecret: str(row, 'signing_secret'),
-    secrets: json(row, 'secrets'),
+    signingSecret: reveal(box, str(row, 'signing_secret')),
+    secrets: JSON.parse(reveal(box, str(row, 'secrets'))) as IntegrationRecord['secrets'],
     firstParty: bool(row, 'first_party'),
     devMode: bool(row, 'dev_mode'),
     assets: json(row, 'assets'),
@@ -101,7 +103,8 @@ function toRecord(row: Row): IntegrationRecord {
 }
 
 /** Builds the integrations repository on an adapter (or transaction handle). */
-export function integrationsRepo(sql: Sql): IntegrationsRepo {
+export function integrationsRepo(sql: Sql, box: SecretBox): IntegrationsRepo {
+  const toRecord = (row: Row) => recordOf(row, box);
   return {
     publish: (input) =>
       sql.transaction(async (tx) => {
@@ -130,8 +133,8 @@ export function integrationsRepo(sql: Sql): IntegrationsRepo {
           record.bundle,
           record.bundleHash,
           record.envelopeVersion,
-          record.signingSecret,
-          JSON.stringify(record.secrets),
+          box.seal(record.signingSecret),
+          box.seal(JSON.stringify(record.secrets)),
           record.firstParty,
           record.devMode,
           seq,

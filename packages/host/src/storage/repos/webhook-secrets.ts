@@ -1,3 +1,5 @@
+import { openConfiguration, reveal, type SecretBox } from '../../secrets/index.js';
+
 import { StorageError } from '../errors.js';
 import { json, numOrNull, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
@@ -49,19 +51,22 @@ export interface DeliveryTargetRead {
   signingKeys: string[];
 }
 
-/** The secrets of a `webhook_secrets` row valid at `now`, current first (none: no row). */
-function validSecrets(row: Row, now: number): string[] {
+/**
+ * The secrets of a `webhook_secrets` row valid at `now`, current first (none: no row), opened: both
+ * columns are sealed at rest (src/secrets/README.md); an expired previous secret is not even opened.
+ */
+function validSecrets(row: Row, now: number, box: SecretBox): string[] {
   const current = strOrNull(row, 'current_secret');
   if (current === null) return [];
-  const secrets = [current];
+  const secrets = [reveal(box, current)];
   const previous = strOrNull(row, 'previous_secret');
   const expiresAt = numOrNull(row, 'previous_expires_at');
-  if (previous !== null && expiresAt !== null && expiresAt > now) secrets.push(previous);
+  if (previous !== null && expiresAt !== null && expiresAt > now) secrets.push(reveal(box, previous));
   return secrets;
 }
 
 /** Builds the webhook secrets repository on an adapter (or transaction handle). */
-export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
+export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo {
   return {
     async set(installationId, secret, now = Date.now()) {
       await sql.run(
@@ -69,7 +74,7 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
          VALUES (?, ?, NULL, NULL, ?)
          ON CONFLICT (installation_id) DO UPDATE SET current_secret = excluded.current_secret,
            previous_secret = NULL, previous_expires_at = NULL, updated_at = excluded.updated_at`,
-        [installationId, secret, now],
+        [installationId, box.seal(secret), now],
       );
     },
 
@@ -77,7 +82,7 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
       const { changes } = await sql.run(
         `UPDATE webhook_secrets SET previous_secret = current_secret, previous_expires_at = ?, current_secret = ?,
            updated_at = ? WHERE installation_id = ?`,
-        [now + overlapMs, newSecret, now, installationId],
+        [now + overlapMs, box.seal(newSecret), now, installationId],
       );
       if (changes === 0) {
         throw new StorageError(
@@ -92,7 +97,7 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
         'SELECT current_secret, previous_secret, previous_expires_at FROM webhook_secrets WHERE installation_id = ?',
         [installationId],
       );
-      return row ? validSecrets(row, now) : [];
+      return row ? validSecrets(row, now, box) : [];
     },
 
     async deliveryTarget(installationId, now) {
@@ -106,12 +111,12 @@ export function webhookSecretsRepo(sql: Sql): WebhookSecretsRepo {
         [installationId],
       );
       if (!row) return null;
-      const secrets = validSecrets(row, now);
-      const keys = validSigningKeys({ ...row, previous_expires_at: row.previous_key_expires_at }, now);
+      const secrets = validSecrets(row, now, box);
+      const keys = validSigningKeys({ ...row, previous_expires_at: row.previous_key_expires_at }, now, box);
       const secretsUntil = secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null;
       const until = [secretsUntil, keys.validUntil].filter((t): t is number => t !== null);
       return {
-        configuration: json(row, 'configuration'),
+        configuration: openConfiguration(box, json(row, 'configuration')),
         secrets,
         validUntil: until.length ? Math.min(...until) : null,
         epoch: epochOf(row, 'routing_epoch'),

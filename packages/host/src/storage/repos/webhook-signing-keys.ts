@@ -1,11 +1,13 @@
+import { reveal, type SecretBox } from '../../secrets/index.js';
 import { StorageError } from '../errors.js';
 import { num, numOrNull, str, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 
 /**
  * The ed25519 key pair of a webhook installation that signs with the `ed25519` scheme (migration 15). The
- * private key (`whsk_…`) is a secret: this table is the one place it is stored, and only deliveries read
- * it (`webhookSecrets.deliveryTarget`); the API shows the public key (`whpk_…`) alone.
+ * private key (`whsk_…`) is a secret: this table is the one place it is stored, sealed with the secrets
+ * key (src/secrets/README.md), and only deliveries read it (`webhookSecrets.deliveryTarget`); the API shows
+ * the public key (`whpk_…`) alone.
  *
  * @example
  * await storage.webhookSigningKeys.ensure(inst.id, await generateSigningKeyPair(), Date.now());
@@ -47,21 +49,26 @@ export interface SigningPublicKeys {
 }
 
 /**
- * The private keys of a `webhook_signing_keys` row valid at `now`, current first, and until when that list
- * holds (the previous key's expiry when it is in it, else null); no row (LEFT JOIN): none.
+ * The private keys of a `webhook_signing_keys` row valid at `now`, current first, opened, and until when
+ * that list holds (the previous key's expiry when it is in it, else null); no row (LEFT JOIN): none.
  */
-export function validSigningKeys(row: Row, now: number): { keys: string[]; validUntil: number | null } {
+export function validSigningKeys(
+  row: Row,
+  now: number,
+  box: SecretBox,
+): { keys: string[]; validUntil: number | null } {
   const current = strOrNull(row, 'private_key');
   if (current === null) return { keys: [], validUntil: null };
   const previous = strOrNull(row, 'previous_private_key');
   const expiresAt = numOrNull(row, 'previous_expires_at');
+  // Both columns are sealed at rest (src/secrets/README.md); an expired previous key is not even opened.
   return previous !== null && expiresAt !== null && expiresAt > now
-    ? { keys: [current, previous], validUntil: expiresAt }
-    : { keys: [current], validUntil: null };
+    ? { keys: [reveal(box, current), reveal(box, previous)], validUntil: expiresAt }
+    : { keys: [reveal(box, current)], validUntil: null };
 }
 
 /** Builds the signing keys repository on an adapter (or transaction handle). */
-export function webhookSigningKeysRepo(sql: Sql): WebhookSigningKeysRepo {
+export function webhookSigningKeysRepo(sql: Sql, box: SecretBox): WebhookSigningKeysRepo {
   const read = async (installationId: string, now = Date.now()): Promise<SigningPublicKeys | null> => {
     const row = await sql.get(
       `SELECT public_key, created_at, previous_public_key, previous_expires_at
@@ -84,7 +91,7 @@ export function webhookSigningKeysRepo(sql: Sql): WebhookSigningKeysRepo {
       await sql.run(
         `INSERT INTO webhook_signing_keys (installation_id, private_key, public_key, created_at)
          VALUES (?, ?, ?, ?) ON CONFLICT (installation_id) DO NOTHING`,
-        [installationId, pair.privateKey, pair.publicKey, now],
+        [installationId, box.seal(pair.privateKey), pair.publicKey, now],
       );
       const kept = await read(installationId, now);
       if (!kept) throw new Error(`the signing key of ${installationId} was not stored`);
@@ -96,7 +103,7 @@ export function webhookSigningKeysRepo(sql: Sql): WebhookSigningKeysRepo {
         `UPDATE webhook_signing_keys SET previous_private_key = private_key, previous_public_key = public_key,
            previous_expires_at = ?, private_key = ?, public_key = ?, created_at = ?
          WHERE installation_id = ?`,
-        [now + overlapMs, pair.privateKey, pair.publicKey, now, installationId],
+        [now + overlapMs, box.seal(pair.privateKey), pair.publicKey, now, installationId],
       );
       if (changes === 0) {
         throw new StorageError(
