@@ -80,6 +80,7 @@ const EXPECTED: Record<string, readonly number[]> = {
   'GET /v1/installations/{id}/webhook-secret':                    [200, 401, 200, 403, 404, 401, 401, 200, 200],
   'POST /v1/installations/{id}/webhook-secret/rotate':            [200, 401, 200, 403, 404, 401, 401, 200, 200],
   'GET /v1/installations/{id}/webhook-public-key':                [200, 401, 200, 200, 404, 401, 401, 200, 200],
+  'POST /v1/installations/{id}/webhook-public-key/rotate':         [200, 401, 200, 403, 404, 401, 401, 200, 200],
   'GET /v1/installations/{id}/deliveries':                        [200, 401, 200, 200, 404, 401, 401, 403, 200],
   'GET /v1/installations/{id}/deliveries/{deliveryId}':           [200, 401, 200, 200, 404, 401, 401, 403, 200],
   'POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver': [202, 401, 202, 403, 404, 401, 401, 403, 202],
@@ -340,6 +341,9 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
     }),
     'GET /v1/installations/{id}/webhook-public-key': async () => ({
       path: `/v1/installations/${instA}/webhook-public-key`,
+    }),
+    'POST /v1/installations/{id}/webhook-public-key/rotate': async () => ({
+      path: `/v1/installations/${instA}/webhook-public-key/rotate`,
     }),
     'GET /v1/installations/{id}/deliveries': async () => ({ path: `/v1/installations/${instA}/deliveries` }),
     'GET /v1/installations/{id}/deliveries/{deliveryId}': async () => ({

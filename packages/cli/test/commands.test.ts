@@ -159,6 +159,10 @@ describe('webhooks public-key', () => {
       publicKey: printed.stdout.trim(),
       scheme: 'ed25519',
     });
+    const rotated = await run(['webhooks', 'public-key', ed, '--rotate', ...flags], { env });
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).not.toBe(printed.stdout);
+    expect(rotated.stderr).toContain(`the previous key ${printed.stdout.trim()} also signs until`);
     const plain = await install({});
     const refused = await run(['webhooks', 'public-key', plain, ...flags], { env });
     expect(refused.code).toBe(1);

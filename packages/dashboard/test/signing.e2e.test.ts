@@ -73,6 +73,19 @@ describe('signature scheme on the installation page', () => {
     await expect
       .poll(() => page.getByText('also sends X-Platform-Signature while receivers migrate').count())
       .toBe(1);
+    // Rotating the key: the new key is shown, the previous one with its expiry, as the API says.
+    await page.getByRole('button', { name: 'Rotate key…' }).click();
+    await page.getByRole('button', { name: 'Yes, rotate' }).click();
+    await expect
+      .poll(() => page.getByTestId('webhook-public-key').textContent())
+      .not.toBe(key.body.publicKey);
+    const rotated = await t.api<{ publicKey: string; previous: { publicKey: string } }>(
+      'GET',
+      `/v1/installations/${id}/webhook-public-key`,
+    );
+    expect(rotated.body.previous.publicKey).toBe(key.body.publicKey);
+    expect(await page.getByTestId('webhook-public-key').textContent()).toBe(rotated.body.publicKey);
+    expect(await page.getByTestId('webhook-previous-public-key').textContent()).toContain(key.body.publicKey);
     await fitsWidth(1400);
     await page
       .getByRole('region', { name: 'Signature' })

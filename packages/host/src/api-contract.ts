@@ -50,6 +50,7 @@ export const hostApi = {
   'GET /v1/installations/{id}/webhook-secret': { response: S.WebhookSecret },
   'POST /v1/installations/{id}/webhook-secret/rotate': { response: S.RotatedWebhookSecret },
   'GET /v1/installations/{id}/webhook-public-key': { response: S.WebhookPublicKey },
+  'POST /v1/installations/{id}/webhook-public-key/rotate': { response: S.WebhookPublicKey },
   'GET /v1/installations/{id}/deliveries': { query: S.DeliveryQuery, response: S.DeliveryList },
   'GET /v1/installations/{id}/deliveries/{deliveryId}': { response: S.Delivery },
   'POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver': { response: S.Delivery },

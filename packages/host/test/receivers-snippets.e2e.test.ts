@@ -213,36 +213,28 @@ function snippetsSuite(backend: Backend) {
     await check(cases, process.execPath, ['run.mjs'], dir);
   });
 
+  /** The Python functions on the cases of one scheme. */
+  async function python(scheme: Scheme) {
+    const dir = join(work, `py-${scheme}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'snippet.py'), await snippet('python'));
+    await writeFile(join(dir, 'run.py'), PYTHON_RUNNER);
+    await check(
+      cases.filter((c) => c.scheme === scheme),
+      'python3',
+      ['run.py'],
+      dir,
+    );
+  }
+
   it.skipIf(!HAS_PYTHON)(
     `Python: standard-webhooks${HAS_PYTHON ? '' : ' (skipped: no python3 on this machine)'}`,
-    async () => {
-      const dir = join(work, 'py-standard');
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'snippet.py'), await snippet('python'));
-      await writeFile(join(dir, 'run.py'), PYTHON_RUNNER);
-      await check(
-        cases.filter((c) => c.scheme === 'standard-webhooks'),
-        'python3',
-        ['run.py'],
-        dir,
-      );
-    },
+    () => python('standard-webhooks'),
   );
 
   it.skipIf(!HAS_CRYPTOGRAPHY)(
     `Python: ed25519${HAS_CRYPTOGRAPHY ? '' : ' (skipped: python3 has no "cryptography" package here)'}`,
-    async () => {
-      const dir = join(work, 'py-ed25519');
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'snippet.py'), await snippet('python'));
-      await writeFile(join(dir, 'run.py'), PYTHON_RUNNER);
-      await check(
-        cases.filter((c) => c.scheme === 'ed25519'),
-        'python3',
-        ['run.py'],
-        dir,
-      );
-    },
+    () => python('ed25519'),
   );
 
   it.skipIf(!HAS_GO)(

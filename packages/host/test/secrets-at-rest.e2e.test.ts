@@ -207,7 +207,7 @@ describe.each(BACKENDS)('secrets at rest (%s)', (backend) => {
     expect(revealed.body.secret).toBe(CURRENT);
     // the ed25519 private key is sealed, and deliveries still read it
     const target = await t.host.context.storage.webhookSecrets.deliveryTarget('inst_hook', Date.now());
-    expect(target?.signingKey).toBe(SIGNING_KEY);
+    expect(target?.signingKeys).toEqual([SIGNING_KEY]);
     const integration = await t.host.context.storage.integrations.getLatest('acme-hello');
     expect(integration?.signingSecret).toBe(SIGNING);
     expect(integration?.secrets).toEqual({ API_KEY: INTEGRATION_SECRET });

@@ -208,6 +208,35 @@ function schemesSuite(backend: Backend) {
     new SvixWebhook(after.body.standardWebhooks.secret).verify(latest.body, headersOf(latest));
   });
 
+  it('during an ed25519 key rotation two v1a signatures go out; the old and the new public key both verify', async () => {
+    const rotated = await t.api<{ publicKey: string; previous: { publicKey: string; expiresAt: string } }>(
+      'POST',
+      `/v1/installations/${ids.ed25519}/webhook-public-key/rotate`,
+    );
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect(rotated.body.previous.publicKey).toBe(publicKeys.ed25519);
+    expect(rotated.body.publicKey).not.toBe(publicKeys.ed25519);
+    expect(Date.parse(rotated.body.previous.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    const before = receiver.received.length;
+    // The receiver still holds the old public key: the delivery succeeds through the previous key's v1a.
+    await postEvent('rev-3');
+    await expect
+      .poll(async () => (await deliveriesOf('ed25519')).filter((d) => d.state === 'succeeded').length, {
+        timeout: 15_000,
+      })
+      .toBe(3);
+    const latest = receiver.received.slice(before).find((r) => schemeOf(r) === 'ed25519') as Received;
+    expect(
+      headersOf(latest)
+        ['webhook-signature']?.split(' ')
+        .map((e) => e.split(',')[0]),
+    ).toEqual(['v1a', 'v1a']);
+    expect(verifyEd25519WithNode(latest, rotated.body.publicKey)).toBe(true);
+    await verifyStandard(latest.body, headersOf(latest), { publicKey: rotated.body.publicKey });
+    const none = await t.api('POST', `/v1/installations/${ids.platform}/webhook-public-key/rotate`);
+    expect(none.status).toBe(404);
+  });
+
   it('refuses a wrong setting with 400 naming it (nothing installed); an edit that makes it wrong leaves the installation pending', async () => {
     const bad = await t.api<{ error: { code: string; message: string } }>('POST', '/v1/installations', {
       integration: 'webhook',

@@ -31,7 +31,8 @@ Examples:
       .command('public-key')
       .description('print the ed25519 public key (whpk_…) of a webhook installation')
       .argument('<installationId>', 'the webhook installation')
-      .option('--json', 'print {"algorithm", "publicKey", "scheme", "createdAt"} as JSON'),
+      .option('--rotate', 'make a new key pair first; the previous one keeps signing for 24 hours')
+      .option('--json', 'print {"algorithm", "publicKey", "scheme", "createdAt", "previous"?} as JSON'),
   )
     .addHelpText(
       'after',
@@ -40,19 +41,31 @@ Prints the key alone on stdout (pipe it into your receiver's configuration); its
 
 Examples:
   $ platform webhooks public-key inst_4f2a9c
+  $ platform webhooks public-key inst_4f2a9c --rotate
   $ platform webhooks public-key inst_4f2a9c --json`,
     )
-    .action(async (installationId: string, options: { json?: boolean; url?: string; token?: string }) => {
-      const host = connect(context, options);
-      const key = await host.call('GET /v1/installations/{id}/webhook-public-key', {
-        params: { id: installationId },
-      });
-      if (options.json) return printJson(context, key);
-      context.io.stdout(`${key.publicKey}\n`);
-      const note =
-        key.scheme === 'ed25519'
-          ? 'signs webhook-signature v1a entries now'
-          : `not in use: the installation signs with ${key.scheme} (set signature_scheme=ed25519)`;
-      context.io.stderr(`ed25519 public key of ${installationId}, made ${key.createdAt}; ${note}\n`);
-    });
+    .action(
+      async (
+        installationId: string,
+        options: { rotate?: boolean; json?: boolean; url?: string; token?: string },
+      ) => {
+        const host = connect(context, options);
+        const params = { id: installationId };
+        const key = options.rotate
+          ? await host.call('POST /v1/installations/{id}/webhook-public-key/rotate', { params })
+          : await host.call('GET /v1/installations/{id}/webhook-public-key', { params });
+        if (options.json) return printJson(context, key);
+        context.io.stdout(`${key.publicKey}\n`);
+        const note =
+          key.scheme === 'ed25519'
+            ? 'signs webhook-signature v1a entries now'
+            : `not in use: the installation signs with ${key.scheme} (set signature_scheme=ed25519)`;
+        const previous = key.previous
+          ? `; the previous key ${key.previous.publicKey} also signs until ${key.previous.expiresAt}: give receivers the new one before then`
+          : '';
+        context.io.stderr(
+          `ed25519 public key of ${installationId}, made ${key.createdAt}; ${note}${previous}\n`,
+        );
+      },
+    );
 }

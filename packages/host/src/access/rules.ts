@@ -104,6 +104,12 @@ export const ACCESS = {
     installation: 'own',
     portal: 'own',
   },
+  // Like a secret's rotation: it changes what receivers must hold.
+  'POST /v1/installations/{id}/webhook-public-key/rotate': {
+    organization: secrets,
+    installation: 'own',
+    portal: 'own',
+  },
   // The series of one installation (`installation` query) for its organization; host-wide: the operator only.
   'GET /v1/stats/deliveries': { organization: { scope: 'deliveries:read', owns: 'query-installation' } },
   'GET /v1/installations/{id}/deliveries': { organization: readDeliveries, portal: 'own' },

@@ -392,6 +392,9 @@ export const WebhookPublicKey = z
     publicKey: z.string().openapi({ example: 'whpk_MCowBQYDK2VwAyEA…' }),
     scheme: z.enum(['platform', 'standard-webhooks', 'ed25519']),
     createdAt: z.string(),
+    previous: z.object({ publicKey: z.string(), expiresAt: z.string() }).optional().openapi({
+      description: 'During a rotation: the previous public key, which still signs until expiresAt',
+    }),
   })
   .openapi('WebhookPublicKey');
 

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { standardSecret } from '@platform/webhooks';
 import { auditInstallation } from '../services/audit.js';
 import type { HostContext } from '../services/context.js';
-import { webhookPublicKey } from '../services/signing-keys.js';
+import { rotateSigningKey, webhookPublicKey } from '../services/webhook-public-key.js';
 import {
   enableEndpoint,
   getDelivery,
@@ -158,6 +158,29 @@ export function webhookRoutes(ctx: HostContext) {
     async (c) => {
       const { id } = c.req.valid('param');
       return c.json(await webhookPublicKey(ctx, id), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/installations/{id}/webhook-public-key/rotate',
+      summary:
+        'Rotate the ed25519 key pair; the previous one keeps signing (a second v1a entry) for 24 hours while receivers take the new public key',
+      request: { params: IdParam },
+      responses: {
+        200: { description: 'New public key, and the previous one', content: json(WebhookPublicKey) },
+        ...errors,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const rotated = await rotateSigningKey(ctx, id);
+      await auditInstallation(ctx, c.get('principal'), id, 'webhook_public_key.rotate', {
+        publicKey: rotated.publicKey,
+        ...(rotated.previous ? { previousExpiresAt: rotated.previous.expiresAt } : {}),
+      });
+      return c.json(rotated, 200);
     },
   );
 

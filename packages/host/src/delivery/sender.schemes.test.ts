@@ -48,9 +48,8 @@ const secret = generateSecret();
 const body = JSON.stringify({ type: 'site_view', eventId: 'evt_scheme_1', siteId: 'site_1' });
 const dispatcher = createGuardedDispatcher(parseAllowPrivateTargets('127.0.0.0/8'));
 
-async function send(extra: Partial<SendWebhookInput> = {}): Promise<Seen> {
-  const before = seen.length;
-  const result = await sendWebhook({
+function attempt(extra: Partial<SendWebhookInput>) {
+  return sendWebhook({
     url,
     body,
     secrets: [secret],
@@ -62,6 +61,11 @@ async function send(extra: Partial<SendWebhookInput> = {}): Promise<Seen> {
     userAgentVersion: '0.1.0',
     ...extra,
   });
+}
+
+async function send(extra: Partial<SendWebhookInput> = {}): Promise<Seen> {
+  const before = seen.length;
+  const result = await attempt(extra);
   expect(result.statusCode, JSON.stringify(result.error)).toBe(200);
   expect(seen.length).toBe(before + 1);
   return seen[before] as Seen;
@@ -117,18 +121,7 @@ describe('sendWebhook signature schemes', () => {
 
   it('ed25519 without a key is a signing_error and sends nothing', async () => {
     const before = seen.length;
-    const result = await sendWebhook({
-      url,
-      body,
-      secrets: [secret],
-      signing: { scheme: 'ed25519', bothHeaders: false, privateKeys: [] },
-      eventId: 'evt_scheme_1',
-      eventType: 'site_view',
-      deliveryId: 'dlv_1',
-      attempt: 1,
-      dispatcher,
-      userAgentVersion: '0.1.0',
-    });
+    const result = await attempt({ signing: { scheme: 'ed25519', bothHeaders: false, privateKeys: [] } });
     expect(result.error?.code).toBe('signing_error');
     expect(seen.length).toBe(before);
   });

@@ -21,9 +21,12 @@ describe('signature settings', () => {
   });
 
   it('hands the private key to ed25519 deliveries only', () => {
-    expect(deliverySigningOf({ signature_scheme: 'ed25519' }, 'whsk_k').privateKeys).toEqual(['whsk_k']);
-    expect(deliverySigningOf({ signature_scheme: 'standard-webhooks' }, 'whsk_k').privateKeys).toEqual([]);
-    expect(deliverySigningOf({ signature_scheme: 'ed25519' }, null).privateKeys).toEqual([]);
+    expect(deliverySigningOf({ signature_scheme: 'ed25519' }, ['whsk_k', 'whsk_old']).privateKeys).toEqual([
+      'whsk_k',
+      'whsk_old',
+    ]);
+    expect(deliverySigningOf({ signature_scheme: 'standard-webhooks' }, ['whsk_k']).privateKeys).toEqual([]);
+    expect(deliverySigningOf({ signature_scheme: 'ed25519' }, []).privateKeys).toEqual([]);
   });
 
   it('names the key and the fix of a wrong combination', () => {

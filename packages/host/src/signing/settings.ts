@@ -25,21 +25,19 @@ export function signingSettingsOf(configuration: Record<string, unknown>): Signi
 }
 
 /**
- * How a delivery of the installation is signed (pure): its settings and, for `ed25519`, its private key
- * (none stored yet: no key, and the attempt fails as `signing_error` rather than going out unsigned).
+ * How a delivery of the installation is signed (pure): its settings and, for `ed25519`, its valid private
+ * keys (two during a rotation; none stored yet: the attempt fails as `signing_error` rather than going out
+ * unsigned).
  *
  * @example
- * deliverySigningOf(read.configuration, read.signingKey); // { scheme: 'platform', bothHeaders: false, privateKeys: [] }
+ * deliverySigningOf(read.configuration, read.signingKeys); // { scheme: 'platform', bothHeaders: false, privateKeys: [] }
  */
 export function deliverySigningOf(
   configuration: Record<string, unknown>,
-  signingKey: string | null | undefined,
+  signingKeys: readonly string[],
 ): DeliverySigning {
   const settings = signingSettingsOf(configuration);
-  return {
-    ...settings,
-    privateKeys: settings.scheme === 'ed25519' && signingKey ? [signingKey] : [],
-  };
+  return { ...settings, privateKeys: settings.scheme === 'ed25519' ? [...signingKeys] : [] };
 }
 
 /**

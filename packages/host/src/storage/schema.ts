@@ -8,6 +8,14 @@ export interface Migration {
   readonly sql: string | { readonly sqlite: string; readonly postgres: string };
 }
 
+/** The table of migration 15, the same on both dialects (its triggers differ). */
+const SIGNING_KEYS_TABLE = `CREATE TABLE webhook_signing_keys (
+  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
+  private_key TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);`;
+
 /** The statements of migration 13 that are the same on both dialects (its tables, indexes and owners). */
 const ORGANIZATION_TABLES = `CREATE TABLE organizations (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at BIGINT NOT NULL);
 CREATE TABLE organization_tokens (
@@ -357,21 +365,11 @@ CREATE INDEX delivery_stats_age ON delivery_stats (resolution_ms, bucket_at);`,
     // place it is stored: repos/webhook-signing-keys.ts); the public key is shown to anyone who may read
     // the installation. A change moves the routing epoch on, like a secret's, so cached targets re-read it.
     sql: {
-      sqlite: `CREATE TABLE webhook_signing_keys (
-  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
-  private_key TEXT NOT NULL,
-  public_key TEXT NOT NULL,
-  created_at BIGINT NOT NULL
-);
+      sqlite: `${SIGNING_KEYS_TABLE}
 CREATE TRIGGER webhook_signing_keys_routing_insert AFTER INSERT ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
 CREATE TRIGGER webhook_signing_keys_routing_update AFTER UPDATE ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;
 CREATE TRIGGER webhook_signing_keys_routing_delete AFTER DELETE ON webhook_signing_keys BEGIN UPDATE routing_epoch SET epoch = epoch + 1 WHERE id = 1; END;`,
-      postgres: `CREATE TABLE webhook_signing_keys (
-  installation_id TEXT PRIMARY KEY REFERENCES installations (id) ON DELETE CASCADE,
-  private_key TEXT NOT NULL,
-  public_key TEXT NOT NULL,
-  created_at BIGINT NOT NULL
-);
+      postgres: `${SIGNING_KEYS_TABLE}
 CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON webhook_signing_keys FOR EACH STATEMENT EXECUTE FUNCTION bump_routing_epoch();`,
     },
   },
@@ -398,5 +396,14 @@ CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON 
   enabled_at BIGINT,
   updated_at BIGINT NOT NULL
 );`,
+  },
+  {
+    version: 18,
+    name: 'webhook signing keys: the previous ed25519 key pair of an installation during a key rotation, and until when it signs',
+    // docs/contracts.md "Signature schemes". previous_private_key is sealed like private_key
+    // (src/secrets/README.md); NULL outside a rotation.
+    sql: `ALTER TABLE webhook_signing_keys ADD COLUMN previous_private_key TEXT;
+ALTER TABLE webhook_signing_keys ADD COLUMN previous_public_key TEXT;
+ALTER TABLE webhook_signing_keys ADD COLUMN previous_expires_at BIGINT;`,
   },
 ];

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, describeError, type WebhookSecretAnswer } from '../api';
 import { ErrorNotice } from '../ui';
+import { ConfirmRotate } from './confirm-rotate';
 
 /**
  * The signing secret of a webhook installation: hidden until revealed, copy, rotate
@@ -21,7 +22,6 @@ export function WebhookSecret({
   const [secret, setSecret] = useState<WebhookSecretAnswer | null>(null);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [confirmRotate, setConfirmRotate] = useState(false);
   const params = { id: installationId };
 
   const reveal = async () => {
@@ -44,7 +44,6 @@ export function WebhookSecret({
     }
   };
   const rotate = async () => {
-    setConfirmRotate(false);
     try {
       const rotated = await client('POST /v1/installations/{id}/webhook-secret/rotate', { params });
       setSecret(
@@ -84,21 +83,11 @@ export function WebhookSecret({
         <button type="button" class="btn btn-secondary" onClick={() => void copy()}>
           Copy
         </button>
-        {confirmRotate ? (
-          <span class="confirm">
-            <span>Rotate? The old secret stays valid for 24 hours.</span>
-            <button type="button" class="btn btn-danger" onClick={() => void rotate()}>
-              Yes, rotate
-            </button>
-            <button type="button" class="btn btn-secondary" onClick={() => setConfirmRotate(false)}>
-              Cancel
-            </button>
-          </span>
-        ) : (
-          <button type="button" class="btn btn-danger-outline" onClick={() => setConfirmRotate(true)}>
-            Rotate…
-          </button>
-        )}
+        <ConfirmRotate
+          label="Rotate…"
+          question="Rotate? The old secret stays valid for 24 hours."
+          onConfirm={() => void rotate()}
+        />
       </div>
       {secret?.standardWebhooks ? (
         <p class="muted">

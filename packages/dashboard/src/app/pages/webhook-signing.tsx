@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, describeError, type Installation } from '../api';
 import { ErrorNotice, useLoad } from '../ui';
+import { ConfirmRotate } from './confirm-rotate';
 
 /** What each signature scheme puts on a delivery, and what a receiver verifies it with. */
 const SCHEMES: Record<string, { headers: string; verify: string }> = {
@@ -42,6 +43,7 @@ export function WebhookSigning({
   const both = scheme !== 'platform' && installation.configuration.signature_both_headers === true;
   const about = SCHEMES[scheme] ?? SCHEMES.platform;
   const [note, setNote] = useState('');
+  const [rotateError, setRotateError] = useState<string | null>(null);
   const key = useLoad(
     async () =>
       scheme === 'ed25519'
@@ -49,6 +51,20 @@ export function WebhookSigning({
         : null,
     [installation.id, scheme, installation.updatedAt],
   );
+  const rotate = async () => {
+    try {
+      const rotated = await client('POST /v1/installations/{id}/webhook-public-key/rotate', {
+        params: { id: installation.id },
+      });
+      key.set(rotated);
+      setRotateError(null);
+      setNote(
+        `New key pair in use. The previous key also signs until ${new Date(rotated.previous?.expiresAt ?? Date.now()).toLocaleString()}: give receivers the new public key before then.`,
+      );
+    } catch (e) {
+      setRotateError(describeError(e));
+    }
+  };
   const copy = async (value: string) => {
     try {
       await navigator.clipboard.writeText(value);
@@ -87,6 +103,11 @@ export function WebhookSigning({
             >
               Copy
             </button>
+            <ConfirmRotate
+              label="Rotate key…"
+              question="Rotate? The old key keeps signing for 24 hours."
+              onConfirm={() => void rotate()}
+            />
           </div>
         ) : key.loading ? (
           <p class="muted">Loading the public key…</p>
@@ -95,7 +116,14 @@ export function WebhookSigning({
       <p role="status" class="muted">
         {note}
       </p>
+      {key.data?.previous ? (
+        <p class="muted" data-testid="webhook-previous-public-key">
+          The previous key <code class="wrap-anywhere">{key.data.previous.publicKey}</code> also signs until{' '}
+          {new Date(key.data.previous.expiresAt).toLocaleString()}.
+        </p>
+      ) : null}
       <ErrorNotice message={key.error} onRetry={() => void key.reload()} />
+      <ErrorNotice message={rotateError} />
     </section>
   );
 }

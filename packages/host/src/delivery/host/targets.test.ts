@@ -22,7 +22,7 @@ function database() {
         secrets: [...db.secrets],
         validUntil: db.validUntil,
         epoch: db.epoch,
-        signingKey: null,
+        signingKeys: [],
         credentials: null,
       };
     },

@@ -101,7 +101,7 @@ function toTarget(
   if (!read || typeof read.configuration.url !== 'string') return null;
   const target: DeliveryTarget = { url: read.configuration.url, secrets: read.secrets };
   // The default scheme leaves the target as it always was: `platform` signs in the sender's own path.
-  const signing = deliverySigningOf(read.configuration, read.signingKey);
+  const signing = deliverySigningOf(read.configuration, read.signingKeys);
   if (signing.scheme !== 'platform') target.signing = signing;
   const setting = read.configuration.retry_schedule;
   if (setting !== undefined) {

@@ -40,7 +40,7 @@ export function miscContract(ctx: () => Ctx): void {
       secrets: [],
       validUntil: null,
       epoch: epoch0,
-      signingKey: null,
+      signingKeys: [],
       credentials: null,
     });
     const t0 = 1_700_000_000_000;
@@ -79,8 +79,34 @@ export function miscContract(ctx: () => Ctx): void {
     );
     expect(again).toEqual({ publicKey: 'whpk_first', createdAt: 1_000 });
     const target = await storage.webhookSecrets.deliveryTarget(inst.id, 0);
-    expect(target?.signingKey).toBe('whsk_first');
+    expect(target?.signingKeys).toEqual(['whsk_first']);
     expect(target!.epoch).toBeGreaterThan(before);
+    // A rotation: the new pair first, the previous one until it expires; the target's list holds until then.
+    const t0 = 1_700_000_000_000;
+    await storage.webhookSigningKeys.rotate(
+      inst.id,
+      { privateKey: 'whsk_next', publicKey: 'whpk_next' },
+      DAY,
+      t0,
+    );
+    expect(await storage.webhookSigningKeys.publicKey(inst.id, t0 + 1)).toEqual({
+      publicKey: 'whpk_next',
+      createdAt: t0,
+      previous: { publicKey: 'whpk_first', expiresAt: t0 + DAY },
+    });
+    expect(await storage.webhookSecrets.deliveryTarget(inst.id, t0 + 1)).toMatchObject({
+      signingKeys: ['whsk_next', 'whsk_first'],
+      validUntil: t0 + DAY,
+    });
+    expect(await storage.webhookSecrets.deliveryTarget(inst.id, t0 + DAY)).toMatchObject({
+      signingKeys: ['whsk_next'],
+      validUntil: null,
+    });
+    expect((await storage.webhookSigningKeys.publicKey(inst.id, t0 + DAY))?.previous).toBeUndefined();
+    const none = await storage.installations.create(installationInput());
+    await expect(
+      storage.webhookSigningKeys.rotate(none.id, { privateKey: 'whsk_x', publicKey: 'whpk_x' }, DAY, t0),
+    ).rejects.toMatchObject({ code: 'not_found' });
     // Gone with its installation.
     await storage.installations.delete(inst.id);
     expect(await storage.webhookSigningKeys.publicKey(inst.id)).toBeNull();

@@ -27,6 +27,17 @@ export function secretsContract(ctx: () => Ctx): void {
     await storage.webhookSecrets.rotate(inst.id, 'whsec_new', HOUR, now);
     await storage.settings.set('installation_token_key', 'itk_1');
     await storage.settings.set('plain_setting', 'visible');
+    await storage.webhookSigningKeys.ensure(inst.id, { privateKey: 'whsk_old', publicKey: 'whpk_old' }, now);
+    await storage.webhookSigningKeys.rotate(
+      inst.id,
+      { privateKey: 'whsk_new', publicKey: 'whpk_new' },
+      HOUR,
+      now,
+    );
+    expect((await storage.webhookSecrets.deliveryTarget(inst.id, now))?.signingKeys).toEqual([
+      'whsk_new',
+      'whsk_old',
+    ]);
 
     expect(await storage.webhookSecrets.active(inst.id, now)).toEqual(['whsec_new', 'whsec_old']);
     expect((await storage.webhookSecrets.deliveryTarget(inst.id, now))?.secrets).toEqual([
@@ -46,6 +57,9 @@ export function secretsContract(ctx: () => Ctx): void {
 
     const keyless = await db.open(null);
     expect(code(await failure(keyless.webhookSecrets.active(inst.id, now)))).toBe('unknown_key');
+    expect(code(await failure(keyless.webhookSecrets.deliveryTarget(inst.id, now)))).toBe('unknown_key');
+    // the public keys are not secret: readable without the key
+    expect((await keyless.webhookSigningKeys.publicKey(inst.id, now))?.previous?.publicKey).toBe('whpk_old');
     expect(code(await failure(keyless.integrations.getLatest('hello')))).toBe('unknown_key');
     expect(code(await failure(keyless.settings.get('installation_token_key')))).toBe('unknown_key');
     const stored = (await keyless.installations.get(inst.id))?.configuration;
@@ -86,7 +100,13 @@ export function secretsContract(ctx: () => Ctx): void {
     await keyless.settings.set('installation_token_key', 'itk_plain');
     await keyless.webhookSigningKeys.ensure(
       inst.id,
-      { privateKey: 'whsk_plain', publicKey: 'whpk_plain' },
+      { privateKey: 'whsk_plain_old', publicKey: 'whpk_1' },
+      now,
+    );
+    await keyless.webhookSigningKeys.rotate(
+      inst.id,
+      { privateKey: 'whsk_plain_new', publicKey: 'whpk_2' },
+      HOUR,
       now,
     );
     await keyless.webhookCredentials.set(inst.id, { headers: { 'x-api-key': 'k_plain' }, auth: 'pw_plain' });
@@ -106,14 +126,22 @@ export function secretsContract(ctx: () => Ctx): void {
       settings: 1,
       jobs: 0,
     });
-    expect((await keyed.webhookSecrets.deliveryTarget(inst.id, now))?.signingKey).toBe('whsk_plain');
-    expect((await keyed.webhookSigningKeys.publicKey(inst.id))?.publicKey).toBe('whpk_plain');
+    expect((await keyed.webhookSecrets.deliveryTarget(inst.id, now))?.signingKeys).toEqual([
+      'whsk_plain_new',
+      'whsk_plain_old',
+    ]);
+    expect((await keyed.webhookSigningKeys.publicKey(inst.id))?.publicKey).toBe('whpk_2');
     expect(await keyed.webhookCredentials.get(inst.id)).toEqual({
       headers: { 'x-api-key': 'k_plain' },
       auth: 'pw_plain',
     });
     expect((await keyed.webhookSecrets.deliveryTarget(inst.id, now))?.credentials?.auth).toBe('pw_plain');
     expect(await keyed.webhookSecrets.active(inst.id, now)).toEqual(['whsec_plain_new', 'whsec_plain_old']);
+    expect((await keyed.webhookSecrets.deliveryTarget(inst.id, now))?.signingKeys).toEqual([
+      'whsk_plain_new',
+      'whsk_plain_old',
+    ]);
+    expect(code(await failure(keyless.webhookSecrets.deliveryTarget(inst.id, now)))).toBe('unknown_key');
     const integration = await keyed.integrations.getLatest('hello');
     expect([integration?.signingSecret, integration?.secrets]).toEqual(['pss_plain', { K: 'v' }]);
     expect((await keyed.installations.get(inst.id))?.configuration).toEqual({

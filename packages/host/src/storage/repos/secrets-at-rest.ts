@@ -91,12 +91,22 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
         report.webhookSecrets += changes;
       }
 
-      for (const row of await sql.all('SELECT installation_id, private_key FROM webhook_signing_keys')) {
+      for (const row of await sql.all(
+        'SELECT installation_id, private_key, previous_private_key FROM webhook_signing_keys',
+      )) {
         const key = str(row, 'private_key');
-        if (!box.needsReseal(key)) continue;
+        const previous = strOrNull(row, 'previous_private_key');
+        if (!box.needsReseal(key) && (previous === null || !box.needsReseal(previous))) continue;
         const { changes } = await sql.run(
-          'UPDATE webhook_signing_keys SET private_key = ? WHERE installation_id = ? AND private_key = ?',
-          [again(key), str(row, 'installation_id'), key],
+          `UPDATE webhook_signing_keys SET private_key = ?, previous_private_key = ?
+            WHERE installation_id = ? AND private_key = ? AND previous_private_key IS NOT DISTINCT FROM ?`,
+          [
+            again(key),
+            previous === null ? null : again(previous),
+            str(row, 'installation_id'),
+            key,
+            previous,
+          ],
         );
         report.webhookSigningKeys += changes;
       }

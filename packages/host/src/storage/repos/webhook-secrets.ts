@@ -1,13 +1,11 @@
 import { openConfiguration, reveal, type SecretBox } from '../../secrets/index.js';
 
-/** A sealed value opened, or null (none stored). */
-const openOrNull = (box: SecretBox, value: string | null) => (value === null ? null : reveal(box, value));
-
 import { StorageError } from '../errors.js';
 import { json, numOrNull, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 import { epochOf, ROUTING_EPOCH } from './routing-epoch.js';
 import { credentialsOf, type StoredCredentials } from './webhook-credentials.js';
+import { validSigningKeys } from './webhook-signing-keys.js';
 
 /**
  * Webhook signing secrets per installation: the current one and, during a rotation, the previous one
@@ -33,7 +31,7 @@ export interface WebhookSecretsRepo {
    *
    * @example
    * const target = await storage.webhookSecrets.deliveryTarget(inst.id, Date.now());
-   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'], validUntil: null, epoch: 7, signingKey: null }
+   * // { configuration: { url: 'https://example.com/hook', ... }, secrets: ['whsec_b'], validUntil: null, epoch: 7, signingKeys: [] }
    */
   deliveryTarget(installationId: string, now: number): Promise<DeliveryTargetRead | null>;
 }
@@ -47,8 +45,11 @@ export interface DeliveryTargetRead {
   validUntil: number | null;
   /** The routing epoch the read saw: any change of the installation or its secrets moves it on. */
   epoch: number;
-  /** The installation's ed25519 private key (`whsk_…`, repos/webhook-signing-keys.ts), or null: none made. */
-  signingKey: string | null;
+  /**
+   * The installation's ed25519 private keys valid at the read's `now` (`whsk_…`, repos/webhook-signing-keys.ts),
+   * current first, two during a rotation; empty: none made. `validUntil` covers their list too.
+   */
+  signingKeys: string[];
   /** The endpoint's write-only values (`webhookCredentials`), or null. */
   credentials: StoredCredentials | null;
 }
@@ -105,7 +106,8 @@ export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo
     async deliveryTarget(installationId, now) {
       const row = await sql.get(
         `SELECT i.configuration, s.current_secret, s.previous_secret, s.previous_expires_at,
-                k.private_key, c.credentials, ${ROUTING_EPOCH} AS routing_epoch
+                k.private_key, k.previous_private_key, k.previous_expires_at AS previous_key_expires_at,
+                c.credentials, ${ROUTING_EPOCH} AS routing_epoch
            FROM installations i LEFT JOIN webhook_secrets s ON s.installation_id = i.id
            LEFT JOIN webhook_signing_keys k ON k.installation_id = i.id
            LEFT JOIN webhook_credentials c ON c.installation_id = i.id
@@ -114,12 +116,15 @@ export function webhookSecretsRepo(sql: Sql, box: SecretBox): WebhookSecretsRepo
       );
       if (!row) return null;
       const secrets = validSecrets(row, now, box);
+      const keys = validSigningKeys({ ...row, previous_expires_at: row.previous_key_expires_at }, now, box);
+      const secretsUntil = secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null;
+      const until = [secretsUntil, keys.validUntil].filter((t): t is number => t !== null);
       return {
         configuration: openConfiguration(box, json(row, 'configuration')),
         secrets,
-        validUntil: secrets.length > 1 ? numOrNull(row, 'previous_expires_at') : null,
+        validUntil: until.length ? Math.min(...until) : null,
         epoch: epochOf(row, 'routing_epoch'),
-        signingKey: openOrNull(box, strOrNull(row, 'private_key')),
+        signingKeys: keys.keys,
         credentials: credentialsOf(row, box),
       };
     },

@@ -1,0 +1,43 @@
+/** @jsxImportSource preact */
+import { useState } from 'preact/hooks';
+
+/**
+ * A "Rotate…" button that asks first: `question` and Yes / Cancel, then `onConfirm`. Used by the signing
+ * secret and the ed25519 key of a webhook installation.
+ *
+ * @example
+ * <ConfirmRotate label="Rotate…" question="Rotate? The old secret stays valid for 24 hours." onConfirm={rotate} />
+ */
+export function ConfirmRotate({
+  label,
+  question,
+  onConfirm,
+}: {
+  label: string;
+  question: string;
+  onConfirm(): void;
+}) {
+  const [asking, setAsking] = useState(false);
+  return asking ? (
+    <span class="confirm">
+      <span>{question}</span>
+      <button
+        type="button"
+        class="btn btn-danger"
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        Yes, rotate
+      </button>
+      <button type="button" class="btn btn-secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  ) : (
+    <button type="button" class="btn btn-danger-outline" onClick={() => setAsking(true)}>
+      {label}
+    </button>
+  );
+}
