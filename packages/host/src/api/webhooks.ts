@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { standardSecret } from '@platform/webhooks';
 import { auditInstallation } from '../services/audit.js';
 import type { HostContext } from '../services/context.js';
-import { webhookPublicKey } from '../services/signing-keys.js';
+import { webhookPublicKey } from '../services/public-key.js';
 import {
   enableEndpoint,
   getDelivery,

@@ -1,9 +1,6 @@
-import { generateSigningKeyPair, type SignatureScheme } from '@platform/webhooks';
-import { HttpError } from '../errors.js';
+import { generateSigningKeyPair } from '@platform/webhooks';
 import { signingSettingsOf } from '../signing/index.js';
 import type { StorageTx } from '../storage/index.js';
-import type { HostContext } from './context.js';
-import { requireWebhookInstallation } from './webhooks.js';
 
 /**
  * Makes the installation's ed25519 key pair when its configuration signs with `ed25519` and it has none
@@ -22,40 +19,4 @@ export async function ensureSigningKey(
   if (signingSettingsOf(configuration).scheme !== 'ed25519') return;
   if (await tx.webhookSigningKeys.publicKey(installationId)) return;
   await tx.webhookSigningKeys.ensure(installationId, await generateSigningKeyPair(), now);
-}
-
-/** What `GET /v1/installations/{id}/webhook-public-key` answers. */
-export interface WebhookPublicKeyView {
-  algorithm: 'ed25519';
-  /** `whpk_<base64 of the 32-byte key>`, the Standard Webhooks spelling. */
-  publicKey: string;
-  /** The installation's signature scheme now (the key verifies `v1a` only while it is `ed25519`). */
-  scheme: SignatureScheme;
-  createdAt: string;
-}
-
-/**
- * The installation's ed25519 public key; 404 `not_found` (saying how to make one) when it never signed
- * with `ed25519`.
- *
- * @example
- * const { publicKey } = await webhookPublicKey(ctx, 'inst_1'); // 'whpk_…'
- */
-export async function webhookPublicKey(ctx: HostContext, id: string): Promise<WebhookPublicKeyView> {
-  const record = await requireWebhookInstallation(ctx, id);
-  const key = await ctx.storage.webhookSigningKeys.publicKey(id);
-  if (!key) {
-    throw new HttpError(
-      404,
-      'not_found',
-      `Installation "${id}" has no ed25519 public key: one is made when its signature_scheme becomes ed25519 ` +
-        `(PATCH /v1/installations/${id} with {"configuration":{"signature_scheme":"ed25519"}}, or the dashboard's installation page).`,
-    );
-  }
-  return {
-    algorithm: 'ed25519',
-    publicKey: key.publicKey,
-    scheme: signingSettingsOf(record.configuration).scheme,
-    createdAt: new Date(key.createdAt).toISOString(),
-  };
 }
