@@ -186,6 +186,7 @@ describe.each(
       .toEqual({
         slow: false,
         maxInFlight: null,
+        filtered: 0,
         disabled: false,
         disabledAt: null,
         failingSince: null,
