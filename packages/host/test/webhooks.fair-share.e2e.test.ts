@@ -77,7 +77,7 @@ describe.each(
       (await host.api<{ endpoint: unknown }>('GET', `/v1/installations/${id}/deliveries?limit=1`)).body
         .endpoint;
     // (slow, not disabled: endpoint health is another matter, webhooks.health.e2e.test.ts)
-    const enabled = { disabled: false, disabledAt: null, failingSince: null, held: 0 };
+    const enabled = { disabled: false, disabledAt: null, failingSince: null, held: 0, filtered: 0 };
     expect(await endpointOf(deadInstallation)).toEqual({ slow: true, maxInFlight: 4, ...enabled });
     expect(await endpointOf(healthyInstallation)).toEqual({ slow: false, maxInFlight: null, ...enabled });
     const late = await post('space-dead', 'dead-late');
