@@ -292,6 +292,45 @@ describe('platform listen', () => {
     }
   });
 
+  it('configure sets endpoint settings and shows their credentials masked; deliveries list counts filtered events', async () => {
+    const api = (path: string, body: unknown) =>
+      fetch(`${host.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${flags[3]}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ id: string }>);
+    const { id } = await api('/v1/installations', {
+      integration: 'webhook',
+      space: 'space_filtered',
+      configuration: { url: 'http://127.0.0.1:9/hook', space_content_updated: true },
+    });
+    const set = await run(
+      [
+        'configure',
+        'headers={"X-Api-Key":"cli-key-123"}',
+        'filter={"field":"revisionId","prefix":"keep-"}',
+        '--installation',
+        id,
+        '--json',
+        ...flags,
+      ],
+      { env },
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).not.toContain('cli-key-123');
+    expect(JSON.parse(set.stdout).configuration.headers).toEqual({ 'X-Api-Key': '********' });
+    const refused = await run(['configure', 'headers={"Host":"x"}', '--installation', id, ...flags], { env });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('configuration.headers: header "Host"');
+    await api('/v1/events', {
+      type: 'space_content_updated',
+      spaceId: 'space_filtered',
+      revisionId: 'drop-1',
+    });
+    const out = (await run(['deliveries', 'list', '--installation', id, ...flags], { env })).stdout;
+    expect(out).toContain('Filtered out: 1 event(s)');
+  });
+
   it('says clearly when the host refuses a local URL', async () => {
     const strict = await startTestHost();
     try {

@@ -133,6 +133,11 @@ Examples:
           `Endpoint disabled${page.endpoint.disabledAt ? ` since ${page.endpoint.disabledAt}` : ''}: every delivery to it was exhausted for too long; nothing is sent to it and ${page.endpoint.held} new deliveries are kept (held). Enable it in the dashboard or the subscriber portal, or with POST /v1/installations/${id}/endpoint/enable.\n`,
         );
       }
+      if (page.endpoint && page.endpoint.filtered > 0) {
+        context.io.stdout(
+          `Filtered out: ${page.endpoint.filtered} event(s) of a selected type did not pass this endpoint's filter since the host started (no delivery made).\n`,
+        );
+      }
       if (page.deliveries.length === 0) context.io.stdout('No deliveries.\n');
       for (const d of page.deliveries) printDelivery(context, d, false);
     });

@@ -52,6 +52,8 @@ export interface DeliveryTarget {
   rateLimit?: number;
   /** The installation's retry schedule (`retry_schedule`); absent: the spec's (`SPEC_SCHEDULE`). */
   schedule?: RetrySchedule;
+  /** Resolves when the request may leave now (a rate limit's last check); called once per request. */
+  beforeSend?: () => Promise<void>;
 }
 
 /** A renewable `Authorization` header value (an OAuth2 client-credentials token). */
@@ -264,6 +266,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       );
       if (late) options.onLateRetry(job, late);
     }
+    if (target.beforeSend) await target.beforeSend();
     // The fair share times the HTTP exchange only: the host's own storage work before and after it
     // (reading the target, recording the attempt) never makes an endpoint slow.
     timing?.begin();

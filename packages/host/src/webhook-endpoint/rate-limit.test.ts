@@ -58,4 +58,25 @@ describe('RateSchedule', () => {
       ),
     );
   });
+
+  it('admit: never more than rate requests leave in any second, whatever the planned times (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.array(fc.integer({ min: 0, max: 3000 }), { maxLength: 120 }),
+        (rate, wanted) => {
+          const s = new RateSchedule();
+          const left: number[] = [];
+          // Each request asks at its wanted time, then again after the wait it is told, until admitted.
+          for (const at of [...wanted].sort((a, b) => a - b)) {
+            let now = Math.max(at, left.at(-1) ?? 0);
+            for (let wait = s.admit('e', rate, now); wait > 0; wait = s.admit('e', rate, now)) now += wait;
+            left.push(now);
+          }
+          for (let i = rate; i < left.length; i++)
+            expect(left[i]! - left[i - rate]!).toBeGreaterThanOrEqual(1000);
+        },
+      ),
+    );
+  });
 });

@@ -22,6 +22,33 @@ export class RateSchedule {
   readonly #next = new Map<string, { turn: number; sent: number[] }>();
   /** Per deferred delivery: its turn. */
   readonly #turns = new Map<string, number>();
+  /** Per endpoint: when its last `rate` requests actually left (ascending). */
+  readonly #left = new Map<string, number[]>();
+
+  /**
+   * The last check before a request of endpoint `key` leaves at `now`: 0 when fewer than `rate` left in
+   * the second before (the request is counted), else how many ms to wait before asking again. It holds the
+   * limit on what actually leaves, when a busy process sends planned requests late and together.
+   *
+   * @example
+   * schedule.admit('inst_1', 2, 0); // 0
+   * schedule.admit('inst_1', 2, 10); // 0
+   * schedule.admit('inst_1', 2, 20); // 980
+   */
+  admit(key: string, rate: number, now: number): number {
+    let left = this.#left.get(key);
+    if (!left) {
+      if (this.#left.size >= MAX_ENTRIES) this.#left.clear();
+      left = [];
+      this.#left.set(key, left);
+    }
+    while (left.length > 0 && (left[0]! <= now - 1000 || left.length > rate)) left.shift();
+    if (left.length < rate) {
+      left.push(now);
+      return 0;
+    }
+    return left[0]! + 1000 - now;
+  }
 
   /**
    * Turns for deliveries `ids` of endpoint `key` limited to `rate` per second, claimed at `now`. A delivery

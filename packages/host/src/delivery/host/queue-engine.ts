@@ -204,6 +204,12 @@ export function startDeliveryEngine(
   // one whose turn is further off than the claim-ahead goes back to the queue, due at its turn (no attempt
   // spent, no slot held meanwhile). Endpoints without a limit: untouched.
   const schedule = new RateSchedule();
+  const admitted = async (installationId: string, rate: number): Promise<void> => {
+    for (let wait = schedule.admit(installationId, rate, Date.now()); wait > 0; ) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = schedule.admit(installationId, rate, Date.now());
+    }
+  };
   const pace = async (claimed: QueuedDelivery[]): Promise<QueuedDelivery[]> => {
     if (claimed.length === 0) return claimed;
     const byInstallation = new Map<string, QueuedDelivery[]>();
@@ -365,10 +371,17 @@ export function startDeliveryEngine(
         return jobs.nextDueAt(['deliver'], disabled.length === 0 ? exclude : [...exclude, ...disabled]);
       },
     },
-    resolveTarget: (job) =>
-      operator.isOwn(job.record.installationId)
-        ? operator.target()
-        : targets.resolve({ installationId: job.record.installationId, routingEpoch: job.routingEpoch }),
+    resolveTarget: async (job) => {
+      if (operator.isOwn(job.record.installationId)) return operator.target();
+      const target = await targets.resolve({
+        installationId: job.record.installationId,
+        routingEpoch: job.routingEpoch,
+      });
+      const rate = target?.rateLimit;
+      if (!target || rate === undefined) return target;
+      // What was planned may leave late and together (a busy process): the limit holds on what leaves.
+      return { ...target, beforeSend: () => admitted(job.installationId, rate) };
+    },
     dispatcher,
     policy: deps.policy,
     userAgentVersion: version,
