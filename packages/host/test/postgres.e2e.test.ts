@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKey } from '../src/secrets/index.js';
 import { type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -28,6 +29,8 @@ describe.each([
       DATABASE_URL: url.toString(),
       PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
       PLATFORM_DELIVERY_THREAD: thread,
+      // Hosts on one database share the secrets key (docs/operations.md "Secrets key").
+      PLATFORM_SECRETS_KEY: generateKey(),
     };
     // Both start at once: migrations and the built-in publish must be safe when raced.
     [a, b] = await Promise.all([startTestHost(env), startTestHost(env)]);
