@@ -12,7 +12,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 MAIN=$(cd "$HERE/../.." && pwd)
 BEFORE=${1:-}
 PARTS=${PARTS:-node pg app}
-[ -n "$BEFORE" ] && PARTS="$PARTS before"
+[ -n "$BEFORE" ] && [[ " $PARTS " != *" before "* ]] && PARTS="$PARTS before"
 OUTDIR=$HERE/out
 mkdir -p "$OUTDIR"
 want() { [[ " $PARTS " == *" $1 "* ]]; }

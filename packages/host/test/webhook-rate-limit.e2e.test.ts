@@ -42,8 +42,9 @@ describe.each(BACKENDS)('webhook rate limit (%s)', (backend) => {
     await limited.waitFor(EVENTS, 20_000);
     const limitedDone = Date.now() - started;
 
-    // The free endpoint got everything long before the limited one could (at 5/s, 15 take ≥ 2.8 s).
-    expect(freeDone).toBeLessThan(2_000);
+    // The free endpoint got everything before a limit of 5/s would have let 15 through (≥ 2.8 s): it was not
+    // held to the other endpoint's rate. (No tighter bound: a busy machine may take seconds to deliver 15.)
+    expect(freeDone).toBeLessThan(((EVENTS - 1) / RATE) * 1000);
     expect(limitedDone).toBeGreaterThanOrEqual(((EVENTS - 1) / RATE) * 1000 - 100);
     // Never more than the rate in any second at the receiver (two extra allowed: a request delayed by a busy
     // machine arrives together with the next ones; unlimited, all 15 arrive within a second).
