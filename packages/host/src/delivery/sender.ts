@@ -51,6 +51,8 @@ export interface AttemptResult {
   durationMs: number;
   /** The HTTP status, when the receiver answered. */
   statusCode?: number;
+  /** A broker destination's acknowledgement (no HTTP status): the message is stored by the broker. */
+  acknowledged?: boolean;
   /** The network-level failure, when it did not. */
   error?: AttemptError;
   /** The first 4 KiB of the response body, decoded as UTF-8 (a cut character is dropped). */

@@ -1,0 +1,53 @@
+import type { AddressPolicy } from '../../net/index.js';
+import type { AttemptResult } from '../sender.js';
+
+/**
+ * The destination seam (docs/architecture.md "Destinations"): what webhook delivery needs of a place it
+ * delivers to. HTTP is one destination; message brokers are others. A destination is one folder under
+ * `delivery/destinations/` and one entry in the registry.
+ *
+ * One attempt's outcome is an {@link AttemptResult}, recorded in the attempt log as for HTTP: a
+ * broker's acknowledgement is `acknowledged: true` (no HTTP status), a failure is `error` with a
+ * stable code (`connection_refused`, `timeout`, `broker_unavailable`, `broker_rejected`,
+ * `target_blocked`, ...), classified retryable or not by the delivery policy.
+ */
+export interface DestinationMessage {
+  /** The event JSON, byte-identical on every attempt. */
+  body: string;
+  eventId: string;
+  eventType: string;
+  /** Stable across the retries of a delivery. */
+  deliveryId: string;
+  /** 1-based attempt number. */
+  attempt: number;
+  /** Signature and metadata headers, as HTTP would send them (a broker sends them as message headers). */
+  headers: Readonly<Record<string, string>>;
+}
+
+/** Where a destination's connection goes, checked against the address policy before connecting. */
+export interface DestinationAddress {
+  host: string;
+  port: number;
+}
+
+/** An open connection of one installation's destination; reused across attempts. */
+export interface DestinationClient {
+  /** One attempt with a deadline. Never throws: failures are results. */
+  send(message: DestinationMessage, options: { timeoutMs: number }): Promise<AttemptResult>;
+  /** Closes the connection; idempotent. */
+  close(): Promise<void>;
+}
+
+/** A kind of destination: its configuration, validated when saved, and how to open a client. */
+export interface Destination<Config> {
+  /** Stable name stored with the installation's configuration (`http`, `rabbitmq`, `nats`, `redis-streams`). */
+  kind: string;
+  /** Parses the saved configuration; a bad one throws a zod error naming the field. */
+  parse(config: unknown): Config;
+  /** A description safe for logs and errors: no credentials. */
+  describe(config: Config): string;
+  /** The network addresses the destination connects to (checked against the address policy). */
+  addresses(config: Config): DestinationAddress[];
+  /** Opens a client; connection failures come back from `send`, not from here. */
+  open(config: Config, context: { policy: AddressPolicy }): DestinationClient;
+}
