@@ -108,8 +108,25 @@ export interface SiteInstallation {
   configuration: InstallationConfiguration;
   /** External identifiers. */
   externalIds: string[];
-  /** URLs of the installation. */
-  urls: InstallationUrls;
+  /**
+   * URLs of the installation; `published`: where the host serves the site to its visitors
+   * (`{content origin}/sites/{siteId}`, docs/visitor-authentication.md).
+   */
+  urls: InstallationUrls & { published?: string };
+}
+
+/**
+ * Secrets the host shares with the integration to sign what it hands back (docs/visitor-authentication.md).
+ *
+ * @example
+ * const s: SigningSecrets = { siteInstallation: 'pvs_...' };
+ */
+export interface SigningSecrets {
+  /**
+   * A site installation's secret: the integration signs a visitor's claims with it (a JWT, HS256) and
+   * the host verifies them. Present for site installations only.
+   */
+  siteInstallation?: string;
 }
 
 /**
@@ -167,6 +184,8 @@ export interface IntegrationEnvironment {
   spaceInstallation?: SpaceInstallation;
   /** Present for site installations only. */
   siteInstallation?: SiteInstallation;
+  /** Secrets to sign what the host verifies (visitor claims); `{}` when the installation has none. */
+  signingSecrets?: SigningSecrets;
 }
 
 /**

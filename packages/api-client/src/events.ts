@@ -144,6 +144,27 @@ export interface FetchPublishedScriptEvent extends BaseEvent {
 }
 
 /**
+ * A visitor of a protected site (docs/visitor-authentication.md) has no session, or asks to log out:
+ * the integration's `fetch_visitor_authentication` answers a redirect (`Response.redirect(url)`) to
+ * its identity provider's sign-in page, or, for `action: 'logout'`, to where the visitor goes next.
+ * @example const e: FetchVisitorAuthenticationEvent = { type: 'fetch_visitor_authentication', eventId: 'e', installationId: 'inst_1', siteId: 'site_1', location: '/guide?tab=2' };
+ */
+export interface FetchVisitorAuthenticationEvent extends BaseEvent {
+  type: 'fetch_visitor_authentication';
+  /** Id of the site installation asked (the site's authentication backend). */
+  installationId: string;
+  /** Id of the protected site. */
+  siteId: string;
+  /**
+   * Where the visitor was going, as a path of the site with its query (`/guide?tab=2`; `/` for the
+   * site's root): send them back there once signed in (`siteInstallation.urls.published` + location).
+   */
+  location: string;
+  /** `logout`: the visitor's session was ended; answer where to send them (or nothing: the site's root). */
+  action?: 'logout';
+}
+
+/**
  * Every event the host sends to an integration.
  * @example
  * function spaceOf(e: Event): string | undefined { return 'spaceId' in e ? e.spaceId : undefined; }
@@ -161,6 +182,7 @@ export type Event =
   | PageFeedbackEvent
   | UIRenderEvent
   | FetchPublishedScriptEvent
+  | FetchVisitorAuthenticationEvent
   | FetchEvent;
 
 /** Name of an event type. @example const t: EventType = 'fetch'; */

@@ -144,6 +144,15 @@ export const EVENT_CATALOGUE = {
     scope: 'site:script:inject',
     webhook: false,
   },
+  fetch_visitor_authentication: {
+    title: 'Visitor authentication',
+    summary:
+      "A visitor of a protected site has no session: the host asks the installation where to send them to sign in (an identity provider's URL), or, on logout, where to send them after their session ends.",
+    source: 'host',
+    place: 'site',
+    scope: 'site:visitor:auth',
+    webhook: false,
+  },
   fetch: {
     title: 'Public endpoint request',
     summary: "An HTTP request reached the installation's public endpoint; the body travels unmodified.",
@@ -172,6 +181,7 @@ export const HOST_EVENT = {
   siteInstallationSetup: 'site_installation_setup',
   uiRender: 'ui_render',
   fetchPublishedScript: 'fetch_published_script',
+  fetchVisitorAuthentication: 'fetch_visitor_authentication',
   fetch: 'fetch',
 } as const satisfies Record<string, EventType>;
 

@@ -77,6 +77,14 @@ export async function parseEnvelope(raw: ArrayBuffer, contentType: string | null
       `Invalid "event" part: a ${HOST_EVENT.fetchPublishedScript} event needs a string siteId`,
     );
   }
+  if (
+    record.type === HOST_EVENT.fetchVisitorAuthentication &&
+    (typeof record.siteId !== 'string' || typeof record.location !== 'string')
+  ) {
+    throw new EnvelopeError(
+      `Invalid "event" part: a ${HOST_EVENT.fetchVisitorAuthentication} event needs a string siteId and location`,
+    );
+  }
   const part = form.get('fetch-body');
   const body =
     part === null

@@ -5,12 +5,14 @@ export type {
   EventOf,
   EventType,
   FetchPublishedScriptEvent,
+  FetchVisitorAuthenticationEvent,
   IntegrationEnvironment,
 } from '@platform/api-client';
 export type {
   EventByType,
   FetchEventCallback,
   FetchPublishScriptEventCallback,
+  FetchVisitorAuthenticationEventCallback,
   RuntimeContext,
   RuntimeEnvironment,
   StoredOAuthCredentials,
@@ -47,5 +49,7 @@ export { OAUTH_STATE_TTL_MS } from './oauth-state';
 export { signPlatformBody, verifyPlatformSignature } from './platform-signature';
 export type { PublicEndpointOptions } from './public-endpoint';
 export { createPublicEndpointHandler } from './public-endpoint';
+export type { VisitorClaims } from './visitor-auth';
+export { signVisitorToken, VISITOR_TOKEN_SECONDS, visitorReturnUrl } from './visitor-auth';
 export type { WebhookSignatureOptions } from './webhook-signature';
 export { verifyWebhookSignature } from './webhook-signature';

@@ -1,4 +1,11 @@
-import type { Event, EventOf, EventType, FetchEvent, FetchPublishedScriptEvent } from '@platform/api-client';
+import type {
+  Event,
+  EventOf,
+  EventType,
+  FetchEvent,
+  FetchPublishedScriptEvent,
+  FetchVisitorAuthenticationEvent,
+} from '@platform/api-client';
 import { createApiClient, HOST_EVENT } from '@platform/api-client';
 import type { Component } from './component';
 import type { IntegrationContext } from './context';
@@ -19,7 +26,10 @@ export const SUPPORTED_VERSIONS = ['v1'] as const;
  */
 export type RuntimeEventType = Exclude<
   EventType,
-  typeof HOST_EVENT.fetch | typeof HOST_EVENT.uiRender | typeof HOST_EVENT.fetchPublishedScript
+  | typeof HOST_EVENT.fetch
+  | typeof HOST_EVENT.uiRender
+  | typeof HOST_EVENT.fetchPublishedScript
+  | typeof HOST_EVENT.fetchVisitorAuthentication
 >;
 
 /**
@@ -48,6 +58,15 @@ export interface IntegrationDefinition<Context extends IntegrationContext = Inte
    */
   fetch_published_script?: (
     event: FetchPublishedScriptEvent,
+    context: Context,
+  ) => Response | undefined | Promise<Response | undefined>;
+  /**
+   * Visitor authentication (docs/visitor-authentication.md): where a visitor of the protected site is
+   * sent to sign in, as a redirect (`Response.redirect(url)`); for `event.action === 'logout'`, where
+   * they go once logged out (or nothing: the site's root). Needs the scope `site:visitor:auth`.
+   */
+  fetch_visitor_authentication?: (
+    event: FetchVisitorAuthenticationEvent,
     context: Context,
   ) => Response | undefined | Promise<Response | undefined>;
 }
@@ -126,6 +145,22 @@ async function dispatch(
     if (response === undefined || response === null) return new Response(null, { status: 204 });
     if (!(response instanceof Response)) {
       throw new TypeError('fetch_published_script returned neither a Response nor nothing');
+    }
+    return response;
+  }
+  if (event.type === HOST_EVENT.fetchVisitorAuthentication) {
+    const hook = definition.fetch_visitor_authentication;
+    if (!hook) {
+      return jsonError(
+        404,
+        'no_visitor_authentication',
+        'This integration has no fetch_visitor_authentication hook',
+      );
+    }
+    const response: unknown = await hook(event, context);
+    if (response === undefined || response === null) return new Response(null, { status: 204 });
+    if (!(response instanceof Response)) {
+      throw new TypeError('fetch_visitor_authentication returned neither a Response nor nothing');
     }
     return response;
   }
@@ -225,6 +260,7 @@ export function createIntegration<Context extends IntegrationContext = Integrati
     const log = new InvocationLog([
       environment.apiTokens.installation,
       ...Object.values(environment.secrets),
+      ...(environment.signingSecrets?.siteInstallation ? [environment.signingSecrets.siteInstallation] : []),
     ]);
     const logger = createLogger(log);
     const context: IntegrationContext = {

@@ -91,7 +91,7 @@ export type ModuleInspection =
   | { ok: false; message: string };
 
 /** Events whose handler is a key of the definition itself, since it answers something. */
-const HOOKS: readonly string[] = [HOST_EVENT.fetchPublishedScript];
+const HOOKS: readonly string[] = [HOST_EVENT.fetchPublishedScript, HOST_EVENT.fetchVisitorAuthentication];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

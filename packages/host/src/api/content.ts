@@ -4,6 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import { HttpError } from '../errors.js';
 import type { HostContext } from '../services/context.js';
 import type { ExecutorSelector } from '../services/invoker.js';
+import { siteRoutes } from '../visitor-auth/index.js';
 import { createRouter } from './app-types.js';
 import { errorAnswer } from './error-response.js';
 import { portalPageRoutes } from './portal-page.js';
@@ -25,12 +26,13 @@ export function createContentApp(ctx: HostContext, executors: ExecutorSelector) 
   app.route('/', publicEndpointRoutes(ctx, executors, 'content'));
   app.route('/', publishedScriptRoutes(ctx, executors));
   app.route('/', portalPageRoutes(ctx));
+  app.route('/', siteRoutes(ctx, executors));
   app.notFound((c) =>
     c.json(
       new HttpError(
         404,
         'not_found',
-        `This origin serves integrations' public endpoints, published site scripts and the subscriber portal (/portal/) only; the API and the dashboard are at ${ctx.baseUrl()}.`,
+        `This origin serves integrations' public endpoints, published site scripts, sites (/sites/{siteId}/) and the subscriber portal (/portal/) only; the API and the dashboard are at ${ctx.baseUrl()}.`,
       ).toJSON(),
       404,
     ),

@@ -1,6 +1,7 @@
 import type { IntegrationEnvironment } from '@platform/api-client';
 import { installationShapes, type Manifest } from '@platform/manifest';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
+import { withSiteFields } from '../visitor-auth/environment.js';
 import { type HostContext, publicEndpoint } from './context.js';
 import { integrationIconUrl } from './integrations.js';
 
@@ -9,7 +10,8 @@ import { integrationIconUrl } from './integrations.js';
  * scoped to this installation, the integration (with the installation's public endpoint and, when
  * uploaded, the URL of its icon),
  * secrets, and the organization plus space/site installation shapes (`installationShapes` of
- * `@platform/manifest`; docs/published-scripts.md "Settings and environment of a site installation").
+ * `@platform/manifest`; docs/published-scripts.md "Settings and environment of a site installation"), and for
+ * a site installation the site's URL and signing secret (docs/visitor-authentication.md).
  *
  * @example
  * const environment = buildEnvironment(ctx, integration, installation);
@@ -21,7 +23,7 @@ export function buildEnvironment(
 ): IntegrationEnvironment {
   const urls = { publicEndpoint: publicEndpoint(ctx, integration.name, installation.id) };
   const icon = integrationIconUrl(ctx, integration);
-  return {
+  return withSiteFields(ctx, installation, {
     apiEndpoint: ctx.baseUrl(),
     apiTokens: { installation: ctx.tokens.issue(installation.id) },
     integration: {
@@ -32,5 +34,5 @@ export function buildEnvironment(
     },
     secrets: integration.secrets,
     ...installationShapes(integration.manifest as Pick<Manifest, 'configurations'>, installation, urls),
-  };
+  });
 }

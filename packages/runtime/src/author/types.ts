@@ -2,6 +2,7 @@ import type {
   EventOf,
   EventType,
   FetchPublishedScriptEvent,
+  FetchVisitorAuthenticationEvent,
   IntegrationEnvironment,
   OrganizationInstallation,
   SiteInstallation,
@@ -63,5 +64,17 @@ export type EventByType<T extends EventType> = EventOf<T>;
  */
 export type FetchPublishScriptEventCallback<Context extends RuntimeContext = RuntimeContext> = (
   event: FetchPublishedScriptEvent,
+  context: Context,
+) => Response | undefined | Promise<Response | undefined>;
+
+/**
+ * The integration's visitor-authentication hook (docs/visitor-authentication.md) with a typed context:
+ * a redirect to the identity provider, or (logout) to where the visitor goes next.
+ * @example
+ * const signIn: FetchVisitorAuthenticationEventCallback<MyContext> = async (event) =>
+ *   Response.redirect(`https://idp.example.com/authorize?state=${encodeURIComponent(event.location)}`);
+ */
+export type FetchVisitorAuthenticationEventCallback<Context extends RuntimeContext = RuntimeContext> = (
+  event: FetchVisitorAuthenticationEvent,
   context: Context,
 ) => Response | undefined | Promise<Response | undefined>;
