@@ -55,15 +55,15 @@ export function sitePage(
 }
 
 /**
- * The page shown when a visitor cannot be let in (a refused token, a guard not set up): what happened
- * and what to do, never a secret.
+ * The page shown when a visitor cannot be let in (a refused token, a guard not set up) or logged out:
+ * what happened and what to do next (`link` to `retry`), never a secret.
  *
  * @example
  * const html = problemPage('Sign-in refused', 'the token has expired', '/sites/site_1/');
  */
-export function problemPage(title: string, detail: string, retry: string): string {
+export function problemPage(title: string, detail: string, retry: string, link = 'Try again'): string {
   return layout(
     title,
-    `<h1>${escapeText(title)}</h1><p id="problem">${escapeText(detail)}</p><p><a href="${escapeText(retry)}">Try again</a></p>`,
+    `<h1>${escapeText(title)}</h1><p id="problem">${escapeText(detail)}</p><p><a href="${escapeText(retry)}">${escapeText(link)}</a></p>`,
   );
 }

@@ -51,11 +51,17 @@ export function siteRoutes(ctx: HostContext, executors: ExecutorSelector) {
     if (location === '/~visitor/logout' || location.startsWith('/~visitor/logout?')) {
       const clear = sessionCookie(base, undefined, 0, secure());
       const next = target ? await askVisitorAuthentication(ctx, executors, target, '/', 'logout') : undefined;
-      return c.body(null, 302, {
-        ...NO_STORE,
-        location: next ?? `${siteUrl(ctx, siteId)}/`,
-        'set-cookie': clear,
-      });
+      if (next) return c.body(null, 302, { ...NO_STORE, location: next, 'set-cookie': clear });
+      // Not straight back to the site: a provider that still has the visitor's session would sign them
+      // in again at once.
+      return c.html(
+        problemPage('Logged out', 'You are logged out of this site.', `${base}/`, 'Sign in again'),
+        200,
+        {
+          ...PAGE_HEADERS,
+          'set-cookie': clear,
+        },
+      );
     }
     if (!target) {
       if (location === '/~visitor') return c.json({ authenticated: false, claims: null }, 200, NO_STORE);
