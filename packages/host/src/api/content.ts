@@ -13,9 +13,10 @@ import { publishedScriptRoutes } from './published-scripts.js';
 
 /**
  * The app of the content origin (the second listener, `PLATFORM_CONTENT_PORT` / `PLATFORM_CONTENT_URL`):
- * the installations' public endpoints, the sites' published scripts and the subscriber portal page
- * (`/portal/`, which calls the API's origin with its session token), nothing else — no API route, no
- * dashboard, no token is ever accepted here.
+ * the installations' public endpoints, the sites' published scripts, the sites themselves (`/sites/{siteId}/`,
+ * guarded by visitor authentication: visitor-auth/) and the subscriber portal page (`/portal/`, which calls
+ * the API's origin with its session token), nothing else — no API route, no dashboard, no token is ever
+ * accepted here (a protected site's visitor session cookie is the one credential read).
  *
  * @example
  * const content = createContentApp(ctx, executors);
