@@ -2,3 +2,4 @@
 // validates with it; clients import the types and the Markdown conversion from the main entry).
 
 export * from './document/schema';
+export * from './document/content-source';

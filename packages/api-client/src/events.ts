@@ -165,6 +165,44 @@ export interface FetchVisitorAuthenticationEvent extends BaseEvent {
 }
 
 /**
+ * The host asks a content source (docs/content-sources.md) for its pages: `createContentSource`'s
+ * `getRevision` answers `{ pages }`.
+ * @example const e: ContentComputeRevisionEvent = { type: 'content_compute_revision', eventId: 'e', installationId: 'inst_1', spaceId: 'spc_1', sourceId: 'releases', props: {}, dependencies: {} };
+ */
+export interface ContentComputeRevisionEvent extends BaseEvent {
+  type: 'content_compute_revision';
+  /** Id of the installation whose source is asked. */
+  installationId: string;
+  /** Id of the space the pages are for. */
+  spaceId: string;
+  /** Id of the content source (`contentSources[].id` of the manifest). */
+  sourceId: string;
+  /** The props the space's content was set up with. */
+  props: Record<string, unknown>;
+  /** Resolved dependencies (none yet: always `{}`). */
+  dependencies: Record<string, unknown>;
+}
+
+/**
+ * The host asks a content source for the document of one of its pages, with the props the page named
+ * (`computed.props`); `getPageDocument` answers it.
+ * @example const e: ContentComputeDocumentEvent = { type: 'content_compute_document', eventId: 'e', installationId: 'inst_1', spaceId: 'spc_1', sourceId: 'releases', props: { tag: 'v1' }, dependencies: {} };
+ */
+export interface ContentComputeDocumentEvent extends BaseEvent {
+  type: 'content_compute_document';
+  /** Id of the installation whose source is asked. */
+  installationId: string;
+  /** Id of the space the page is for. */
+  spaceId: string;
+  /** Id of the content source. */
+  sourceId: string;
+  /** The page's `computed.props`. */
+  props: Record<string, unknown>;
+  /** Resolved dependencies (none yet: always `{}`). */
+  dependencies: Record<string, unknown>;
+}
+
+/**
  * Every event the host sends to an integration.
  * @example
  * function spaceOf(e: Event): string | undefined { return 'spaceId' in e ? e.spaceId : undefined; }
@@ -183,6 +221,8 @@ export type Event =
   | UIRenderEvent
   | FetchPublishedScriptEvent
   | FetchVisitorAuthenticationEvent
+  | ContentComputeRevisionEvent
+  | ContentComputeDocumentEvent
   | FetchEvent;
 
 /** Name of an event type. @example const t: EventType = 'fetch'; */

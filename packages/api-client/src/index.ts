@@ -23,6 +23,11 @@ export { createApiClient } from './client';
 export type * from './contentkit';
 export { ContentKitIcon } from './contentkit';
 export { type MarkdownBlockSpec, markdownToNodes, nodesToMarkdown } from './document/markdown';
+export type {
+  ContentSourceDocument,
+  ContentSourcePage,
+  ContentSourceRevision,
+} from './document/content-source';
 export type { DocumentBlockNode, DocumentNode, DocumentTextNode, SpaceDocument } from './document/schema';
 export type {
   ApiTokens,
@@ -44,6 +49,8 @@ export { ApiError, ApiError as GitBookAPIError, apiErrorFromResponse } from './e
 export type {
   BaseEvent,
   ComponentAction,
+  ContentComputeDocumentEvent,
+  ContentComputeRevisionEvent,
   Event,
   EventOf,
   EventType,

@@ -153,6 +153,23 @@ export const EVENT_CATALOGUE = {
     scope: 'site:visitor:auth',
     webhook: false,
   },
+  content_compute_revision: {
+    title: 'Content source: pages',
+    summary:
+      "The host asks one of the installation's content sources for the pages it generates from its external source (titles, and the props each page's document is computed from).",
+    source: 'host',
+    place: 'space',
+    scope: 'space:content:write',
+    webhook: false,
+  },
+  content_compute_document: {
+    title: 'Content source: page document',
+    summary: "The host asks one of the installation's content sources for the document of one of its pages.",
+    source: 'host',
+    place: 'space',
+    scope: 'space:content:write',
+    webhook: false,
+  },
   fetch: {
     title: 'Public endpoint request',
     summary: "An HTTP request reached the installation's public endpoint; the body travels unmodified.",
@@ -182,6 +199,8 @@ export const HOST_EVENT = {
   uiRender: 'ui_render',
   fetchPublishedScript: 'fetch_published_script',
   fetchVisitorAuthentication: 'fetch_visitor_authentication',
+  contentComputeRevision: 'content_compute_revision',
+  contentComputeDocument: 'content_compute_document',
   fetch: 'fetch',
 } as const satisfies Record<string, EventType>;
 

@@ -193,6 +193,23 @@ const manifestShape = {
     )
     .optional()
     .describe('Components offered in the Command + / menu.'),
+  contentSources: z
+    .array(
+      z.strictObject({
+        id: z
+          .string()
+          .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, {
+            error: 'a content source `id` is a lowercase slug (e.g. `releases`), the `sourceId` of `createContentSource`',
+          })
+          .describe('Id of the source: the `sourceId` given to `createContentSource`.'),
+        title: text('the content source `title`').describe('Name of the source shown to the space owner.'),
+        description: z.string().optional().describe('What the source generates.'),
+      }),
+    )
+    .optional()
+    .describe(
+      'Sources of generated pages (`createContentSource`, docs/content-sources.md); they need `space:content:write`.',
+    ),
   categories: z
     .array(
       z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, {

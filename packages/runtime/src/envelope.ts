@@ -85,6 +85,15 @@ export async function parseEnvelope(raw: ArrayBuffer, contentType: string | null
       `Invalid "event" part: a ${HOST_EVENT.fetchVisitorAuthentication} event needs a string siteId and location`,
     );
   }
+  if (
+    (record.type === HOST_EVENT.contentComputeRevision ||
+      record.type === HOST_EVENT.contentComputeDocument) &&
+    (typeof record.sourceId !== 'string' || typeof record.props !== 'object' || record.props === null)
+  ) {
+    throw new EnvelopeError(
+      `Invalid "event" part: a ${String(record.type)} event needs a string sourceId and object props`,
+    );
+  }
   const part = form.get('fetch-body');
   const body =
     part === null

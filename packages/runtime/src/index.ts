@@ -1,5 +1,7 @@
 export type {
   ComponentAction,
+  ContentComputeDocumentEvent,
+  ContentComputeRevisionEvent,
   ContentKitElement,
   Event,
   EventOf,
@@ -26,6 +28,8 @@ export type {
   ComponentElement,
 } from './component';
 export { createComponent } from './component';
+export type { ContentSourceDefinition, ContentSourceInput } from './content-source';
+export { createContentSource } from './content-source';
 export { ContentKit } from './contentkit';
 export type { FetchHandler, IntegrationContext } from './context';
 export { publicEndpointOf, publicPath } from './context';

@@ -1,4 +1,6 @@
 import type {
+  ContentComputeDocumentEvent,
+  ContentComputeRevisionEvent,
   Event,
   EventOf,
   EventType,
@@ -8,6 +10,7 @@ import type {
 } from '@platform/api-client';
 import { createApiClient, HOST_EVENT } from '@platform/api-client';
 import type { Component } from './component';
+import type { ContentSourceDefinition } from './content-source';
 import type { IntegrationContext } from './context';
 import { type Envelope, EnvelopeError, parseEnvelope } from './envelope';
 import { IntegrationError, jsonError } from './errors';
@@ -30,6 +33,8 @@ export type RuntimeEventType = Exclude<
   | typeof HOST_EVENT.uiRender
   | typeof HOST_EVENT.fetchPublishedScript
   | typeof HOST_EVENT.fetchVisitorAuthentication
+  | typeof HOST_EVENT.contentComputeRevision
+  | typeof HOST_EVENT.contentComputeDocument
 >;
 
 /**
@@ -69,6 +74,8 @@ export interface IntegrationDefinition<Context extends IntegrationContext = Inte
     event: FetchVisitorAuthenticationEvent,
     context: Context,
   ) => Response | undefined | Promise<Response | undefined>;
+  /** Content sources made with `createContentSource` (docs/content-sources.md). */
+  contentSources?: ContentSourceDefinition<Context>[];
 }
 
 /** The `ctx` of a Workers module `fetch`. */
@@ -163,6 +170,18 @@ async function dispatch(
       throw new TypeError('fetch_visitor_authentication returned neither a Response nor nothing');
     }
     return response;
+  }
+  if (event.type === HOST_EVENT.contentComputeRevision || event.type === HOST_EVENT.contentComputeDocument) {
+    const computed = event as ContentComputeRevisionEvent | ContentComputeDocumentEvent;
+    const source = definition.contentSources?.find((s) => s.sourceId === computed.sourceId);
+    if (!source) {
+      return jsonError(
+        404,
+        'content_source_not_found',
+        `No content source "${computed.sourceId}" in this integration`,
+      );
+    }
+    return source.compute(computed, context);
   }
   if (event.type === HOST_EVENT.uiRender) {
     const component = definition.components?.find((c) => c.componentId === event.componentId);

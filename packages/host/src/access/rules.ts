@@ -133,6 +133,7 @@ export const ACCESS = {
   'GET /v1/spaces/{spaceId}/document': { installation: 'route' },
   'PUT /v1/spaces/{spaceId}/document': {},
   'PATCH /v1/spaces/{spaceId}/document/blocks/{blockId}': { installation: 'route' },
+  'POST /v1/spaces/{spaceId}/content-sources/sync': {},
   'GET /v1/assets/{hash}': { public: true },
 } as const satisfies Record<string, AccessRule>;
 

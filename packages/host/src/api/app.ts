@@ -1,6 +1,7 @@
 import { cors } from 'hono/cors';
 import { createTokenResolver, isRefusal } from '../access/resolve.js';
 import { bearerToken, tokenMatcher } from '../auth.js';
+import { contentSourceRoutes } from '../content-sources/index.js';
 import { HttpError, unauthorized } from '../errors.js';
 import { contentBase, type HostContext } from '../services/context.js';
 import type { ExecutorSelector } from '../services/invoker.js';
@@ -120,6 +121,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', publishedScriptListRoutes(ctx));
   app.route('/', assetRoutes(ctx));
   app.route('/', documentRoutes(ctx));
+  app.route('/', contentSourceRoutes(ctx, options.executors));
   app.route('/', statusRoutes(ctx, { version: options.version, startedAt }));
   // The dashboard (GET pages and assets) after every API route, before the 404.
   app.route(

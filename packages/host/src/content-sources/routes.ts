@@ -1,0 +1,58 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { createGuardedRouter } from '../api/authorize.js';
+import { errorResponse, json } from '../api/responses.js';
+import type { HostContext } from '../services/context.js';
+import type { ExecutorSelector } from '../services/invoker.js';
+import { syncContentSource } from './service.js';
+
+const SyncBody = z
+  .strictObject({
+    installationId: z.string().min(1).openapi({ example: 'inst_abc' }),
+    sourceId: z.string().min(1).openapi({ example: 'releases' }),
+    props: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi('ContentSourceSyncBody');
+
+const SyncResult = z
+  .object({
+    spaceId: z.string(),
+    revision: z.number().int(),
+    pages: z.array(z.object({ id: z.string(), title: z.string(), depth: z.number().int() })),
+  })
+  .openapi('ContentSourceSync');
+
+/**
+ * `POST /v1/spaces/{spaceId}/content-sources/sync` (operator): fills the space's document with the
+ * pages of an installation's content source (docs/content-sources.md).
+ *
+ * @example
+ * app.route('/', contentSourceRoutes(ctx, executors));
+ */
+export function contentSourceRoutes(ctx: HostContext, executors: ExecutorSelector) {
+  const app = createGuardedRouter(ctx);
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/spaces/{spaceId}/content-sources/sync',
+      summary: "Replace a space's document with the pages an installation's content source generates",
+      request: {
+        params: z.object({ spaceId: z.string().min(1).max(256) }),
+        body: { required: true, content: { 'application/json': { schema: SyncBody } } },
+      },
+      responses: {
+        200: { description: 'The pages stored and the new revision', content: json(SyncResult) },
+        400: errorResponse('Invalid request: not installed in the space, no such source, no scope'),
+        401: errorResponse('Missing or wrong token'),
+        403: errorResponse('Token not allowed here'),
+        404: errorResponse('Unknown installation'),
+        409: errorResponse('The installation is not active, or the document changed meanwhile'),
+        502: errorResponse('The content source failed or answered something that cannot be stored'),
+      },
+    }),
+    async (c) => {
+      const { spaceId } = c.req.valid('param');
+      return c.json(await syncContentSource(ctx, executors, spaceId, c.req.valid('json')), 200);
+    },
+  );
+  return app;
+}
