@@ -22,12 +22,12 @@ export type { ApiClient, ApiClientOptions } from './client';
 export { createApiClient } from './client';
 export type * from './contentkit';
 export { ContentKitIcon } from './contentkit';
-export { type MarkdownBlockSpec, markdownToNodes, nodesToMarkdown } from './document/markdown';
 export type {
   ContentSourceDocument,
   ContentSourcePage,
   ContentSourceRevision,
 } from './document/content-source';
+export { type MarkdownBlockSpec, markdownToNodes, nodesToMarkdown } from './document/markdown';
 export type { DocumentBlockNode, DocumentNode, DocumentTextNode, SpaceDocument } from './document/schema';
 export type {
   ApiTokens,

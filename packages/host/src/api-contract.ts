@@ -69,6 +69,10 @@ export const hostApi = {
     body: S.PatchBlockPropsBody,
     response: S.SpaceDocument,
   },
+  'POST /v1/spaces/{spaceId}/content-sources/sync': {
+    body: S.ContentSourceSyncBody,
+    response: S.ContentSourceSync,
+  },
   'POST /v1/installations/{id}/test': { body: S.TestEventBody, response: S.Delivery },
   'POST /v1/installations/{id}/endpoint/enable': {
     body: S.EnableEndpointBody,

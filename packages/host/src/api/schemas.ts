@@ -726,3 +726,24 @@ export const AuditQuery = z.object({
 
 /** `GET /v1/audit`: newest first. */
 export const AuditList = z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() });
+
+/** `POST /v1/spaces/{spaceId}/content-sources/sync`: which installation's source fills the space (docs/content-sources.md). */
+export const ContentSourceSyncBody = z
+  .strictObject({
+    installationId: z.string().min(1).openapi({ example: 'inst_abc' }),
+    sourceId: z.string().min(1).openapi({ example: 'releases' }),
+    props: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'props sent to the source with `content_compute_revision`' }),
+  })
+  .openapi('ContentSourceSyncRequest');
+
+/** What a content-source sync stored. */
+export const ContentSourceSync = z
+  .object({
+    spaceId: z.string(),
+    revision: z.number().int(),
+    pages: z.array(z.object({ id: z.string(), title: z.string(), depth: z.number().int() })),
+  })
+  .openapi('ContentSourceSync');

@@ -1,25 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createGuardedRouter } from '../api/authorize.js';
 import { errorResponse, json } from '../api/responses.js';
+import { ContentSourceSync, ContentSourceSyncBody } from '../api/schemas.js';
 import type { HostContext } from '../services/context.js';
 import type { ExecutorSelector } from '../services/invoker.js';
 import { syncContentSource } from './service.js';
-
-const SyncBody = z
-  .strictObject({
-    installationId: z.string().min(1).openapi({ example: 'inst_abc' }),
-    sourceId: z.string().min(1).openapi({ example: 'releases' }),
-    props: z.record(z.string(), z.unknown()).optional(),
-  })
-  .openapi('ContentSourceSyncBody');
-
-const SyncResult = z
-  .object({
-    spaceId: z.string(),
-    revision: z.number().int(),
-    pages: z.array(z.object({ id: z.string(), title: z.string(), depth: z.number().int() })),
-  })
-  .openapi('ContentSourceSync');
 
 /**
  * `POST /v1/spaces/{spaceId}/content-sources/sync` (operator): fills the space's document with the
@@ -37,10 +22,10 @@ export function contentSourceRoutes(ctx: HostContext, executors: ExecutorSelecto
       summary: "Replace a space's document with the pages an installation's content source generates",
       request: {
         params: z.object({ spaceId: z.string().min(1).max(256) }),
-        body: { required: true, content: { 'application/json': { schema: SyncBody } } },
+        body: { required: true, content: { 'application/json': { schema: ContentSourceSyncBody } } },
       },
       responses: {
-        200: { description: 'The pages stored and the new revision', content: json(SyncResult) },
+        200: { description: 'The pages stored and the new revision', content: json(ContentSourceSync) },
         400: errorResponse('Invalid request: not installed in the space, no such source, no scope'),
         401: errorResponse('Missing or wrong token'),
         403: errorResponse('Token not allowed here'),
