@@ -199,7 +199,8 @@ const manifestShape = {
         id: z
           .string()
           .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, {
-            error: 'a content source `id` is a lowercase slug (e.g. `releases`), the `sourceId` of `createContentSource`',
+            error:
+              'a content source `id` is a lowercase slug (e.g. `releases`), the `sourceId` of `createContentSource`',
           })
           .describe('Id of the source: the `sourceId` given to `createContentSource`.'),
         title: text('the content source `title`').describe('Name of the source shown to the space owner.'),
