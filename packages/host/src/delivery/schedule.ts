@@ -12,7 +12,7 @@ import {
   MAX_RETRIES,
   arrivalSlackMs as specArrivalSlackMs,
   nextAttemptDelay as specDelay,
-} from './policy.js';
+} from '../jobs/policy.js';
 
 /** A retry schedule: the delay before each retry (ms, before jitter) and whether `Retry-After` is honoured. */
 export interface RetrySchedule {
