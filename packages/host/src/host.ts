@@ -16,13 +16,13 @@ import {
   startDelivery,
 } from './delivery/host/index.js';
 import { type Executor, InProcessExecutor, WorkerdExecutor } from './executor/index.js';
+import { startInvocationWorker } from './invocation/invocation-worker.js';
+import { deploymentOf, type ExecutorSelector } from './invocation/invoker.js';
 import { createHostMetrics } from './metrics/index.js';
 import { createGuardedFetch, parseAllowPrivateTargets } from './net/index.js';
 import { type ResolvedKeyRing, resolveKeyRing } from './secrets/index.js';
 import { publishBuiltins } from './services/builtins.js';
 import type { HostContext } from './services/context.js';
-import { startInvocationWorker } from './services/invocation-worker.js';
-import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startRetention } from './services/retention.js';
 import { startStatsRollup } from './stats/schedule.js';
 import { openStorage, postgresStatementsSent, type Storage, WriterLock } from './storage/index.js';

@@ -1,7 +1,4 @@
 import type { Dispatcher } from 'undici';
-import type { AddressPolicy } from '../net/policy.js';
-import { validateWebhookUrl } from '../net/url.js';
-import { describe } from './errors.js';
 import {
   createJobLoop,
   type HandleTiming,
@@ -10,9 +7,13 @@ import {
   type JobLoopErrorPhase,
   type JobLoopSlots,
   systemClock,
-} from './job-loop.js';
+} from '../jobs/job-loop.js';
+import type { Decision, FinalState } from '../jobs/policy.js';
+import type { AddressPolicy } from '../net/policy.js';
+import { validateWebhookUrl } from '../net/url.js';
+import { describe } from './errors.js';
 import { diagnoseRetry, type LateRetry } from './lateness.js';
-import { type AttemptOutcome, classify, type Decision, type FinalState } from './policy.js';
+import { type AttemptOutcome, classify } from './policy.js';
 import {
   decideWithSchedule,
   parseRetryAfter,
@@ -362,7 +363,9 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     const outcome: AttemptOutcome =
       result.statusCode !== undefined
         ? { statusCode: result.statusCode }
-        : { error: result.error ?? { code: 'network_error' } };
+        : result.acknowledged === true
+          ? { acknowledged: true }
+          : { error: result.error ?? { code: 'network_error' } };
     const retryAfterMs =
       result.retryAfter === undefined ? undefined : parseRetryAfter(result.retryAfter, endedAt);
     const decision = decideWithSchedule(schedule, job.attempt, classify(outcome), rng, retryAfterMs);

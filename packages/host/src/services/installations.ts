@@ -7,9 +7,9 @@ import { decideInstall } from '../access/install-policy.js';
 import type { Principal } from '../access/principal.js';
 import { hashToken, randomToken, safeEqual } from '../auth.js';
 import { parseRetrySchedule } from '../delivery/schedule.js';
+import { signingRules } from '../delivery/signature/index.js';
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { validateWebhookUrl } from '../net/index.js';
-import { signingRules } from '../signing/index.js';
 import type {
   InstallationRecord,
   InstallationStatus,

@@ -1,13 +1,13 @@
-import { HttpError } from '../errors.js';
-import { validateWebhookUrl } from '../net/index.js';
-import type { StoredCredentials } from '../storage/index.js';
 import {
   ENDPOINT_KEYS,
   type EndpointCredentials,
   endpointSettingProblems,
   type SettingProblem,
   separateCredentials,
-} from '../webhook-endpoint/index.js';
+} from '../delivery/endpoint/index.js';
+import { HttpError } from '../errors.js';
+import { validateWebhookUrl } from '../net/index.js';
+import type { StoredCredentials } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { WEBHOOK_INTEGRATION } from './names.js';
 

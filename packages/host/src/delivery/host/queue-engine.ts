@@ -1,9 +1,11 @@
 import type { Dispatcher } from 'undici';
 import type { HostConfig } from '../../config.js';
+import { GroupCommit } from '../../jobs/group-commit.js';
+import type { JobLoopSlots } from '../../jobs/job-loop.js';
+import { leaseMs } from '../../jobs/lease.js';
+import type { Decision } from '../../jobs/policy.js';
 import type { DeliveryMetrics } from '../../metrics/index.js';
 import type { AddressPolicy } from '../../net/index.js';
-import type { DeliverJobPayload } from '../../services/dispatch.js';
-import { GroupCommit } from '../../services/group-commit.js';
 import {
   type FinishItem,
   isStorageError,
@@ -12,7 +14,7 @@ import {
   wakeOnSignals,
 } from '../../storage/index.js';
 import type { HostTracing } from '../../tracing/index.js';
-import { OAuthTokens, RateSchedule } from '../../webhook-endpoint/index.js';
+import { OAuthTokens, RateSchedule } from '../endpoint/index.js';
 import {
   type AttemptEnd,
   createDeliveryEngine,
@@ -20,18 +22,12 @@ import {
   type DeliveryJob,
   type RecordedAttempt,
 } from '../engine.js';
-import type { JobLoopSlots } from '../job-loop.js';
-import type { Decision } from '../policy.js';
+import type { DeliverJobPayload } from '../payload.js';
 import { attemptTracer } from './attempt-trace.js';
 import { EndpointHealthWatch, type HealthEvent } from './endpoint-health.js';
 import { operatorEventSink } from './operator-sink.js';
 import { SignalBackoff } from './signal-backoff.js';
 import { DeliveryTargets } from './targets.js';
-
-/** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
-export function leaseMs(attemptTimeoutMs: number): number {
-  return attemptTimeoutMs + 5_000;
-}
 
 /**
  * Sockets the delivery dispatcher may open to one origin: as many as attempts may be in flight — the

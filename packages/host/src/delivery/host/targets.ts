@@ -1,8 +1,8 @@
-import { deliverySigningOf } from '../../signing/index.js';
 import type { DeliveryTargetRead } from '../../storage/index.js';
-import { endpointSettings, type OAuthTokens, staticAuthorization } from '../../webhook-endpoint/index.js';
+import { endpointSettings, type OAuthTokens, staticAuthorization } from '../endpoint/index.js';
 import type { DeliveryTarget } from '../engine.js';
 import { parseRetrySchedule } from '../schedule.js';
+import { deliverySigningOf } from '../signature/index.js';
 
 /** Past this many installations read, the reads are forgotten (memory stays bounded). */
 const MAX_ENTRIES = 10_000;

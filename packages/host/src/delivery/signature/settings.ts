@@ -1,5 +1,5 @@
 import { DEFAULT_SIGNATURE_SCHEME, isSignatureScheme, type SignatureScheme } from '@platform/webhooks';
-import type { DeliverySigning } from '../delivery/signing.js';
+import type { DeliverySigning } from '../signing.js';
 
 /** The webhook configuration keys of the signature settings (platform-manifest.yaml, both places). */
 export const SIGNING_KEYS = { scheme: 'signature_scheme', bothHeaders: 'signature_both_headers' } as const;

@@ -1,8 +1,8 @@
 import { type Deployment, type Executor, ExecutorError } from '../executor/index.js';
 import type { InstallationRecord, IntegrationRecord, LogLine } from '../storage/index.js';
-import type { HostContext } from './context.js';
 import { buildEnvelope } from './envelope.js';
 import { buildEnvironment } from './environment.js';
+import type { InvocationHost } from './port.js';
 import { mapStackLines, shortenRepeatedTraces } from './source-map.js';
 
 /** Header the runtime returns its buffered log lines in (docs/contracts.md). */
@@ -107,7 +107,7 @@ export interface InvocationRetry {
  * `platform dev`, whose host logs errors only, shows these lines its own way).
  */
 function logLines(
-  ctx: HostContext,
+  ctx: InvocationHost,
   integration: IntegrationRecord,
   installation: InstallationRecord,
   event: { type: string; eventId?: string },
@@ -137,7 +137,7 @@ function logLines(
  * const outcome = await invoke(ctx, executors, integration, installation, { type: 'space_view', eventId, spaceId });
  */
 export async function invoke(
-  ctx: HostContext,
+  ctx: InvocationHost,
   executors: ExecutorSelector,
   integration: IntegrationRecord,
   installation: InstallationRecord,

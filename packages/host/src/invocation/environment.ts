@@ -1,8 +1,8 @@
 import type { IntegrationEnvironment } from '@platform/api-client';
 import { installationShapes, type Manifest } from '@platform/manifest';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
-import { type HostContext, publicEndpoint } from './context.js';
-import { integrationIconUrl } from './integrations.js';
+import { integrationIconUrl, publicEndpoint } from '../urls.js';
+import type { InvocationHost } from './port.js';
 
 /**
  * The normalized `environment` (docs/contracts.md "IntegrationEnvironment") posted with every envelope: API endpoint, a token
@@ -15,7 +15,7 @@ import { integrationIconUrl } from './integrations.js';
  * const environment = buildEnvironment(ctx, integration, installation);
  */
 export function buildEnvironment(
-  ctx: HostContext,
+  ctx: InvocationHost,
   integration: IntegrationRecord,
   installation: InstallationRecord,
 ): IntegrationEnvironment {

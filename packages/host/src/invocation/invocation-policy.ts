@@ -1,9 +1,9 @@
-import type { Classification } from '../delivery/policy.js';
 import type { ExecutorErrorCode } from '../executor/index.js';
+import type { Classification } from '../jobs/policy.js';
 
 /**
  * Retry classification of invocations (queued events posted to integrations): the retry schedule is the
- * deliveries' one (delivery/policy.ts `decide`, docs/contracts.md "Retry policy"), but what is worth a
+ * deliveries' one (jobs/policy.ts `decide`, docs/contracts.md "Retry policy"), but what is worth a
  * retry is the invocation's own. Pure.
  */
 

@@ -5,7 +5,7 @@
  * token client does the I/O.
  *
  * @example
- * import { endpointSettingProblems, separateCredentials } from './webhook-endpoint/index.js';
+ * import { endpointSettingProblems, separateCredentials } from './delivery/endpoint/index.js';
  * const problems = endpointSettingProblems({ headers: { Host: 'x' } }); // names the header
  */
 export {

@@ -1,6 +1,6 @@
 import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
-import type { decide } from '../delivery/policy.js';
+import type { decide } from '../jobs/policy.js';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { type HostTracing, traceLogFields, traceparentOf } from '../tracing/index.js';
 import type { InvocationOutcome, InvocationRetry } from './invoker.js';

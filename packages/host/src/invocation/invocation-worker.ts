@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { leaseMs } from '../delivery/host/queue-engine.js';
-import { createJobLoop, type JobLoop } from '../delivery/job-loop.js';
-import { decide } from '../delivery/policy.js';
+import { createJobLoop, type JobLoop } from '../jobs/job-loop.js';
+import { leaseMs } from '../jobs/lease.js';
+import { decide } from '../jobs/policy.js';
 import {
   type FinishOutcome,
   type InstallationRecord,
@@ -9,11 +9,11 @@ import {
   type JobRecord,
   wakeOnSignals,
 } from '../storage/index.js';
-import type { HostContext } from './context.js';
-import { type InvokeJobPayload, openSetupEvent } from './dispatch.js';
 import { classifyInvocation } from './invocation-policy.js';
 import { type InvocationSpan, startInvocationSpan } from './invocation-trace.js';
 import { type ExecutorSelector, invoke } from './invoker.js';
+import { type InvokeJobPayload, openSetupEvent } from './payload.js';
+import type { InvocationHost } from './port.js';
 
 /** The log line of a retry decision: "retrying in 2 s (attempt 2)" or "gave up after 4 attempts". */
 export function decisionLine(decision: ReturnType<typeof decide>, attempt: number): string | undefined {
@@ -29,9 +29,9 @@ export function decisionLine(decision: ReturnType<typeof decide>, attempt: numbe
 
 /**
  * The invocation worker: posts queued events (`invoke` jobs) to integrations, retrying failures
- * as services/invocation-policy.ts classifies them, on the webhook retry schedule.
+ * as invocation/invocation-policy.ts classifies them, on the webhook retry schedule.
  */
-export function startInvocationWorker(ctx: HostContext, executors: ExecutorSelector): JobLoop {
+export function startInvocationWorker(ctx: InvocationHost, executors: ExecutorSelector): JobLoop {
   const { jobs } = ctx.storage;
   const lease = leaseMs(ctx.config.invocationTimeoutMs);
   const worker = createJobLoop<JobRecord>({

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { DeliverySlots } from './host/slots.js';
+import { DeliverySlots } from '../delivery/host/slots.js';
 import { createJobLoop, type JobLoopErrorPhase } from './job-loop.js';
 
 /** A tiny due-time queue (the real one lives in storage/ and is tested there). */

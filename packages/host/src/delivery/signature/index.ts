@@ -4,7 +4,7 @@
  * the key pairs are stored by `storage.webhookSigningKeys` and made by `services/signing-keys.ts`.
  *
  * @example
- * import { signingRules, signingSettingsOf } from '../signing/index.js';
+ * import { signingRules, signingSettingsOf } from '../delivery/signature/index.js';
  * signingSettingsOf(installation.configuration).scheme; // 'platform'
  */
 export {

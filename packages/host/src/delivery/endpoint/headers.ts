@@ -1,4 +1,4 @@
-import { FRAMING_HEADERS, HOP_BY_HOP_HEADERS } from '../net/index.js';
+import { FRAMING_HEADERS, HOP_BY_HOP_HEADERS } from '../../net/index.js';
 
 /** At most this many custom headers per endpoint. */
 export const MAX_CUSTOM_HEADERS = 20;

@@ -1,7 +1,7 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockPrivateTargets, parseAllowPrivateTargets } from '../net/index.js';
+import { blockPrivateTargets, parseAllowPrivateTargets } from '../../net/index.js';
 import { OAuthTokenError, OAuthTokens } from './oauth2.js';
 
 // A real OAuth2 server on 127.0.0.1 (oauth2-mock-server); the clock is injected.

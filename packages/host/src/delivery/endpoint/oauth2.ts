@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { toAttemptError } from '../delivery/errors.js';
-import { ExchangeTimeout, postExchange } from '../delivery/exchange.js';
-import { type AddressPolicy, validateWebhookUrl } from '../net/index.js';
+import { type AddressPolicy, validateWebhookUrl } from '../../net/index.js';
+import { toAttemptError } from '../errors.js';
+import { ExchangeTimeout, postExchange } from '../exchange.js';
 import type { oauth2AuthSchema } from './auth.js';
 
 /** An `oauth2_client_credentials` auth with its client secret. */
