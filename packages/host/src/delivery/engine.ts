@@ -11,6 +11,7 @@ import {
 import type { Decision, FinalState } from '../jobs/policy.js';
 import type { AddressPolicy } from '../net/policy.js';
 import { validateWebhookUrl } from '../net/url.js';
+import type { DestinationClient } from './destinations/types.js';
 import { describe } from './errors.js';
 import { diagnoseRetry, type LateRetry } from './lateness.js';
 import { type AttemptOutcome, classify } from './policy.js';
@@ -21,7 +22,13 @@ import {
   SPEC_SCHEDULE,
   scheduleArrivalSlackMs,
 } from './schedule.js';
-import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
+import {
+  type AttemptResult,
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  deliveryHeaders,
+  type SendWebhookInput,
+  sendWebhook,
+} from './sender.js';
 import type { DeliverySigning } from './signing.js';
 
 /** One delivery (one attempt series) as the engine needs it. Storage may carry more fields. */
@@ -55,6 +62,11 @@ export interface DeliveryTarget {
   schedule?: RetrySchedule;
   /** Resolves when the request may leave now (a rate limit's last check); called once per request. */
   beforeSend?: () => Promise<void>;
+  /**
+   * A destination other than HTTP (a message broker: docs/architecture.md "Destinations"): its open client,
+   * or why the declared one cannot be used (the attempt fails `invalid_target`). Absent: HTTP to `url`.
+   */
+  destination?: { kind: string; client: DestinationClient } | { kind: string; problem: string };
 }
 
 /** A renewable `Authorization` header value (an OAuth2 client-credentials token). */
@@ -248,8 +260,13 @@ export function createDeliveryEngine<J extends DeliveryJob>(
         schedule: SPEC_SCHEDULE,
       };
     const schedule = target.schedule ?? SPEC_SCHEDULE;
+    const { destination } = target;
+    if (destination && 'problem' in destination) {
+      return { result: refused('invalid_target', destination.problem), schedule };
+    }
     let url: string | URL = target.url;
-    if (options.policy) {
+    // A broker destination checks its addresses against the policy when it connects (its client's `open`).
+    if (options.policy && !destination) {
       if (checked?.url !== target.url) {
         const check = validateWebhookUrl(target.url, options.policy);
         checked = { url: target.url, check, ...(check.ok ? { parsed: new URL(target.url) } : {}) };
@@ -272,9 +289,11 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     // (reading the target, recording the attempt) never makes an endpoint slow.
     timing?.begin();
     try {
-      const result = await (target.authorization
-        ? sendAuthorized(job, target, target.authorization, url, traceparent)
-        : sendTo(job, target, url, traceparent));
+      const result = await (destination
+        ? sendToDestination(job, target, destination.client, traceparent)
+        : target.authorization
+          ? sendAuthorized(job, target, target.authorization, url, traceparent)
+          : sendTo(job, target, url, traceparent));
       return { result, schedule };
     } finally {
       timing?.end();
@@ -304,6 +323,45 @@ export function createDeliveryEngine<J extends DeliveryJob>(
       ...(traceparent === undefined ? {} : { traceparent }),
       ...(headers === undefined ? {} : { headers }),
     });
+  }
+
+  /**
+   * An attempt to a destination other than HTTP: the same headers HTTP sends (signature, ids, attempt
+   * number, traceparent), handed to its client with the attempt's deadline.
+   */
+  async function sendToDestination(
+    job: J,
+    target: DeliveryTarget,
+    client: DestinationClient,
+    traceparent: string | undefined,
+  ): Promise<AttemptResult> {
+    const startedAt = clock.now();
+    const now = () => clock.now();
+    const input = {
+      body: job.body,
+      secrets: target.secrets,
+      ...(target.signing === undefined ? {} : { signing: target.signing }),
+      eventId: job.eventId,
+      eventType: job.eventType,
+      deliveryId: job.id,
+      attempt: job.attempt,
+      userAgentVersion: options.userAgentVersion,
+      ...(traceparent === undefined ? {} : { traceparent }),
+    };
+    const out = await deliveryHeaders(input, Buffer.from(job.body, 'utf8'), now);
+    if ('error' in out)
+      return { startedAt, durationMs: Math.max(0, clock.now() - startedAt), error: out.error };
+    return client.send(
+      {
+        body: job.body,
+        eventId: job.eventId,
+        eventType: job.eventType,
+        deliveryId: job.id,
+        attempt: job.attempt,
+        headers: out.headers,
+      },
+      { timeoutMs: options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS },
+    );
   }
 
   /**

@@ -12,7 +12,11 @@ export type AttemptErrorCode =
   | 'signing_error'
   | 'invalid_target'
   | 'target_unavailable'
-  | 'auth_error';
+  | 'auth_error'
+  // A message broker destination (delivery/destinations/): unreachable or down (retried like an HTTP 503),
+  // or it refused the message (not retried).
+  | 'broker_unavailable'
+  | 'broker_rejected';
 
 /** A network-level failure of one attempt. `message` never carries the URL path, query or secrets. */
 export interface AttemptError {
@@ -51,6 +55,8 @@ const DESCRIPTION: Record<AttemptErrorCode, string> = {
   invalid_target: 'The webhook URL is not acceptable',
   target_unavailable: 'The webhook target no longer exists',
   auth_error: "The endpoint's OAuth2 access token could not be obtained",
+  broker_unavailable: 'The message broker could not be reached or did not confirm the message',
+  broker_rejected: 'The message broker refused the message',
 };
 
 function codeOf(error: unknown): string | undefined {

@@ -6,6 +6,7 @@ import { generateSecret } from '@platform/webhooks';
 import { decideInstall } from '../access/install-policy.js';
 import type { Principal } from '../access/principal.js';
 import { hashToken, randomToken, safeEqual } from '../auth.js';
+import { destinationProblems } from '../delivery/destinations/index.js';
 import { parseRetrySchedule } from '../delivery/schedule.js';
 import { signingRules } from '../delivery/signature/index.js';
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
@@ -64,6 +65,8 @@ function webhookRules(
     errors.push({ key: events[0]!, message: `select at least one event (${events.join(', ')})` });
   }
   errors.push(...signingRules(configuration));
+  // A declared destination (docs/architecture.md "Destinations"): a registered kind whose settings parse.
+  for (const message of destinationProblems(configuration)) errors.push({ key: 'destination', message });
   // Endpoint settings (headers, auth, filter, rate_limit): services/webhook-endpoint.ts.
   errors.push(...endpointRules(ctx, configuration));
   return errors;

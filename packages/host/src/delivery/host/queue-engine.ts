@@ -14,6 +14,7 @@ import {
   wakeOnSignals,
 } from '../../storage/index.js';
 import type { HostTracing } from '../../tracing/index.js';
+import { DestinationClients } from '../destinations/index.js';
 import { OAuthTokens, RateSchedule } from '../endpoint/index.js';
 import {
   type AttemptEnd,
@@ -191,10 +192,14 @@ export function startDeliveryEngine(
   // read, or the epoch of the write that handed it over, or later; an edited URL, a rotated secret or an
   // uninstall applies from the next claim or the next write on.
   const tokens = new OAuthTokens({ dispatcher, policy: deps.policy, timeoutMs: config.deliveryTimeoutMs });
+  // Destinations other than HTTP (a `destination` in the installation's configuration): one open client
+  // per installation, through the address policy; closed when the engine stops.
+  const clients = new DestinationClients({ policy: deps.policy, dispatcher, userAgentVersion: version });
   const targets = new DeliveryTargets(
     (id) => storage.webhookSecrets.deliveryTarget(id, Date.now()),
     Date.now,
     tokens,
+    clients,
   );
   // Rate-limited endpoints (`rate_limit`): a claimed or handed-over delivery leaves at its endpoint's turn;
   // one whose turn is further off than the claim-ahead goes back to the queue, due at its turn (no attempt
@@ -445,6 +450,7 @@ export function startDeliveryEngine(
       health.stop();
       await listener.close();
       await engine.stop(options);
+      await clients.close();
     },
     adoptRecords(handed, routingEpoch) {
       // Not checked against an epoch (stored unchecked): where they go is read afresh.
