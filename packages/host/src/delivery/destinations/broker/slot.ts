@@ -4,7 +4,8 @@
  * (broker restart, network cut) so that the next attempt opens a new one.
  */
 export interface SlotOpener<C> {
-  open(lost: () => void): Promise<C>;
+  /** `signal` aborts when the slot is reset or closed while this connection still opens. */
+  open(lost: () => void, signal: AbortSignal): Promise<C>;
   /** Closes a connection; never throws. */
   close(connection: C): Promise<void>;
 }
@@ -22,6 +23,7 @@ export interface SlotOpener<C> {
  */
 export class ConnectionSlot<C> {
   #pending: Promise<C> | undefined;
+  #opening: AbortController | undefined;
   /** The connection `#pending` resolved to, once it did. */
   #open: C | undefined;
   #closed = false;
@@ -32,10 +34,12 @@ export class ConnectionSlot<C> {
   get(): Promise<C> {
     if (this.#closed) return Promise.reject(new Error('The destination client is closed'));
     if (this.#pending) return this.#pending;
+    const opening = new AbortController();
     const pending: Promise<C> = this.opener
-      .open(() => this.#drop(pending))
+      .open(() => this.#drop(pending), opening.signal)
       .then(
         (connection) => {
+          if (this.#opening === opening) this.#opening = undefined;
           if (this.#pending === pending) this.#open = connection;
           // Closed or reset while opening: nobody will use it.
           else void this.opener.close(connection);
@@ -47,6 +51,7 @@ export class ConnectionSlot<C> {
         },
       );
     this.#pending = pending;
+    this.#opening = opening;
     return pending;
   }
 
@@ -67,16 +72,22 @@ export class ConnectionSlot<C> {
   async #release(): Promise<void> {
     const open = this.#open;
     const pending = this.#pending;
+    const opening = this.#opening;
     this.#pending = undefined;
     this.#open = undefined;
+    this.#opening = undefined;
     if (open !== undefined) await this.opener.close(open);
-    // Still opening: `get`'s handler closes it once it opens (it is no longer the current one).
-    else pending?.catch(() => {});
+    else {
+      // Still opening: abort it; should it open all the same, `get`'s handler closes it.
+      pending?.catch(() => {});
+      opening?.abort();
+    }
   }
 
   #drop(pending: Promise<C>): void {
     if (this.#pending !== pending) return;
     this.#pending = undefined;
     this.#open = undefined;
+    this.#opening = undefined;
   }
 }
