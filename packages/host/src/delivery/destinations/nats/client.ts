@@ -1,4 +1,11 @@
-import { connect, type NatsConnection, NatsError, headers as natsHeaders, type TlsOptions } from 'nats';
+import {
+  connect,
+  type JetStreamClient,
+  type NatsConnection,
+  NatsError,
+  headers as natsHeaders,
+  type TlsOptions,
+} from 'nats';
 import type { AddressPolicy } from '../../../net/index.js';
 import { type AttemptError, describe } from '../../errors.js';
 import {
@@ -42,6 +49,18 @@ async function openConnection(
   return connection;
 }
 
+const jetstreams = new WeakMap<NatsConnection, JetStreamClient>();
+
+/** The connection's JetStream context, made once (each publish passes its own timeout). */
+function jetstreamOf(connection: NatsConnection): JetStreamClient {
+  let js = jetstreams.get(connection);
+  if (!js) {
+    js = connection.jetstream();
+    jetstreams.set(connection, js);
+  }
+  return js;
+}
+
 /** The connection closed while a publish waited for its PubAck. */
 class ConnectionLostError extends Error {}
 
@@ -56,7 +75,7 @@ async function publish(
 ): Promise<void> {
   const headers = natsHeaders();
   for (const [name, value] of Object.entries(brokerHeaders(message))) headers.set(name, value);
-  const js = connection.jetstream({ timeout: Math.max(1, Math.floor(remainingMs())) });
+  const js = jetstreamOf(connection);
   try {
     await js.publish(config.subject, Buffer.from(message.body, 'utf8'), {
       msgID: message.deliveryId,
