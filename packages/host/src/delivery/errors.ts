@@ -13,8 +13,7 @@ export type AttemptErrorCode =
   | 'invalid_target'
   | 'target_unavailable'
   | 'auth_error'
-  // A message broker destination (delivery/destinations/): unreachable or down (retried like an HTTP 503),
-  // or it refused the message (not retried).
+  // Broker destinations (delivery/destinations/broker/codes.ts says what each means).
   | 'broker_unavailable'
   | 'broker_rejected';
 
@@ -55,8 +54,8 @@ const DESCRIPTION: Record<AttemptErrorCode, string> = {
   invalid_target: 'The webhook URL is not acceptable',
   target_unavailable: 'The webhook target no longer exists',
   auth_error: "The endpoint's OAuth2 access token could not be obtained",
-  broker_unavailable: 'The message broker could not be reached or did not confirm the message',
-  broker_rejected: 'The message broker refused the message',
+  broker_unavailable: 'The broker could not take the message now',
+  broker_rejected: 'The broker refused the message or the connection',
 };
 
 function codeOf(error: unknown): string | undefined {
