@@ -37,6 +37,7 @@ const policy = parseAllowPrivateTargets('127.0.0.1/32');
 describe('the registry', () => {
   it('has HTTP by default, and the kind an installation declares', () => {
     expect(DESTINATIONS.http).toBe(httpDestination);
+    expect(Object.keys(DESTINATIONS)).toEqual(['http', 'rabbitmq', 'nats', 'redis-streams']);
     expect(declaredDestination({ url: 'https://hooks.example.com/in' })).toEqual({
       kind: 'http',
       config: { url: 'https://hooks.example.com/in' },
@@ -44,7 +45,7 @@ describe('the registry', () => {
     const destination = { kind: 'nats', servers: ['nats://127.0.0.1:4222'], subject: 'events' };
     expect(declaredDestination({ url: 'https://ignored.example.com', destination })).toEqual({
       kind: 'nats',
-      config: destination,
+      config: { servers: ['nats://127.0.0.1:4222'], subject: 'events' },
     });
     expect(declaredDestination({ destination: 'rabbitmq' })).toEqual({ kind: '', config: 'rabbitmq' });
     expect(declaredDestination({})).toBeNull();
@@ -53,13 +54,13 @@ describe('the registry', () => {
   it('names the kinds there are when one is unknown, and checks the settings of a known one', () => {
     expect(destinationOf('http')).toEqual({ destination: httpDestination });
     expect(destinationOf('toString')).toEqual({
-      problem: 'destination.kind: "toString" is not a destination; use one of: http',
+      problem: 'destination.kind: "toString" is not a destination; use one of: http, rabbitmq, nats, redis-streams',
     });
     expect(destinationProblems({ destination: { kind: 'smtp' } })).toEqual([
-      'destination.kind: "smtp" is not a destination; use one of: http',
+      'destination.kind: "smtp" is not a destination; use one of: http, rabbitmq, nats, redis-streams',
     ]);
     expect(destinationProblems({ destination: {} })).toEqual([
-      'destination.kind: required; use one of: http',
+      'destination.kind: required; use one of: http, rabbitmq, nats, redis-streams',
     ]);
     expect(destinationProblems({ destination: { kind: 'http' } })).toEqual([
       'destination.url: Invalid input: expected string, received undefined',

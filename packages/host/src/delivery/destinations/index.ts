@@ -1,4 +1,7 @@
 import { httpDestination } from './http/index.js';
+import { natsDestination } from './nats/index.js';
+import { rabbitmqDestination } from './rabbitmq/index.js';
+import { redisStreamsDestination } from './redis-streams/index.js';
 import type { Destination, DestinationClient, DestinationContext } from './types.js';
 
 export { type HttpConfig, httpDestination, safeUrl } from './http/index.js';
@@ -20,6 +23,9 @@ export type {
  */
 export const DESTINATIONS: Readonly<Record<string, Destination<unknown>>> = {
   [httpDestination.kind]: httpDestination,
+  [rabbitmqDestination.kind]: rabbitmqDestination as Destination<unknown>,
+  [natsDestination.kind]: natsDestination as Destination<unknown>,
+  [redisStreamsDestination.kind]: redisStreamsDestination as Destination<unknown>,
 };
 
 /** The kind an installation without a `destination` is delivered to, with its `url`. */
@@ -39,18 +45,17 @@ export interface DeclaredDestination {
  * @example
  * declaredDestination({ url: 'https://hooks.example.com/in' }); // { kind: 'http', config: { url: '…' } }
  * declaredDestination({ destination: { kind: 'nats', servers: ['nats://127.0.0.1:4222'], subject: 'x' } });
- * // { kind: 'nats', config: { kind: 'nats', servers: […], subject: 'x' } }
+ * // { kind: 'nats', config: { servers: […], subject: 'x' } }
  */
 export function declaredDestination(
   configuration: Readonly<Record<string, unknown>>,
 ): DeclaredDestination | null {
   const declared = configuration.destination;
   if (declared !== undefined && declared !== null) {
-    const kind =
-      typeof declared === 'object' && !Array.isArray(declared)
-        ? (declared as { kind?: unknown }).kind
-        : undefined;
-    return { kind: typeof kind === 'string' ? kind : '', config: declared };
+    if (typeof declared !== 'object' || Array.isArray(declared)) return { kind: '', config: declared };
+    // The kind selects the destination; the rest is that kind's configuration (parsed strictly).
+    const { kind, ...config } = declared as { kind?: unknown };
+    return { kind: typeof kind === 'string' ? kind : '', config };
   }
   if (typeof configuration.url === 'string')
     return { kind: DEFAULT_DESTINATION, config: { url: configuration.url } };
