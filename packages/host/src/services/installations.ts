@@ -41,8 +41,14 @@ export function configurationErrors(
   configuration: Record<string, unknown>,
 ): Array<{ key: string; message: string }> {
   const manifest = integration.manifest as Manifest;
-  const errors = [...validateConfiguration(manifest, settingsPlace(manifest, target), configuration).errors];
-  if (integration.name === WEBHOOK_INTEGRATION) errors.push(...webhookRules(ctx, target, configuration));
+  let errors = [...validateConfiguration(manifest, settingsPlace(manifest, target), configuration).errors];
+  if (integration.name === WEBHOOK_INTEGRATION) {
+    // A declared destination (a message broker) stands in for the URL the manifest requires otherwise.
+    if (configuration.destination !== undefined && configuration.destination !== null) {
+      errors = errors.filter((e) => e.key !== 'url' || configuration.url !== undefined);
+    }
+    errors.push(...webhookRules(ctx, target, configuration));
+  }
   return errors;
 }
 

@@ -17,9 +17,12 @@ import { WEBHOOK_INTEGRATION } from './names.js';
  * configuration before it is stored.
  */
 
+/** The keys a webhook configuration accepts besides its manifest's: the endpoint settings and `destination`. */
+const WEBHOOK_EXTRA_KEYS: readonly string[] = [...ENDPOINT_KEYS, 'destination'];
+
 /** The endpoint keys an integration's configuration accepts besides its manifest's: the webhook's only. */
 export function endpointKeysOf(integrationName: string): readonly string[] {
-  return integrationName === WEBHOOK_INTEGRATION ? ENDPOINT_KEYS : [];
+  return integrationName === WEBHOOK_INTEGRATION ? WEBHOOK_EXTRA_KEYS : [];
 }
 
 /**
