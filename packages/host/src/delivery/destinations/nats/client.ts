@@ -12,11 +12,10 @@ import {
   BROKER_ERROR_CODES,
   brokerError,
   brokerHeaders,
-  ConnectionSlot,
   DEFAULT_CONNECT_TIMEOUT_MS,
   hostPort,
+  openBrokerClient,
   resolveAllowedAddress,
-  runBrokerAttempt,
 } from '../broker/index.js';
 import type { DestinationClient, DestinationMessage } from '../types.js';
 import type { NatsConfig } from './config.js';
@@ -154,20 +153,12 @@ export function classifyNatsError(error: unknown): AttemptError | undefined {
  * await client.send(message, { timeoutMs: 10_000 }); // { acknowledged: true, ... }
  */
 export function openNatsClient(config: NatsConfig, context: { policy: AddressPolicy }): DestinationClient {
-  const slot = new ConnectionSlot<NatsConnection>({
+  return openBrokerClient<NatsConnection>({
     open: (lost) => openConnection(config, context.policy, lost),
     close: async (connection) => {
       await connection.close().catch(() => {});
     },
+    publish: (connection, message, remainingMs) => publish(connection, config, message, remainingMs),
+    classify: classifyNatsError,
   });
-  return {
-    send: (message, { timeoutMs }) =>
-      runBrokerAttempt({
-        timeoutMs,
-        work: async (remainingMs) => publish(await slot.get(), config, message, remainingMs),
-        classify: classifyNatsError,
-        onTimeout: () => slot.reset(),
-      }),
-    close: () => slot.close(),
-  };
 }

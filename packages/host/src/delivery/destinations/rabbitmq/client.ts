@@ -5,10 +5,9 @@ import {
   BROKER_ERROR_CODES,
   brokerError,
   brokerHeaders,
-  ConnectionSlot,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  openBrokerClient,
   resolveAllowedAddress,
-  runBrokerAttempt,
 } from '../broker/index.js';
 import type { DestinationClient, DestinationMessage } from '../types.js';
 import type { RabbitmqConfig } from './config.js';
@@ -144,20 +143,12 @@ export function openRabbitmqClient(
   config: RabbitmqConfig,
   context: { policy: AddressPolicy },
 ): DestinationClient {
-  const slot = new ConnectionSlot<Link>({
+  return openBrokerClient<Link>({
     open: (lost) => openLink(config, context.policy, lost),
     close: async (link) => {
       await link.model.close().catch(() => {});
     },
+    publish: (link, message) => publish(link, config, message),
+    classify: classifyRabbitmqError,
   });
-  return {
-    send: (message, { timeoutMs }) =>
-      runBrokerAttempt({
-        timeoutMs,
-        work: async () => publish(await slot.get(), config, message),
-        classify: classifyRabbitmqError,
-        onTimeout: () => slot.reset(),
-      }),
-    close: () => slot.close(),
-  };
 }

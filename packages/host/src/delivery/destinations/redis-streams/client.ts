@@ -5,10 +5,9 @@ import {
   BROKER_ERROR_CODES,
   brokerError,
   brokerHeaders,
-  ConnectionSlot,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  openBrokerClient,
   resolveAllowedAddress,
-  runBrokerAttempt,
 } from '../broker/index.js';
 import type { DestinationClient, DestinationMessage } from '../types.js';
 import type { RedisStreamsConfig } from './config.js';
@@ -126,20 +125,12 @@ export function openRedisStreamsClient(
   config: RedisStreamsConfig,
   context: { policy: AddressPolicy },
 ): DestinationClient {
-  const slot = new ConnectionSlot<Redis>({
+  return openBrokerClient<Redis>({
     open: (lost, signal) => openConnection(config, context.policy, lost, signal),
     close: async (redis) => {
       await redis.quit().catch(() => redis.disconnect());
     },
+    publish: (redis, message) => append(redis, config, message),
+    classify: classifyRedisError,
   });
-  return {
-    send: (message, { timeoutMs }) =>
-      runBrokerAttempt({
-        timeoutMs,
-        work: async () => append(await slot.get(), config, message),
-        classify: classifyRedisError,
-        onTimeout: () => slot.reset(),
-      }),
-    close: () => slot.close(),
-  };
 }
