@@ -116,7 +116,12 @@ const REJECTED = new Set([
   'BAD_HEADER',
 ]);
 
-/** NATS's failures; undefined for a plain network error (refused, reset, DNS, target blocked...). */
+/**
+ * NATS's failures; undefined for a plain network error (refused, reset, DNS, target blocked...).
+ *
+ * @example
+ * classifyNatsError(NatsError.errorForCode('AUTHORIZATION_VIOLATION'))?.code; // 'broker_rejected'
+ */
 export function classifyNatsError(error: unknown): AttemptError | undefined {
   if (error instanceof NoStreamError) {
     return brokerError(BROKER_ERROR_CODES.rejected, 'No JetStream stream stores the subject', error);

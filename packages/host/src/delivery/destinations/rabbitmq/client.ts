@@ -116,7 +116,12 @@ function amqpReplyCode(error: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** RabbitMQ's failures; undefined for a plain network error (refused, reset, DNS...). */
+/**
+ * RabbitMQ's failures; undefined for a plain network error (refused, reset, DNS...).
+ *
+ * @example
+ * classifyRabbitmqError(new Error('message nacked'))?.code; // 'broker_unavailable'
+ */
 export function classifyRabbitmqError(error: unknown): AttemptError | undefined {
   if (error instanceof UnroutableError) {
     return brokerError(BROKER_ERROR_CODES.rejected, 'The broker could not route the message', error);

@@ -12,7 +12,12 @@ import {
 import type { DestinationClient, DestinationMessage } from '../types.js';
 import type { RedisStreamsConfig } from './config.js';
 
-/** The fields of each stream entry, in this order. */
+/**
+ * The fields of each stream entry, in this order.
+ *
+ * @example
+ * const [, fields] = (await redis.xrange(key, '-', '+'))[0]; // ['body', '{...}', 'event_id', 'evt_1', ...]
+ */
 export const REDIS_STREAM_FIELDS = [
   'body',
   'event_id',
@@ -98,7 +103,12 @@ async function append(redis: Redis, config: RedisStreamsConfig, message: Destina
 
 const UNAVAILABLE = /^(LOADING|OOM|MASTERDOWN|READONLY|BUSY|TRYAGAIN|CLUSTERDOWN|MISCONF)\b/;
 
-/** Redis's failures; undefined for a plain network error (refused, reset, DNS, target blocked...). */
+/**
+ * Redis's failures; undefined for a plain network error (refused, reset, DNS, target blocked...).
+ *
+ * @example
+ * classifyRedisError(new Error('Connection is closed.'))?.code; // 'broker_unavailable'
+ */
 export function classifyRedisError(error: unknown): AttemptError | undefined {
   if (!(error instanceof Error)) return undefined;
   if (error.name === 'ReplyError') {
