@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { type AddressPolicy, parseAllowPrivateTargets } from '../../../net/index.js';
-import type { DestinationMessage } from '../types.js';
+import { expect, it } from 'vitest';
+import { ZodError } from 'zod';
+import { type AddressPolicy, blockPrivateTargets, parseAllowPrivateTargets } from '../../../net/index.js';
+import type { Destination, DestinationMessage } from '../types.js';
 
 /**
  * Test helpers of the broker destinations' suites (real brokers on 127.0.0.1).
@@ -106,4 +108,95 @@ export async function tcpProxy(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A fresh place on the broker to publish to (queue, stream, key), for {@link itBehavesLikeABrokerDestination}. */
+export interface BrokerTarget {
+  /** The destination's configuration, with the broker at `host:port`. */
+  config(host: string, port: number): unknown;
+  /** The event ids stored at the target, as read back with the bare client. */
+  storedEventIds(): Promise<string[]>;
+}
+
+/**
+ * The cases every broker destination passes, against the real broker on 127.0.0.1:`brokerPort`: it
+ * reconnects after the connection is cut, a closed port is `connection_refused` quickly, a loopback
+ * broker under a blocking policy is `target_blocked`, and a broker that accepts and never answers
+ * ends the attempt at its deadline with `timeout`.
+ *
+ * @example
+ * itBehavesLikeABrokerDestination(natsDestination, 4222, async () => ({ config: ..., storedEventIds: ... }));
+ */
+export function itBehavesLikeABrokerDestination<C>(
+  destination: Destination<C>,
+  brokerPort: number,
+  newTarget: () => Promise<BrokerTarget>,
+): void {
+  const open = (target: BrokerTarget, port: number, policy = loopbackPolicy()) =>
+    destination.open(destination.parse(target.config('127.0.0.1', port)), { policy });
+
+  it('reconnects after the connection is cut (a broker restart), losing nothing', async () => {
+    const target = await newTarget();
+    const proxy = await tcpProxy(brokerPort);
+    const client = open(target, proxy.port);
+    const first = testMessage();
+    expect((await client.send(first, { timeoutMs: 5000 })).acknowledged).toBe(true);
+    proxy.cut();
+    const second = testMessage();
+    // The cut may reach the client before or during this attempt: at most one failure, then a new connection.
+    let result = await client.send(second, { timeoutMs: 5000 });
+    if (!result.acknowledged) {
+      expect(['broker_unavailable', 'connection_reset']).toContain(result.error?.code);
+      result = await client.send(second, { timeoutMs: 5000 });
+    }
+    expect(result.acknowledged).toBe(true);
+    await client.close();
+    await proxy.close();
+    const stored = await eventually(async () => {
+      const ids = await target.storedEventIds();
+      return ids.includes(second.eventId) ? ids : undefined;
+    });
+    expect(stored).toContain(first.eventId);
+  });
+
+  it('reports a closed port as connection_refused, quickly', async () => {
+    const client = open(await newTarget(), await closedPort());
+    const result = await client.send(testMessage(), { timeoutMs: 5000 });
+    await client.close();
+    expect(result.error?.code).toBe('connection_refused');
+    expect(result.durationMs).toBeLessThan(2000);
+  });
+
+  it('refuses a private address under a blocking policy (target_blocked), before connecting', async () => {
+    const client = open(await newTarget(), brokerPort, blockPrivateTargets());
+    const result = await client.send(testMessage(), { timeoutMs: 5000 });
+    await client.close();
+    expect(result.error?.code).toBe('target_blocked');
+    expect(result.error?.message).toContain('loopback');
+  });
+
+  it('ends the attempt at its deadline against a broker that accepts and never answers', async () => {
+    const stalled = await stalledServer();
+    const client = open(await newTarget(), stalled.port);
+    const started = performance.now();
+    const result = await client.send(testMessage(), { timeoutMs: 400 });
+    const took = performance.now() - started;
+    await client.close();
+    await stalled.close();
+    expect(result.error?.code).toBe('timeout');
+    expect(took).toBeGreaterThanOrEqual(390);
+    // A busy 2-core machine may be late by a few hundred ms; a missing deadline would take 10 s or more.
+    expect(took).toBeLessThan(400 + 1500);
+  });
+}
+
+/** The paths (`port`, `url`, `routingKey`...) of the zod issues `parse` throws; fails if it does not throw. */
+export function zodIssuePaths(parse: () => unknown): string[] {
+  try {
+    parse();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ZodError);
+    return (error as ZodError).issues.map((issue) => issue.path.join('.'));
+  }
+  throw new Error('the configuration parsed');
 }

@@ -12,11 +12,10 @@ import {
   BROKER_ERROR_CODES,
   brokerError,
   brokerHeaders,
-  ConnectionSlot,
   DEFAULT_CONNECT_TIMEOUT_MS,
   hostPort,
+  openBrokerClient,
   resolveAllowedAddress,
-  runBrokerAttempt,
 } from '../broker/index.js';
 import type { DestinationClient, DestinationMessage } from '../types.js';
 import type { NatsConfig } from './config.js';
@@ -117,7 +116,12 @@ const REJECTED = new Set([
   'BAD_HEADER',
 ]);
 
-/** NATS's failures; undefined for a plain network error (refused, reset, DNS, target blocked...). */
+/**
+ * NATS's failures; undefined for a plain network error (refused, reset, DNS, target blocked...).
+ *
+ * @example
+ * classifyNatsError(NatsError.errorForCode('AUTHORIZATION_VIOLATION'))?.code; // 'broker_rejected'
+ */
 export function classifyNatsError(error: unknown): AttemptError | undefined {
   if (error instanceof NoStreamError) {
     return brokerError(BROKER_ERROR_CODES.rejected, 'No JetStream stream stores the subject', error);
@@ -154,20 +158,12 @@ export function classifyNatsError(error: unknown): AttemptError | undefined {
  * await client.send(message, { timeoutMs: 10_000 }); // { acknowledged: true, ... }
  */
 export function openNatsClient(config: NatsConfig, context: { policy: AddressPolicy }): DestinationClient {
-  const slot = new ConnectionSlot<NatsConnection>({
+  return openBrokerClient<NatsConnection>({
     open: (lost) => openConnection(config, context.policy, lost),
     close: async (connection) => {
       await connection.close().catch(() => {});
     },
+    publish: (connection, message, remainingMs) => publish(connection, config, message, remainingMs),
+    classify: classifyNatsError,
   });
-  return {
-    send: (message, { timeoutMs }) =>
-      runBrokerAttempt({
-        timeoutMs,
-        work: async (remainingMs) => publish(await slot.get(), config, message, remainingMs),
-        classify: classifyNatsError,
-        onTimeout: () => slot.reset(),
-      }),
-    close: () => slot.close(),
-  };
 }

@@ -1,14 +1,11 @@
 import { connect, type JetStreamManager, type NatsConnection, StorageType } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZodError } from 'zod';
-import { blockPrivateTargets } from '../../../net/index.js';
 import {
-  closedPort,
+  itBehavesLikeABrokerDestination,
   loopbackPolicy,
-  stalledServer,
-  tcpProxy,
   testMessage,
   uniqueName,
+  zodIssuePaths,
 } from '../broker/test-support.js';
 import { natsDestination } from './index.js';
 
@@ -102,81 +99,8 @@ describe('nats jetstream destination', () => {
     expect(result.error?.code).toBe('broker_rejected');
   });
 
-  it('reconnects after the connection is cut (a server restart)', async () => {
-    const { stream, subject } = await newStream();
-    const proxy = await tcpProxy(4222);
-    const client = natsDestination.open(
-      natsDestination.parse({ host: '127.0.0.1', port: proxy.port, subject }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
-    expect((await client.send(testMessage(), { timeoutMs: 5000 })).acknowledged).toBe(true);
-    proxy.cut();
-    const second = testMessage();
-    let result = await client.send(second, { timeoutMs: 5000 });
-    if (!result.acknowledged) {
-      expect(['broker_unavailable', 'connection_reset']).toContain(result.error?.code);
-      result = await client.send(second, { timeoutMs: 5000 });
-    }
-    expect(result.acknowledged).toBe(true);
-    await client.close();
-    await proxy.close();
-    expect((await jsm.streams.info(stream)).state.messages).toBe(2);
-  });
-
-  it('reports a closed port as connection_refused, quickly', async () => {
-    const port = await closedPort();
-    const client = natsDestination.open(natsDestination.parse({ host: '127.0.0.1', port, subject: 'a.b' }), {
-      policy: loopbackPolicy(),
-    });
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
-    expect(result.error?.code).toBe('connection_refused');
-    expect(result.durationMs).toBeLessThan(2000);
-  });
-
-  it('refuses a private address under a blocking policy (target_blocked)', async () => {
-    const client = natsDestination.open(
-      natsDestination.parse({ url: 'nats://u:s3cret@127.0.0.1:4222', subject: 'a.b' }),
-      {
-        policy: blockPrivateTargets(),
-      },
-    );
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
-    expect(result.error?.code).toBe('target_blocked');
-    expect(result.error?.message).not.toContain('s3cret');
-  });
-
-  it('respects the deadline against a server that accepts and never answers', async () => {
-    const stalled = await stalledServer();
-    const client = natsDestination.open(
-      natsDestination.parse({ host: '127.0.0.1', port: stalled.port, subject: 'a.b' }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
-    const started = performance.now();
-    const result = await client.send(testMessage(), { timeoutMs: 400 });
-    const took = performance.now() - started;
-    await client.close();
-    await stalled.close();
-    expect(result.error?.code).toBe('timeout');
-    expect(took).toBeGreaterThanOrEqual(390);
-    expect(took).toBeLessThan(400 + 1500);
-  });
-
   it('validates the configuration, naming the field; describe() shows no credentials', () => {
-    const fieldOf = (input: unknown) => {
-      try {
-        natsDestination.parse(input);
-      } catch (error) {
-        expect(error).toBeInstanceOf(ZodError);
-        return (error as ZodError).issues.map((issue) => issue.path.join('.'));
-      }
-      throw new Error('parsed');
-    };
+    const fieldOf = (input: unknown) => zodIssuePaths(() => natsDestination.parse(input));
     expect(fieldOf({ url: URL })).toContain('subject');
     expect(fieldOf({ url: URL, subject: 'a.*' })).toContain('subject');
     expect(fieldOf({ url: URL, subject: 'a b' })).toContain('subject');
@@ -199,5 +123,20 @@ describe('nats jetstream destination', () => {
     const text = natsDestination.describe(config);
     expect(text).toBe('nats tls://nats.example.com:4222 subject "hooks.all"');
     expect(natsDestination.addresses(config)).toEqual([{ host: 'nats.example.com', port: 4222 }]);
+  });
+
+  itBehavesLikeABrokerDestination(natsDestination, 4222, async () => {
+    const { stream, subject } = await newStream();
+    return {
+      config: (host, port) => ({ host, port, subject }),
+      storedEventIds: async () => {
+        const ids: string[] = [];
+        const { messages } = (await jsm.streams.info(stream)).state;
+        for (let seq = 1; seq <= messages; seq++) {
+          ids.push(String((await jsm.streams.getMessage(stream, { seq })).header.get('x-platform-event-id')));
+        }
+        return ids;
+      },
+    };
   });
 });

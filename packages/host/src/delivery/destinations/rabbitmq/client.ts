@@ -5,10 +5,9 @@ import {
   BROKER_ERROR_CODES,
   brokerError,
   brokerHeaders,
-  ConnectionSlot,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  openBrokerClient,
   resolveAllowedAddress,
-  runBrokerAttempt,
 } from '../broker/index.js';
 import type { DestinationClient, DestinationMessage } from '../types.js';
 import type { RabbitmqConfig } from './config.js';
@@ -117,7 +116,12 @@ function amqpReplyCode(error: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** RabbitMQ's failures; undefined for a plain network error (refused, reset, DNS...). */
+/**
+ * RabbitMQ's failures; undefined for a plain network error (refused, reset, DNS...).
+ *
+ * @example
+ * classifyRabbitmqError(new Error('message nacked'))?.code; // 'broker_unavailable'
+ */
 export function classifyRabbitmqError(error: unknown): AttemptError | undefined {
   if (error instanceof UnroutableError) {
     return brokerError(BROKER_ERROR_CODES.rejected, 'The broker could not route the message', error);
@@ -144,20 +148,12 @@ export function openRabbitmqClient(
   config: RabbitmqConfig,
   context: { policy: AddressPolicy },
 ): DestinationClient {
-  const slot = new ConnectionSlot<Link>({
+  return openBrokerClient<Link>({
     open: (lost) => openLink(config, context.policy, lost),
     close: async (link) => {
       await link.model.close().catch(() => {});
     },
+    publish: (link, message) => publish(link, config, message),
+    classify: classifyRabbitmqError,
   });
-  return {
-    send: (message, { timeoutMs }) =>
-      runBrokerAttempt({
-        timeoutMs,
-        work: async () => publish(await slot.get(), config, message),
-        classify: classifyRabbitmqError,
-        onTimeout: () => slot.reset(),
-      }),
-    close: () => slot.close(),
-  };
 }

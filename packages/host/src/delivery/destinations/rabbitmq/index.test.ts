@@ -1,15 +1,12 @@
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZodError } from 'zod';
-import { blockPrivateTargets } from '../../../net/index.js';
 import {
-  closedPort,
   eventually,
+  itBehavesLikeABrokerDestination,
   loopbackPolicy,
-  stalledServer,
-  tcpProxy,
   testMessage,
   uniqueName,
+  zodIssuePaths,
 } from '../broker/test-support.js';
 import { rabbitmqDestination } from './index.js';
 
@@ -126,28 +123,6 @@ describe('rabbitmq destination', () => {
     expect((await take(queue)).properties.messageId).toBe(message.eventId);
   });
 
-  it('reconnects after the connection is cut (a broker restart)', async () => {
-    const queue = await newQueue();
-    const proxy = await tcpProxy(5672);
-    const config = rabbitmqDestination.parse({ host: '127.0.0.1', port: proxy.port, queue });
-    const client = rabbitmqDestination.open(config, { policy: loopbackPolicy() });
-    const first = testMessage();
-    expect((await client.send(first, { timeoutMs: 5000 })).acknowledged).toBe(true);
-    proxy.cut();
-    const second = testMessage();
-    // The cut may reach the client before or during this attempt: at most one failure, then a new connection.
-    let result = await client.send(second, { timeoutMs: 5000 });
-    if (!result.acknowledged) {
-      expect(['broker_unavailable', 'connection_reset']).toContain(result.error?.code);
-      result = await client.send(second, { timeoutMs: 5000 });
-    }
-    expect(result.acknowledged).toBe(true);
-    await client.close();
-    await proxy.close();
-    expect((await take(queue)).properties.messageId).toBe(first.eventId);
-    expect((await take(queue)).properties.messageId).toBe(second.eventId);
-  });
-
   it('refuses wrong credentials as broker_rejected, without the password in the message', async () => {
     const config = rabbitmqDestination.parse({ url: 'amqp://guest:s3cr3t-wrong@127.0.0.1:5672', queue: 'q' });
     const client = rabbitmqDestination.open(config, { policy: loopbackPolicy() });
@@ -157,59 +132,8 @@ describe('rabbitmq destination', () => {
     expect(result.error?.message).not.toContain('s3cr3t');
   });
 
-  it('reports a closed port as connection_refused, quickly', async () => {
-    const port = await closedPort();
-    const client = rabbitmqDestination.open(
-      rabbitmqDestination.parse({ host: '127.0.0.1', port, queue: 'q' }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
-    expect(result.error?.code).toBe('connection_refused');
-    expect(result.durationMs).toBeLessThan(2000);
-  });
-
-  it('refuses a private address under a blocking policy (target_blocked), before connecting', async () => {
-    const client = rabbitmqDestination.open(rabbitmqDestination.parse({ url: URL, queue: 'q' }), {
-      policy: blockPrivateTargets(),
-    });
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
-    expect(result.error?.code).toBe('target_blocked');
-    expect(result.error?.message).toContain('loopback');
-    expect(result.error?.message).not.toContain('guest:guest');
-  });
-
-  it('respects the deadline against a broker that accepts and never answers', async () => {
-    const stalled = await stalledServer();
-    const client = rabbitmqDestination.open(
-      rabbitmqDestination.parse({ host: '127.0.0.1', port: stalled.port, queue: 'q' }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
-    const started = performance.now();
-    const result = await client.send(testMessage(), { timeoutMs: 400 });
-    const took = performance.now() - started;
-    await client.close();
-    await stalled.close();
-    expect(result.error?.code).toBe('timeout');
-    expect(took).toBeGreaterThanOrEqual(390);
-    expect(took).toBeLessThan(400 + 1500);
-  });
-
   it('validates the configuration, naming the field; describe() shows no credentials', () => {
-    const fieldOf = (input: unknown) => {
-      try {
-        rabbitmqDestination.parse(input);
-      } catch (error) {
-        expect(error).toBeInstanceOf(ZodError);
-        return (error as ZodError).issues.map((issue) => issue.path.join('.'));
-      }
-      throw new Error('parsed');
-    };
+    const fieldOf = (input: unknown) => zodIssuePaths(() => rabbitmqDestination.parse(input));
     expect(fieldOf({ host: '127.0.0.1', port: 70_000, queue: 'q' })).toContain('port');
     expect(fieldOf({ host: '127.0.0.1' })).toContain('routingKey');
     expect(fieldOf({ url: 'http://127.0.0.1', queue: 'q' })).toContain('url');
@@ -235,5 +159,24 @@ describe('rabbitmq destination', () => {
     expect(text).toBe('rabbitmq amqps://mq.example.com:5671 vhost "prod" queue "hooks"');
     expect(text).not.toMatch(/user|pa:ss/);
     expect(rabbitmqDestination.addresses(config)).toEqual([{ host: 'mq.example.com', port: 5671 }]);
+  });
+
+  itBehavesLikeABrokerDestination(rabbitmqDestination, 5672, async () => {
+    const queue = await newQueue();
+    // Reading a queue takes the messages: what was read once stays in the list.
+    const ids: string[] = [];
+    return {
+      config: (host, port) => ({ host, port, username: 'guest', password: 'guest', queue }),
+      storedEventIds: async () => {
+        for (
+          let got = await channel.get(queue, { noAck: true });
+          got;
+          got = await channel.get(queue, { noAck: true })
+        ) {
+          ids.push(String(got.properties.messageId));
+        }
+        return ids;
+      },
+    };
   });
 });

@@ -5,15 +5,19 @@ import {
   BROKER_ERROR_CODES,
   brokerError,
   brokerHeaders,
-  ConnectionSlot,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  openBrokerClient,
   resolveAllowedAddress,
-  runBrokerAttempt,
 } from '../broker/index.js';
 import type { DestinationClient, DestinationMessage } from '../types.js';
 import type { RedisStreamsConfig } from './config.js';
 
-/** The fields of each stream entry, in this order. */
+/**
+ * The fields of each stream entry, in this order.
+ *
+ * @example
+ * const [, fields] = (await redis.xrange(key, '-', '+'))[0]; // ['body', '{...}', 'event_id', 'evt_1', ...]
+ */
 export const REDIS_STREAM_FIELDS = [
   'body',
   'event_id',
@@ -99,7 +103,12 @@ async function append(redis: Redis, config: RedisStreamsConfig, message: Destina
 
 const UNAVAILABLE = /^(LOADING|OOM|MASTERDOWN|READONLY|BUSY|TRYAGAIN|CLUSTERDOWN|MISCONF)\b/;
 
-/** Redis's failures; undefined for a plain network error (refused, reset, DNS, target blocked...). */
+/**
+ * Redis's failures; undefined for a plain network error (refused, reset, DNS, target blocked...).
+ *
+ * @example
+ * classifyRedisError(new Error('Connection is closed.'))?.code; // 'broker_unavailable'
+ */
 export function classifyRedisError(error: unknown): AttemptError | undefined {
   if (!(error instanceof Error)) return undefined;
   if (error.name === 'ReplyError') {
@@ -126,20 +135,12 @@ export function openRedisStreamsClient(
   config: RedisStreamsConfig,
   context: { policy: AddressPolicy },
 ): DestinationClient {
-  const slot = new ConnectionSlot<Redis>({
+  return openBrokerClient<Redis>({
     open: (lost, signal) => openConnection(config, context.policy, lost, signal),
     close: async (redis) => {
       await redis.quit().catch(() => redis.disconnect());
     },
+    publish: (redis, message) => append(redis, config, message),
+    classify: classifyRedisError,
   });
-  return {
-    send: (message, { timeoutMs }) =>
-      runBrokerAttempt({
-        timeoutMs,
-        work: async () => append(await slot.get(), config, message),
-        classify: classifyRedisError,
-        onTimeout: () => slot.reset(),
-      }),
-    close: () => slot.close(),
-  };
 }

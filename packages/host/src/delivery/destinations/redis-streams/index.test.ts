@@ -1,14 +1,11 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZodError } from 'zod';
-import { blockPrivateTargets } from '../../../net/index.js';
 import {
-  closedPort,
+  itBehavesLikeABrokerDestination,
   loopbackPolicy,
-  stalledServer,
-  tcpProxy,
   testMessage,
   uniqueName,
+  zodIssuePaths,
 } from '../broker/test-support.js';
 import { REDIS_STREAM_FIELDS, redisStreamsDestination } from './index.js';
 
@@ -109,80 +106,8 @@ describe('redis streams destination', () => {
     expect(result.error?.message).toContain('WRONGTYPE');
   });
 
-  it('reconnects after the connection is cut (a server restart)', async () => {
-    const key = newKey();
-    const proxy = await tcpProxy(6379);
-    const client = redisStreamsDestination.open(
-      redisStreamsDestination.parse({ host: '127.0.0.1', port: proxy.port, key }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
-    expect((await client.send(testMessage(), { timeoutMs: 5000 })).acknowledged).toBe(true);
-    proxy.cut();
-    const second = testMessage();
-    let result = await client.send(second, { timeoutMs: 5000 });
-    if (!result.acknowledged) {
-      expect(['broker_unavailable', 'connection_reset']).toContain(result.error?.code);
-      result = await client.send(second, { timeoutMs: 5000 });
-    }
-    expect(result.acknowledged).toBe(true);
-    await client.close();
-    await proxy.close();
-    expect((await entries(key)).map((e) => e.event_id)).toContain(second.eventId);
-  });
-
-  it('reports a closed port as connection_refused, quickly', async () => {
-    const port = await closedPort();
-    const client = redisStreamsDestination.open(
-      redisStreamsDestination.parse({ host: '127.0.0.1', port, key: 'k' }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
-    expect(result.error?.code).toBe('connection_refused');
-    expect(result.durationMs).toBeLessThan(2000);
-  });
-
-  it('refuses a private address under a blocking policy (target_blocked)', async () => {
-    const client = redisStreamsDestination.open(
-      redisStreamsDestination.parse({ url: 'redis://:s3cret@127.0.0.1:6379', key: 'k' }),
-      { policy: blockPrivateTargets() },
-    );
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
-    expect(result.error?.code).toBe('target_blocked');
-    expect(result.error?.message).not.toContain('s3cret');
-  });
-
-  it('respects the deadline against a server that accepts and never answers', async () => {
-    const stalled = await stalledServer();
-    const client = redisStreamsDestination.open(
-      redisStreamsDestination.parse({ host: '127.0.0.1', port: stalled.port, key: 'k' }),
-      { policy: loopbackPolicy() },
-    );
-    const started = performance.now();
-    const result = await client.send(testMessage(), { timeoutMs: 400 });
-    const took = performance.now() - started;
-    await client.close();
-    await stalled.close();
-    expect(result.error?.code).toBe('timeout');
-    expect(took).toBeGreaterThanOrEqual(390);
-    expect(took).toBeLessThan(400 + 1500);
-  });
-
   it('validates the configuration, naming the field; describe() shows no credentials', () => {
-    const fieldOf = (input: unknown) => {
-      try {
-        redisStreamsDestination.parse(input);
-      } catch (error) {
-        expect(error).toBeInstanceOf(ZodError);
-        return (error as ZodError).issues.map((issue) => issue.path.join('.'));
-      }
-      throw new Error('parsed');
-    };
+    const fieldOf = (input: unknown) => zodIssuePaths(() => redisStreamsDestination.parse(input));
     expect(fieldOf({ url: URL })).toContain('key');
     expect(fieldOf({ url: URL, key: '' })).toContain('key');
     expect(fieldOf({ url: URL, key: 'k', maxLen: 0 })).toContain('maxLen');
@@ -207,5 +132,13 @@ describe('redis streams destination', () => {
     const text = redisStreamsDestination.describe(config);
     expect(text).toBe('redis-streams rediss://cache.example.com:6379/3 key "hooks" maxlen ~1000');
     expect(redisStreamsDestination.addresses(config)).toEqual([{ host: 'cache.example.com', port: 6379 }]);
+  });
+
+  itBehavesLikeABrokerDestination(redisStreamsDestination, 6379, async () => {
+    const key = newKey();
+    return {
+      config: (host, port) => ({ host, port, key }),
+      storedEventIds: async () => (await entries(key)).map((entry) => entry.event_id ?? ''),
+    };
   });
 });
