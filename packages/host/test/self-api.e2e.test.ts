@@ -1,0 +1,133 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from './backends.js';
+import { bundleIntegration, repoRoot, startTestHost, type TestHost } from './helpers.js';
+
+/**
+ * An integration calls its own host's API (`environment.apiEndpoint`, a loopback address here) from
+ * workerd, with the default address policy (every private target refused): the host serves the call
+ * itself (docs/host-api-from-integrations.md). Anything else on loopback stays refused.
+ */
+
+const MANIFEST = [
+  'name: self-caller',
+  'title: Self caller',
+  'organization: test',
+  'scopes: [space:content:read]',
+  'configurations:',
+  '  account:',
+  '    properties:',
+  '      note: { type: string, title: Note, description: A test setting. }',
+  '',
+].join('\n');
+
+interface Answer {
+  ok: boolean;
+  error?: string;
+  id?: string;
+  endpoint?: string;
+  status?: number;
+  body?: string;
+  configuration?: Record<string, unknown>;
+}
+
+describe.each(BACKENDS)('integration code calling the host API (%s)', (backend) => {
+  let t: TestHost;
+  let trap: Server;
+  let trapHits = 0;
+  let installation = { id: '', urls: { publicEndpoint: '' } };
+  let other = '';
+
+  beforeAll(async () => {
+    trap = createServer((_req, res) => {
+      trapHits++;
+      res.end('reached');
+    });
+    await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
+    t = await startTestHost({ PLATFORM_INVOCATION_TIMEOUT_MS: '5000' }, backend);
+    expect(t.host.context.config.allowPrivateTargets).toBeUndefined(); // the default policy
+    const bundle = await bundleIntegration(
+      join(repoRoot, 'packages/host/test/fixtures/self-api'),
+      'src/index.ts',
+    );
+    const published = await t.api('POST', '/v1/integrations', { manifest: MANIFEST, bundle });
+    expect(published.status, JSON.stringify(published.body)).toBe(201);
+    const installed = await t.api<typeof installation>('POST', '/v1/installations', {
+      integration: 'self-caller',
+      space: 'space-self',
+      configuration: {},
+    });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+    installation = installed.body;
+    const webhook = await t.api<{ id: string }>('POST', '/v1/installations', {
+      integration: 'webhook',
+      space: 'space-other',
+      configuration: { url: 'https://hooks.example.com/in', space_content_updated: true },
+    });
+    expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+    other = webhook.body.id;
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    trap?.close();
+  });
+
+  async function call(params: Record<string, string>): Promise<Answer> {
+    const query = new URLSearchParams(params).toString();
+    const response = await fetch(`${installation.urls.publicEndpoint}?${query}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Answer;
+  }
+
+  it('reads its own installation through context.api at a loopback apiEndpoint', async () => {
+    const answer = await call({ call: 'own' });
+    expect(answer, JSON.stringify(answer)).toMatchObject({ ok: true, id: installation.id });
+    expect(new URL(answer.endpoint ?? '').hostname).toBe('127.0.0.1');
+  }, 30_000);
+
+  it('saves configuration through context.api, and the host keeps it', async () => {
+    const answer = await call({ call: 'patch', note: `saved-${backend}` });
+    expect(answer, JSON.stringify(answer)).toMatchObject({
+      ok: true,
+      configuration: { note: `saved-${backend}` },
+    });
+    const stored = await t.api<{ configuration: Record<string, unknown> }>(
+      'GET',
+      `/v1/installations/${installation.id}`,
+    );
+    expect(stored.body.configuration.note).toBe(`saved-${backend}`);
+  }, 30_000);
+
+  it('refuses a host API call without the installation token, and a path outside /v1/', async () => {
+    const bare = await call({ call: 'bare', url: `${t.host.url}/v1/installations/${installation.id}` });
+    expect(bare.ok).toBe(false);
+    expect(bare.error).toContain('installation token');
+    const page = await call({ call: 'raw', url: `${t.host.url}/metrics` });
+    expect(page.ok).toBe(false);
+    expect(page.error).toContain('only the host API');
+  }, 30_000);
+
+  it("refuses the token of another integration's installation", async () => {
+    const foreign = t.host.context.tokens.issue(other);
+    const answer = await call({
+      call: 'raw',
+      url: `${t.host.url}/v1/installations/${other}`,
+      token: foreign,
+    });
+    expect(answer.ok, JSON.stringify(answer)).toBe(false);
+    expect(answer.error).toContain("not one of self-caller's installations");
+    expect(answer.error).not.toContain(foreign);
+  }, 30_000);
+
+  it('still refuses another loopback port, token or not: nothing reaches it', async () => {
+    const port = (trap.address() as AddressInfo).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${new URL(t.host.url).port}`]) {
+      const answer = await call({ call: 'raw', url: `http://${host}/v1/installations/${installation.id}` });
+      expect(answer.ok, `${host}: ${JSON.stringify(answer)}`).toBe(false);
+      expect(answer.error).toContain('address policy refuses');
+    }
+    expect(trapHits).toBe(0);
+  }, 30_000);
+});
