@@ -39,7 +39,7 @@ export class PlatformAPI implements ApiClient {
   readonly integrations: ApiClient['integrations'];
   readonly spaces: ApiClient['spaces'];
   readonly orgs: ApiClient['orgs'];
-  readonly urls: UnservedGroup;
+  readonly urls: ApiClient['urls'];
   readonly user: UnservedGroup;
   readonly users: UnservedGroup;
   readonly collections: UnservedGroup;

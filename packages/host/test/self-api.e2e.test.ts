@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
-import { bundleIntegration, repoRoot, startTestHost, type TestHost } from './helpers.js';
+import { bundleIntegration, eventually, repoRoot, startTestHost, type TestHost } from './helpers.js';
 
 /**
  * An integration calls its own host's API (`environment.apiEndpoint`, a loopback address here) from
@@ -20,12 +20,21 @@ const MANIFEST = [
   '  account:',
   '    properties:',
   '      note: { type: string, title: Note, description: A test setting. }',
+  '  site:',
+  '    properties:',
+  '      note: { type: string, title: Note, description: A test setting. }',
+  '      extra: { type: string, title: Extra, description: Removed by a replacing save. }',
   '',
 ].join('\n');
 
 interface Answer {
   ok: boolean;
   error?: string;
+  code?: string;
+  revision?: string;
+  nodes?: unknown[];
+  site?: unknown;
+  space?: unknown;
   id?: string;
   endpoint?: string;
   status?: number;
@@ -74,9 +83,9 @@ describe.each(BACKENDS)('integration code calling the host API (%s)', (backend) 
     trap?.close();
   });
 
-  async function call(params: Record<string, string>): Promise<Answer> {
+  async function call(params: Record<string, string>, endpoint = installation.urls.publicEndpoint) {
     const query = new URLSearchParams(params).toString();
-    const response = await fetch(`${installation.urls.publicEndpoint}?${query}`);
+    const response = await fetch(`${endpoint}?${query}`);
     expect(response.status).toBe(200);
     return (await response.json()) as Answer;
   }
@@ -130,4 +139,83 @@ describe.each(BACKENDS)('integration code calling the host API (%s)', (backend) 
     }
     expect(trapHits).toBe(0);
   }, 30_000);
+
+  it('api.spaces: the space it is installed in, and its document as the current revision', async () => {
+    expect((await t.api('PUT', '/v1/spaces/space-self/owner', { organization: 'acme-self' })).status).toBe(
+      200,
+    );
+    const saved = await t.api('PUT', '/v1/spaces/space-self/document', {
+      nodes: [{ type: 'text', text: 'Hello from the host' }],
+      baseRevision: 0,
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const space = await call({ call: 'space', space: 'space-self' });
+    expect(space, JSON.stringify(space)).toMatchObject({
+      ok: true,
+      space: { object: 'space', id: 'space-self', organization: 'acme-self', currentRevision: '1' },
+    });
+    const revision = await call({ call: 'revision', space: 'space-self' });
+    expect(revision, JSON.stringify(revision)).toMatchObject({
+      ok: true,
+      revision: '1',
+      nodes: [{ type: 'text', text: 'Hello from the host' }],
+    });
+    // a space it is not installed in: refused by the host (403), a typed error, not a crash
+    const foreign = await call({ call: 'space', space: 'space-other' });
+    expect(foreign, JSON.stringify(foreign)).toMatchObject({ ok: false, status: 403 });
+  }, 30_000);
+
+  it('calls the host does not serve answer 501 not_served naming the call', async () => {
+    const git = await call({ call: 'unserved' });
+    expect(git, JSON.stringify(git)).toMatchObject({ ok: false, status: 501, code: 'not_served' });
+    expect(git.error).toContain('api.spaces.importGitRepository');
+    const urls = await call({ call: 'unknown' });
+    expect(urls, JSON.stringify(urls)).toMatchObject({ ok: false, status: 501, code: 'not_served' });
+    expect(urls.error).toContain('api.urls.getContentByUrl');
+  }, 30_000);
+
+  it('a site installation saves its configuration with updateIntegrationSiteInstallation and reads its site', async () => {
+    const installed = await t.api<typeof installation>('POST', '/v1/installations', {
+      integration: 'self-caller',
+      site: 'site-self',
+      configuration: { note: 'first', extra: 'x' },
+    });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+    const endpoint = installed.body.urls.publicEndpoint;
+    const saved = await call({ call: 'site-save', note: `site-${backend}` }, endpoint);
+    expect(saved, JSON.stringify(saved)).toMatchObject({
+      ok: true,
+      site: 'site-self',
+      configuration: { note: `site-${backend}` },
+    });
+    const stored = await t.api<{ configuration: Record<string, unknown> }>(
+      'GET',
+      `/v1/installations/${installed.body.id}`,
+    );
+    expect(stored.body.configuration).toEqual({ note: `site-${backend}` }); // replaced, not merged
+    const site = await call({ call: 'site', organization: 'any' }, endpoint);
+    expect(site, JSON.stringify(site)).toMatchObject({ ok: true, site: { object: 'site', id: 'site-self' } });
+  }, 30_000);
+
+  it('space_content_updated: the handler reads the space with api.spaces.getSpaceById', async () => {
+    const sent = await t.api('POST', '/v1/events', {
+      type: 'space_content_updated',
+      spaceId: 'space-self',
+      revisionId: 'r1',
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+    const line = await eventually(
+      async () => {
+        const logs = await t.api<{
+          invocations: Array<{ eventType: string; status: number; lines: Array<{ message: string }> }>;
+        }>('GET', `/v1/installations/${installation.id}/logs`);
+        const run = logs.body.invocations.find((i) => i.eventType === 'space_content_updated');
+        return run ? { status: run.status, text: run.lines.map((l) => l.message).join('\n') } : null;
+      },
+      30_000,
+      'the space_content_updated invocation',
+    );
+    expect(line.status).toBe(200);
+    expect(line.text).toContain('space space-self revision=1 organization=acme-self');
+  }, 40_000);
 });

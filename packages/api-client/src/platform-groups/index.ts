@@ -6,12 +6,12 @@
 import { type IntegrationsGroup, integrationsGroup } from './integrations';
 import { type OrgsGroup, orgsGroup, type SpacesGroup, spacesGroup } from './spaces';
 import type { ApiRequest, OwnInstallation } from './types';
-import { withUnserved } from './unserved';
+import { type NotServed, withUnserved } from './unserved';
 
 export type { IntegrationsGroup } from './integrations';
 export { DOCUMENT_PAGE_ID, type OrgsGroup, type SpacesGroup } from './spaces';
 export type * from './types';
-export { notServed, SERVED_CALLS_DOC, withUnserved } from './unserved';
+export { type NotServed, notServed, SERVED_CALLS_DOC, withUnserved } from './unserved';
 
 /**
  * Groups the host does not serve at all: each of their methods answers 501 `not_served`.
@@ -32,7 +32,13 @@ export const UNSERVED_GROUPS = [
  * A group whose every method rejects with a 501 `not_served` `ApiError`.
  * @example const urls: UnservedGroup = api.urls;
  */
-export type UnservedGroup = { readonly [method: string]: (...args: unknown[]) => Promise<never> };
+export type UnservedGroup = { readonly [method: string]: NotServed };
+
+/**
+ * `api.urls`: not served (501); its method integrations call is named for their types.
+ * @example await api.urls.getContentByUrl({ url }).catch((e) => e.status); // 501
+ */
+export type UrlsGroup = UnservedGroup & { getContentByUrl: NotServed };
 
 /**
  * Every group of the client, served or not.
@@ -42,7 +48,8 @@ export type PlatformGroups = {
   integrations: IntegrationsGroup;
   spaces: SpacesGroup;
   orgs: OrgsGroup;
-} & { readonly [G in (typeof UNSERVED_GROUPS)[number]]: UnservedGroup };
+  urls: UrlsGroup;
+} & { readonly [G in Exclude<(typeof UNSERVED_GROUPS)[number], 'urls'>]: UnservedGroup };
 
 /**
  * Builds every group on `request`; `own` is the caller's integration, installation and token.
@@ -51,7 +58,7 @@ export type PlatformGroups = {
 export function platformGroups(request: ApiRequest, own: OwnInstallation): PlatformGroups {
   const unserved = Object.fromEntries(
     UNSERVED_GROUPS.map((group) => [group, withUnserved(group, {}) as UnservedGroup]),
-  ) as { [G in (typeof UNSERVED_GROUPS)[number]]: UnservedGroup };
+  ) as { [G in (typeof UNSERVED_GROUPS)[number]]: UnservedGroup } & { urls: UrlsGroup };
   return {
     ...unserved,
     integrations: integrationsGroup(request, own),

@@ -1,7 +1,7 @@
 import type { DocumentNode } from '../document/schema';
 import { ApiError } from '../errors';
 import type { ApiRequest, ApiResponse, Revision, RevisionPage, Site, Space } from './types';
-import { notServed, withUnserved } from './unserved';
+import { type NotServed, notServed, withUnserved } from './unserved';
 
 /** A space's document as `GET /v1/spaces/{spaceId}/document` answers it. */
 interface SpaceDocument {
@@ -31,6 +31,12 @@ export interface SpacesGroup {
     revisionId: string,
     pageId: string,
   ): Promise<ApiResponse<RevisionPage>>;
+  /** Not served (501): the host keeps no history of revisions. @example await api.spaces.getRevisionSemanticChanges('sp', '3').catch(() => null); */
+  getRevisionSemanticChanges: NotServed;
+  /** Not served (501): no Git sync. @example await api.spaces.importGitRepository('sp', {}).catch(() => null); */
+  importGitRepository: NotServed;
+  /** Not served (501): no Git sync. @example await api.spaces.exportToGitRepository('sp', {}).catch(() => null); */
+  exportToGitRepository: NotServed;
 }
 
 /**
@@ -40,6 +46,14 @@ export interface SpacesGroup {
 export interface OrgsGroup {
   /** `GET /v1/sites/{siteId}`, checked to belong to `organizationId` when the site has an owner. @example await api.orgs.getSiteById('acme', 'site_1'); */
   getSiteById(organizationId: string, siteId: string): Promise<ApiResponse<Site>>;
+  /** Not served (501): no adaptive content. @example await api.orgs.getSiteAdaptiveSchema('acme', 'site_1').catch(() => null); */
+  getSiteAdaptiveSchema: NotServed;
+  /** Not served (501): no adaptive content. @example await api.orgs.updateSiteAdaptiveSchema('acme', 'site_1', {}).catch(() => null); */
+  updateSiteAdaptiveSchema: NotServed;
+  /** Not served (501): no AI search. @example await api.orgs.askInOrganization('acme', {}).catch(() => null); */
+  askInOrganization: NotServed;
+  /** Not served (501): no AI search. @example await api.orgs.streamAskInOrganization('acme', {}).catch(() => null); */
+  streamAskInOrganization: NotServed;
 }
 
 function revisionOf(document: SpaceDocument): Revision {
@@ -82,7 +96,10 @@ export function spacesGroup(request: ApiRequest): SpacesGroup {
     }
     return found;
   }
-  const unserved = (call: string, why: string) => () => Promise.reject(notServed(`spaces.${call}`, why));
+  const unserved =
+    (call: string, why: string): NotServed =>
+    () =>
+      Promise.reject(notServed(`spaces.${call}`, why));
   return withUnserved('spaces', {
     getSpaceById: async (spaceId: string) => ({ data: await request<Space>('GET', spacePath(spaceId)) }),
     getCurrentRevision: async (spaceId: string) => ({ data: await current(spaceId) }),
@@ -115,7 +132,10 @@ export function spacesGroup(request: ApiRequest): SpacesGroup {
  * @example const orgs = orgsGroup(client.request);
  */
 export function orgsGroup(request: ApiRequest): OrgsGroup {
-  const unserved = (call: string, why: string) => () => Promise.reject(notServed(`orgs.${call}`, why));
+  const unserved =
+    (call: string, why: string): NotServed =>
+    () =>
+      Promise.reject(notServed(`orgs.${call}`, why));
   return withUnserved('orgs', {
     async getSiteById(organizationId: string, siteId: string) {
       const site = await request<Site>('GET', `/v1/sites/${encodeURIComponent(siteId)}`);

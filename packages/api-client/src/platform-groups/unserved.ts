@@ -4,6 +4,12 @@ import { ApiError } from '../errors';
 export const SERVED_CALLS_DOC = 'docs/host-api-from-integrations.md';
 
 /**
+ * A method the host does not serve: it always rejects with {@link notServed}'s error.
+ * @example const call: NotServed = () => Promise.reject(notServed('urls.getContentByUrl', 'why'));
+ */
+export type NotServed = (...args: unknown[]) => Promise<never>;
+
+/**
  * The error of a call the host does not serve (status 501, code `not_served`): names the call, why,
  * and where the served calls are listed. Never a crash of the caller's code.
  *
