@@ -15,7 +15,7 @@ const MANIFEST = [
   'name: self-caller',
   'title: Self caller',
   'organization: test',
-  'scopes: [space:content:read]',
+  'scopes: [space:content:read, site:metadata:read]',
   'configurations:',
   '  account:',
   '    properties:',
@@ -195,6 +195,22 @@ describe.each(BACKENDS)('integration code calling the host API (%s)', (backend) 
     expect(stored.body.configuration).toEqual({ note: `site-${backend}` }); // replaced, not merged
     const site = await call({ call: 'site', organization: 'any' }, endpoint);
     expect(site, JSON.stringify(site)).toMatchObject({ ok: true, site: { object: 'site', id: 'site-self' } });
+    // an integration without site:metadata:read (the webhook integration) cannot read its site
+    const webhook = await t.api<{ id: string }>('POST', '/v1/installations', {
+      integration: 'webhook',
+      site: 'site-hook',
+      configuration: { url: 'https://hooks.example.com/in' },
+    });
+    expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+    const refused = await t.api<{ error: { code: string; message: string } }>(
+      'GET',
+      '/v1/sites/site-hook',
+      undefined,
+      t.host.context.tokens.issue(webhook.body.id),
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('missing_scope');
+    expect(refused.body.error.message).toContain('site:metadata:read');
   }, 30_000);
 
   it('space_content_updated: the handler reads the space with api.spaces.getSpaceById', async () => {

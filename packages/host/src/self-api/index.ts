@@ -4,5 +4,13 @@
  */
 export { createSelfApiGate, type SelfApiGateOptions, SelfApiRefusedError } from './gate.js';
 export { type ApiHandler, selfApiOutbound } from './host.js';
-export { getSite, getSpace, installedIn, type SiteView, type SpaceView } from './places.js';
+export {
+  getSite,
+  getSpace,
+  installedIn,
+  missingPlaceScope,
+  PLACE_READ_SCOPES,
+  type SiteView,
+  type SpaceView,
+} from './places.js';
 export { decideSelfCall, integrationOfDeployment, SELF_API_PREFIX, type SelfCallDecision } from './policy.js';

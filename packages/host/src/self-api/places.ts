@@ -1,5 +1,5 @@
 import type { Principal } from '../access/principal.js';
-import { forbidden } from '../errors.js';
+import { forbidden, HttpError } from '../errors.js';
 import type { HostContext } from '../services/context.js';
 import type { InstallationRecord } from '../storage/index.js';
 
@@ -35,7 +35,32 @@ export function installedIn(installation: InstallationRecord, kind: 'space' | 's
   return selection.mode === 'all' || selection.spaces.includes(id);
 }
 
-/** The operator, or an installation in the place; anyone else is refused (403, naming the place). */
+/**
+ * The scopes that let an installation read its space or site: `space:metadata:read` (or
+ * `space:content:read`, which reads the space's content, more than its metadata), `site:metadata:read`.
+ */
+export const PLACE_READ_SCOPES = {
+  space: ['space:metadata:read', 'space:content:read'],
+  site: ['site:metadata:read'],
+} as const;
+
+/**
+ * The scope an integration lacks to read a space or site, or null when its manifest has one that
+ * allows it. Pure.
+ *
+ * @example
+ * missingPlaceScope('site', ['site:views:read']); // 'site:metadata:read'
+ * missingPlaceScope('space', ['space:content:read']); // null
+ */
+export function missingPlaceScope(kind: 'space' | 'site', scopes: readonly unknown[]): string | null {
+  const allowed: readonly string[] = PLACE_READ_SCOPES[kind];
+  return allowed.some((scope) => scopes.includes(scope)) ? null : (allowed[0] ?? null);
+}
+
+/**
+ * The operator, or an installation in the place whose integration has a scope to read it; anyone else
+ * is refused (403, naming the place or the scope to add).
+ */
 async function requirePlace(ctx: HostContext, principal: Principal, kind: 'space' | 'site', id: string) {
   if (principal.kind === 'operator') return;
   if (principal.kind !== 'installation')
@@ -44,11 +69,21 @@ async function requirePlace(ctx: HostContext, principal: Principal, kind: 'space
   if (!installation || !installedIn(installation, kind, id)) {
     throw forbidden(`This installation is not installed in ${kind} "${id}"; it cannot read it.`);
   }
+  const integration = await ctx.storage.integrations.getLatest(installation.integrationName);
+  const missing = missingPlaceScope(kind, (integration?.manifest.scopes ?? []) as unknown[]);
+  if (missing !== null) {
+    throw new HttpError(
+      403,
+      'missing_scope',
+      `Reading a ${kind} needs the scope \`${missing}\` in the integration's manifest.`,
+      { scope: missing },
+    );
+  }
 }
 
 /**
  * `GET /v1/spaces/{spaceId}` (docs/host-api-from-integrations.md): the operator, or an installation in
- * the space. The host keeps no title, visibility or URLs of spaces: only what it owns.
+ * the space with `space:metadata:read` or `space:content:read`. The host keeps no title, visibility or URLs of spaces: only what it owns.
  *
  * @example
  * const space = await getSpace(ctx, principal, 'sp1'); // { object: 'space', id: 'sp1', organization: 'acme', currentRevision: '2', urls: {} }
@@ -69,7 +104,7 @@ export async function getSpace(ctx: HostContext, principal: Principal, spaceId: 
 }
 
 /**
- * `GET /v1/sites/{siteId}`: the operator, or an installation in the site.
+ * `GET /v1/sites/{siteId}`: the operator, or an installation in the site with `site:metadata:read`.
  *
  * @example
  * const site = await getSite(ctx, principal, 'site_1'); // { object: 'site', id: 'site_1', organization: null, urls: {} }
