@@ -19,6 +19,7 @@ describe('decideSelfCall', () => {
     expect(decideSelfCall(new URL(`${ORIGIN}/v1/installations/i`), ORIGIN, 'Bearer pit_i.mac')).toEqual({
       kind: 'host',
       token: 'pit_i.mac',
+      path: '/v1/installations/i',
     });
     const page = decideSelfCall(new URL(`${ORIGIN}/metrics`), ORIGIN, 'Bearer pit_i.mac');
     expect(page).toMatchObject({ kind: 'refuse', reason: expect.stringContaining('/metrics') });
@@ -26,6 +27,22 @@ describe('decideSelfCall', () => {
       const decision = decideSelfCall(new URL(`${ORIGIN}/v1/whoami`), ORIGIN, auth);
       expect(decision, String(auth)).toMatchObject({ kind: 'refuse' });
       if (decision.kind === 'refuse' && auth) expect(decision.reason).not.toContain(auth.slice(7) || '\0');
+    }
+  });
+
+  it('serves under the base path of a public URL, with the path the router sees', () => {
+    const base = 'https://x.example/platform';
+    expect(decideSelfCall(new URL(`${base}/v1/whoami?a=1`), base, 'Bearer pit_i.m')).toEqual({
+      kind: 'host',
+      token: 'pit_i.m',
+      path: '/v1/whoami?a=1',
+    });
+    for (const url of [
+      'https://x.example/v1/whoami',
+      'https://x.example/platformv1/whoami',
+      `${base}/metrics`,
+    ]) {
+      expect(decideSelfCall(new URL(url), base, 'Bearer pit_i.m'), url).toMatchObject({ kind: 'refuse' });
     }
   });
 
@@ -39,7 +56,7 @@ describe('createSelfApiGate', () => {
   const served: string[] = [];
   const sent: string[] = [];
   const gate = createSelfApiGate({
-    apiOrigin: () => ORIGIN,
+    apiBase: () => ORIGIN,
     serve: (request) => {
       served.push(request.url);
       return new Response('api');
@@ -75,5 +92,30 @@ describe('createSelfApiGate', () => {
     const response = await gate(request('https://api.example.com/x'), caller);
     expect(await response.text()).toBe('net');
     expect(sent).toEqual(['https://api.example.com/x']);
+  });
+});
+
+describe('createSelfApiGate under a base path', () => {
+  it('hands the router the path without the base path, with method and body', async () => {
+    const seen: Array<{ url: string; method: string; body: string }> = [];
+    const gate = createSelfApiGate({
+      apiBase: () => `${ORIGIN}/platform`,
+      serve: async (request) => {
+        seen.push({ url: request.url, method: request.method, body: await request.text() });
+        return new Response('api');
+      },
+      verifyToken: () => 'i1',
+      integrationOf: async () => 'hello',
+      network: async () => new Response('net'),
+    });
+    const request = new Request(`${ORIGIN}/platform/v1/installations/i1?x=1`, {
+      method: 'PATCH',
+      headers: { authorization: 'Bearer pit_i1.good' },
+      body: '{"configuration":{}}',
+    });
+    expect(await (await gate(request)).text()).toBe('api');
+    expect(seen).toEqual([
+      { url: `${ORIGIN}/v1/installations/i1?x=1`, method: 'PATCH', body: '{"configuration":{}}' },
+    ]);
   });
 });

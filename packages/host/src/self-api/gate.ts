@@ -15,8 +15,8 @@ export class SelfApiRefusedError extends Error {
 
 /** Options of {@link createSelfApiGate}. */
 export interface SelfApiGateOptions {
-  /** The origin of `environment.apiEndpoint` (read on each call: the port is known only after listen). */
-  apiOrigin(): string;
+  /** `environment.apiEndpoint`, the host API's base URL (read on each call: the port is known only after listen). */
+  apiBase(): string;
   /** The host API's handler (the Hono app's `fetch`). */
   serve(request: Request): Response | Promise<Response>;
   /** The installation an installation token was issued for, or null when it is not genuine. */
@@ -36,7 +36,7 @@ export interface SelfApiGateOptions {
  *
  * @example
  * const outbound = createSelfApiGate({
- *   apiOrigin: () => new URL(ctx.baseUrl()).origin,
+ *   apiBase: () => ctx.baseUrl(),
  *   serve: (request) => app.fetch(request),
  *   verifyToken: (token) => ctx.tokens.verify(token),
  *   integrationOf: async (id) => (await ctx.storage.installations.get(id))?.integrationName ?? null,
@@ -46,7 +46,7 @@ export interface SelfApiGateOptions {
 export function createSelfApiGate(options: SelfApiGateOptions): OutboundFetch {
   return async (request: Request, caller?: OutboundCaller): Promise<Response> => {
     const url = new URL(request.url);
-    const decision = decideSelfCall(url, options.apiOrigin(), request.headers.get('authorization'));
+    const decision = decideSelfCall(url, options.apiBase(), request.headers.get('authorization'));
     if (decision.kind === 'network') return options.network(request, caller);
     if (decision.kind === 'refuse') throw new SelfApiRefusedError(decision.reason);
     const installationId = options.verifyToken(decision.token);
@@ -64,6 +64,16 @@ export function createSelfApiGate(options: SelfApiGateOptions): OutboundFetch {
         );
       }
     }
-    return options.serve(request);
+    if (`${url.pathname}${url.search}` === decision.path) return options.serve(request);
+    // Under a base path (PLATFORM_PUBLIC_URL with a path): the router sees the path without it.
+    const body =
+      request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    return options.serve(
+      new Request(new URL(decision.path, url.origin), {
+        method: request.method,
+        headers: request.headers,
+        body,
+      }),
+    );
   };
 }

@@ -22,7 +22,7 @@ export function selfApiOutbound(
 ): { outbound: OutboundFetch; bind(handler: ApiHandler): void } {
   let handler: ApiHandler | undefined;
   const outbound = createSelfApiGate({
-    apiOrigin: () => new URL(ctx.baseUrl()).origin,
+    apiBase: () => ctx.baseUrl(),
     serve: (request) =>
       handler === undefined
         ? Response.json(

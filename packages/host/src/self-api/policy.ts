@@ -8,7 +8,7 @@ export type SelfCallDecision =
   /** Not the host API's origin: the address policy decides, as for any other target. */
   | { readonly kind: 'network' }
   /** A call to the host API carrying an installation token: served in-process once the token checks out. */
-  | { readonly kind: 'host'; readonly token: string }
+  | { readonly kind: 'host'; readonly token: string; readonly path: string }
   /** The host API's origin, but not a call it serves to integrations: refused with `reason`. */
   | { readonly kind: 'refuse'; readonly reason: string };
 
@@ -19,22 +19,27 @@ export const SELF_API_PREFIX = '/v1/';
 const INSTALLATION_TOKEN_PREFIX = 'pit_';
 
 /**
- * Decides what to do with an outbound request to `url`: a request whose origin is the host API's
- * (`apiOrigin`, the origin of `environment.apiEndpoint`) is served by the host itself when it is a
- * `/v1/` call with an installation token, and refused otherwise; every other URL is left to the network
- * gate. The reason never contains the token.
+ * Decides what to do with an outbound request to `url`: a request under the host API's base URL
+ * (`apiBase`, `environment.apiEndpoint`: same origin, under its path) is served by the host itself
+ * when it is a `/v1/` call with an installation token, and refused otherwise; every other URL is left
+ * to the network gate. `path` is what the host's own router sees (the base URL's path removed, as the
+ * reverse proxy in front of a `PLATFORM_PUBLIC_URL` with a path does). The reason never contains the
+ * token.
  *
  * @example
  * decideSelfCall(new URL('http://127.0.0.1:8080/v1/installations/i1'), 'http://127.0.0.1:8080', 'Bearer pit_i1.x');
- * // { kind: 'host', token: 'pit_i1.x' }
+ * // { kind: 'host', token: 'pit_i1.x', path: '/v1/installations/i1' }
  * decideSelfCall(new URL('http://127.0.0.1:9999/'), 'http://127.0.0.1:8080', null); // { kind: 'network' }
  */
-export function decideSelfCall(url: URL, apiOrigin: string, authorization: string | null): SelfCallDecision {
-  if (url.origin !== apiOrigin) return { kind: 'network' };
-  if (!url.pathname.startsWith(SELF_API_PREFIX)) {
+export function decideSelfCall(url: URL, apiBase: string, authorization: string | null): SelfCallDecision {
+  const base = new URL(apiBase);
+  if (url.origin !== base.origin) return { kind: 'network' };
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const local = url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : null;
+  if (local === null || !local.startsWith(SELF_API_PREFIX)) {
     return {
       kind: 'refuse',
-      reason: `only the host API (${apiOrigin}${SELF_API_PREFIX}...) is served to integrations, not ${url.pathname}`,
+      reason: `only the host API (${base.origin}${prefix}${SELF_API_PREFIX}...) is served to integrations, not ${url.pathname}`,
     };
   }
   const match = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '');
@@ -47,7 +52,7 @@ export function decideSelfCall(url: URL, apiOrigin: string, authorization: strin
         'an `authorization: Bearer <token>` header with environment.apiTokens.installation (context.api sends it)',
     };
   }
-  return { kind: 'host', token };
+  return { kind: 'host', token, path: `${local}${url.search}` };
 }
 
 /**
