@@ -101,6 +101,9 @@ const EXPECTED: Record<string, readonly number[]> = {
   'PUT /v1/spaces/{spaceId}/document':                            [200, 401, 403, 403, 403, 401, 401, 403, 403],
   // the block is rendered by A's webhook installation: its token updates it
   'PATCH /v1/spaces/{spaceId}/document/blocks/{blockId}':         [200, 401, 403, 403, 403, 401, 401, 200, 403],
+  // inst is installed in sp-a, and in no site
+  'GET /v1/spaces/{spaceId}':                                     [200, 401, 403, 403, 403, 401, 401, 200, 403],
+  'GET /v1/sites/{siteId}':                                       [200, 401, 403, 403, 403, 401, 401, 403, 403],
 };
 
 interface OpenApiOperation {
@@ -389,6 +392,8 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
     'GET /v1/sites/{siteId}/published-scripts': async () => ({ path: '/v1/sites/site-a/published-scripts' }),
     'GET /v1/assets/{hash}': async () => ({ path: `/v1/assets/${assetHash}` }),
     'GET /v1/spaces/{spaceId}/document': async () => ({ path: '/v1/spaces/sp-a/document' }),
+    'GET /v1/spaces/{spaceId}': async () => ({ path: '/v1/spaces/sp-a' }),
+    'GET /v1/sites/{siteId}': async () => ({ path: '/v1/sites/site-a' }),
     'PUT /v1/spaces/{spaceId}/document': async () => ({
       path: '/v1/spaces/sp-a/document',
       body: documentBody(),

@@ -75,5 +75,25 @@ export type {
 } from './installation-aliases';
 export type { PlatformAPIOptions } from './platform-api';
 export { PlatformAPI, PlatformAPI as GitBookAPI } from './platform-api';
+export type {
+  ApiList,
+  ApiResponse,
+  InstallationListQuery,
+  InstallationUpdate,
+  IntegrationsGroup,
+  NotServed,
+  OrgsGroup,
+  PlatformGroups,
+  Revision,
+  RevisionPage,
+  Site,
+  SiteInstallationView,
+  Space,
+  SpaceInstallationView,
+  SpacesGroup,
+  UnservedGroup,
+  UrlsGroup,
+} from './platform-groups';
+export { DOCUMENT_PAGE_ID, notServed, UNSERVED_GROUPS } from './platform-groups';
 export type { Scope, ScopeAlias } from './scopes';
 export { currentScopeName, isScope, SCOPE_ALIASES, SCOPES } from './scopes';

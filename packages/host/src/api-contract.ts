@@ -69,6 +69,8 @@ export const hostApi = {
     body: S.PatchBlockPropsBody,
     response: S.SpaceDocument,
   },
+  'GET /v1/spaces/{spaceId}': { response: S.SpaceInfo },
+  'GET /v1/sites/{siteId}': { response: S.SiteInfo },
   'POST /v1/installations/{id}/test': { body: S.TestEventBody, response: S.Delivery },
   'POST /v1/installations/{id}/endpoint/enable': {
     body: S.EnableEndpointBody,

@@ -24,8 +24,9 @@ export const HOST_LAYERS: readonly (readonly string[])[] = [
   ['main', 'index', 'host', 'api-contract'],
   // HTTP routes: validate, call a use case, shape the answer.
   ['api'],
-  // The operator's use cases; they see delivery and invocation through their ports.
-  ['services'],
+  // The operator's use cases; they see delivery and invocation through their ports. self-api: integration
+  // code's calls to the host's own API, served in-process (docs/host-api-from-integrations.md).
+  ['services', 'self-api'],
   // Delivery statistics: read the attempt log, classify with delivery's policy.
   ['stats'],
   // The workers: webhook delivery, and the invocation of integration code. Neither imports the other.

@@ -229,7 +229,12 @@ export function createIntegration<Context extends IntegrationContext = Integrati
     const logger = createLogger(log);
     const context: IntegrationContext = {
       environment,
-      api: createApiClient({ endpoint: environment.apiEndpoint, token: environment.apiTokens.installation }),
+      api: createApiClient({
+        endpoint: environment.apiEndpoint,
+        token: environment.apiTokens.installation,
+        integration: environment.integration.name,
+        ...(environment.installation ? { installation: environment.installation.id } : {}),
+      }),
       waitUntil: makeWaitUntil(ctx),
       logger,
       env,

@@ -134,6 +134,8 @@ export const ACCESS = {
   'PUT /v1/spaces/{spaceId}/document': {},
   'PATCH /v1/spaces/{spaceId}/document/blocks/{blockId}': { installation: 'route' },
   'GET /v1/assets/{hash}': { public: true },
+  'GET /v1/spaces/{spaceId}': { installation: 'route' },
+  'GET /v1/sites/{siteId}': { installation: 'route' },
 } as const satisfies Record<string, AccessRule>;
 
 /** A route key of {@link ACCESS}: `"METHOD /path"`. @example const k: AccessKey = 'GET /v1/audit'; */

@@ -16,6 +16,7 @@ import { metricsRoutes } from './metrics.js';
 import { nodeJsonBody } from './node-body.js';
 import { operatorEventRoutes } from './operator-events.js';
 import { organizationRoutes } from './organizations.js';
+import { placeRoutes } from './places.js';
 import { portalAndAuditRoutes } from './portal.js';
 import { publicRoutes } from './public.js';
 import {
@@ -120,6 +121,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', publishedScriptListRoutes(ctx));
   app.route('/', assetRoutes(ctx));
   app.route('/', documentRoutes(ctx));
+  app.route('/', placeRoutes(ctx));
   app.route('/', statusRoutes(ctx, { version: options.version, startedAt }));
   // The dashboard (GET pages and assets) after every API route, before the 404.
   app.route(

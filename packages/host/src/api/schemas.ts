@@ -726,3 +726,23 @@ export const AuditQuery = z.object({
 
 /** `GET /v1/audit`: newest first. */
 export const AuditList = z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() });
+
+/** A space as the host knows it (`GET /v1/spaces/{spaceId}`; docs/host-api-from-integrations.md). */
+export const SpaceInfo = z
+  .object({
+    object: z.literal('space'),
+    id: z.string(),
+    organization: z.string().nullable().openapi({ description: "the space's owner in the directory" }),
+    currentRevision: z.string().openapi({ description: "the revision of the space's document ('0': none)" }),
+    urls: z.object({}),
+  })
+  .openapi('Space');
+/** A site as the host knows it (`GET /v1/sites/{siteId}`). */
+export const SiteInfo = z
+  .object({
+    object: z.literal('site'),
+    id: z.string(),
+    organization: z.string().nullable().openapi({ description: "the site's owner in the directory" }),
+    urls: z.object({}),
+  })
+  .openapi('Site');
