@@ -42,10 +42,10 @@ describe('the registry', () => {
       kind: 'http',
       config: { url: 'https://hooks.example.com/in' },
     });
-    const destination = { kind: 'nats', servers: ['nats://127.0.0.1:4222'], subject: 'events' };
+    const destination = { kind: 'nats', url: 'nats://127.0.0.1:4222', subject: 'events' };
     expect(declaredDestination({ url: 'https://ignored.example.com', destination })).toEqual({
       kind: 'nats',
-      config: { servers: ['nats://127.0.0.1:4222'], subject: 'events' },
+      config: { url: 'nats://127.0.0.1:4222', subject: 'events' },
     });
     expect(declaredDestination({ destination: 'rabbitmq' })).toEqual({ kind: '', config: 'rabbitmq' });
     expect(declaredDestination({})).toBeNull();

@@ -44,8 +44,8 @@ export interface DeclaredDestination {
  *
  * @example
  * declaredDestination({ url: 'https://hooks.example.com/in' }); // { kind: 'http', config: { url: '…' } }
- * declaredDestination({ destination: { kind: 'nats', servers: ['nats://127.0.0.1:4222'], subject: 'x' } });
- * // { kind: 'nats', config: { servers: […], subject: 'x' } }
+ * declaredDestination({ destination: { kind: 'nats', url: 'nats://127.0.0.1:4222', subject: 'x' } });
+ * // { kind: 'nats', config: { url: 'nats://127.0.0.1:4222', subject: 'x' } }
  */
 export function declaredDestination(
   configuration: Readonly<Record<string, unknown>>,
