@@ -1,5 +1,28 @@
 import type { Installation, InstallationConfiguration } from './environment';
 import { ApiError, apiErrorFromResponse } from './errors';
+import type { IntegrationTask } from './events';
+
+/**
+ * The body of `POST /v1/integrations/{name}/tasks` (docs/tasks.md).
+ * @example const body: QueueTaskRequest = { task: { type: 'sync', payload: {} }, schedule: 60 };
+ */
+export interface QueueTaskRequest<Task extends IntegrationTask = IntegrationTask> {
+  /** The task to run: it comes back as an `integration_task` event. */
+  task: Task;
+  /** Seconds to wait before the task runs (0 by default, at most 86 400: one day). */
+  schedule?: number;
+}
+
+/**
+ * What queueing a task answers: its id (the `eventId` and `taskId` of the event it comes back as) and
+ * when it falls due.
+ * @example const queued: QueuedTask = { id: 'evt_01J...', runAt: '2026-01-01T00:00:00.000Z' };
+ */
+export interface QueuedTask {
+  id: string;
+  /** ISO 8601 time the task falls due. */
+  runAt: string;
+}
 
 /**
  * Options of {@link createApiClient}.
@@ -35,6 +58,14 @@ export interface ApiClient {
      * @example await api.installations.updateConfiguration(id, { channel: 'general', old: null });
      */
     updateConfiguration(id: string, patch: InstallationConfiguration): Promise<Installation>;
+  };
+  integrations: {
+    /**
+     * `POST /v1/integrations/{name}/tasks`: queues a durable task for the calling installation; it comes
+     * back as an `integration_task` event after `schedule` seconds (docs/tasks.md).
+     * @example await api.integrations.queueIntegrationTask('my-app', { task: { type: 'sync', payload: {} }, schedule: 30 });
+     */
+    queueIntegrationTask(name: string, body: QueueTaskRequest): Promise<QueuedTask>;
   };
   /**
    * Low-level call used by every method: sends JSON, expects JSON, throws {@link ApiError}.
@@ -93,6 +124,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       get: (id) => request<Installation>('GET', installationPath(id)),
       updateConfiguration: (id, patch) =>
         request<Installation>('PATCH', installationPath(id), { configuration: patch }),
+    },
+    integrations: {
+      queueIntegrationTask: (name, body) =>
+        request<QueuedTask>('POST', `/v1/integrations/${encodeURIComponent(name)}/tasks`, body),
     },
   };
 }

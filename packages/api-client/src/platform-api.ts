@@ -34,6 +34,7 @@ export class PlatformAPI implements ApiClient {
   /** The `user-agent` sent, if any. */
   readonly userAgent: string | undefined;
   readonly installations: ApiClient['installations'];
+  readonly integrations: ApiClient['integrations'];
   readonly request: ApiClient['request'];
 
   constructor(options: PlatformAPIOptions) {
@@ -51,6 +52,7 @@ export class PlatformAPI implements ApiClient {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     this.installations = client.installations;
+    this.integrations = client.integrations;
     this.request = client.request;
   }
 }
