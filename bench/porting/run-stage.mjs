@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildIntegration, referencedEnvNames } from '@platform/cli';
+import { buildIntegration, referencedEnvNames, sampleUrl } from '@platform/cli';
 import { EVENT_CATALOGUE, PLATFORM_EVENT_TYPES, sampleEvent } from '@platform/events';
 import { currentScopeName, sampleConfiguration, settingsPlace } from '@platform/manifest';
 
@@ -35,6 +35,10 @@ const CAUSES = [
     /Cannot read properties of undefined \(reading '(get|list|update|create|search)\w*'\)/,
   ],
   ['undefined property', /Cannot read properties of (undefined|null)/],
+  [
+    'API client method missing',
+    /\b(integrations|spaces|orgs|organizations|sites|revisions|pages|user)\.\w+ is not a function/,
+  ],
   ['not a function', /is not a function/],
   ['invalid URL', /Invalid URL/],
   ['invalid ContentKit', /invalid_render_output|rendered invalid ContentKit/],
@@ -170,13 +174,28 @@ export function actionsIn(element, out = []) {
 /** The components to render: every block, and each configuration screen, with the place it is shown in. */
 function componentsOf(manifest) {
   const out = [];
-  for (const block of manifest.blocks ?? [])
-    out.push({ componentId: block.id, kind: 'block', for: ['space', 'organization', 'site'] });
+  for (const block of manifest.blocks ?? []) {
+    out.push({
+      componentId: block.id,
+      kind: 'block',
+      for: ['space', 'organization', 'site'],
+      context: { type: 'document', editable: true },
+      // A `urlUnfurl` block is created by pasting a URL: rendered as the editor creates it (as `check` does).
+      ...(block.urlUnfurl?.[0]
+        ? { action: { action: '@link.unfurl', url: sampleUrl(block.urlUnfurl[0]) } }
+        : {}),
+    });
+  }
   for (const [place, settings] of Object.entries(manifest.configurations ?? {})) {
     if (!settings?.componentId) continue;
     const targets =
       place === 'site' ? ['site'] : place === 'space' ? ['space', 'site'] : ['organization', 'space'];
-    out.push({ componentId: settings.componentId, kind: `configuration (${place})`, for: targets });
+    out.push({
+      componentId: settings.componentId,
+      kind: `configuration (${place})`,
+      for: targets,
+      context: { type: 'configuration', editable: true },
+    });
   }
   return out;
 }
@@ -189,7 +208,11 @@ async function runOne(host, item) {
   const report = { name: item.name, ok: false, events: 0, renders: 0, actions: 0, invocations: 0, failures };
   let built;
   try {
-    built = await buildIntegration(item.dir, { mode: 'publish', fallbackOrganization: 'org_run' });
+    built = await buildIntegration(item.dir, {
+      mode: 'publish',
+      fallbackOrganization: 'org_run',
+      firstParty: item.firstParty,
+    });
   } catch (error) {
     fail('build', String(error?.message ?? error));
     return report;
@@ -250,6 +273,8 @@ async function runOne(host, item) {
     const rendered = await host.api('POST', `/v1/installations/${inst.id}/render`, {
       componentId: component.componentId,
       props: {},
+      context: component.context,
+      ...(component.action ? { action: component.action } : {}),
     });
     report.renders++;
     if (rendered.status >= 500 || rendered.status === 404) {
@@ -262,6 +287,7 @@ async function runOne(host, item) {
         componentId: component.componentId,
         props: rendered.body.props ?? {},
         state: rendered.body.state ?? {},
+        context: component.context,
         action,
       });
       report.actions++;
