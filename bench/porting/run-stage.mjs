@@ -5,15 +5,14 @@
 // allow (the catalogue's samples), has each block and each configuration screen rendered, and each action
 // found in the rendered output dispatched once. An unhandled error in any of that (an invocation answering
 // 5xx or failing, a render the host refuses) fails the integration, with its cause.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIntegration, referencedEnvNames, sampleUrl } from '@platform/cli';
 import { EVENT_CATALOGUE, PLATFORM_EVENT_TYPES, sampleEvent } from '@platform/events';
 import { currentScopeName, sampleConfiguration, settingsPlace } from '@platform/manifest';
+import { spawnHost } from '../delivery/host-process.mjs';
 
 /** How long the stage waits for the invocations of one integration's events (ms). */
 const SETTLE_MS = 20_000;
@@ -53,51 +52,16 @@ export function causeOf(message) {
   return 'other';
 }
 
-/** A free port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-/** Starts `npm start`'s entry on a free port with its own data folder; resolves once `/healthz` answers. */
+/** Starts `npm start`'s entry (the built host) on a free port with its own data folder. */
 async function startHost(root) {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'porting-run-'));
   const token = `pat_${randomBytes(16).toString('hex')}`;
-  const child = spawn(process.execPath, [join(root, 'packages/host/dist/main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PLATFORM_DATA_DIR: dataDir,
-      PLATFORM_ADMIN_TOKEN: token,
-      LOG_LEVEL: 'error',
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the host exited with ${child.exitCode}: ${stderr}`);
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await sleep(100);
-  }
+  const host = await spawnHost(
+    { PLATFORM_DATA_DIR: dataDir, PLATFORM_ADMIN_TOKEN: token, LOG_LEVEL: 'error' },
+    [],
+    join(root, 'packages/host/dist/main.js'),
+  );
+  const { url } = host;
   const api = async (method, path, body) => {
     const response = await fetch(`${url}${path}`, {
       method,
@@ -120,8 +84,7 @@ async function startHost(root) {
     url,
     api,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      await host.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
