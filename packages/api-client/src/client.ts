@@ -2,6 +2,8 @@ import type { Installation, InstallationConfiguration } from './environment';
 import { ApiError, apiErrorFromResponse } from './errors';
 import { type PlatformGroups, platformGroups } from './platform-groups';
 
+export type { QueuedTask, QueueTaskRequest } from './platform-groups/types';
+
 /**
  * Options of {@link createApiClient}.
  * @example const options: ApiClientOptions = { endpoint: 'http://127.0.0.1:8080', token: 'pit_x' };

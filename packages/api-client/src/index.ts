@@ -18,7 +18,7 @@ export type {
   WebhookPayload,
 } from '@platform/events';
 export { EVENT_TYPES, HOST_EVENT, WEBHOOK_EVENT_TYPES } from '@platform/events/catalogue';
-export type { ApiClient, ApiClientOptions } from './client';
+export type { ApiClient, ApiClientOptions, QueuedTask, QueueTaskRequest } from './client';
 export { createApiClient } from './client';
 export type * from './contentkit';
 export { ContentKitIcon } from './contentkit';
@@ -50,6 +50,8 @@ export type {
   FetchEventRequest,
   FetchPublishedScriptEvent,
   InstallationSetupEvent,
+  IntegrationTask,
+  IntegrationTaskEvent,
   PageFeedbackEvent,
   SiteInstallationSetupEvent,
   SiteViewEvent,

@@ -6,6 +6,10 @@ export type {
   EventType,
   FetchPublishedScriptEvent,
   IntegrationEnvironment,
+  IntegrationTask,
+  IntegrationTaskEvent,
+  QueuedTask,
+  QueueTaskRequest,
 } from '@platform/api-client';
 export type {
   EventByType,
@@ -47,5 +51,6 @@ export { OAUTH_STATE_TTL_MS } from './oauth-state';
 export { signPlatformBody, verifyPlatformSignature } from './platform-signature';
 export type { PublicEndpointOptions } from './public-endpoint';
 export { createPublicEndpointHandler } from './public-endpoint';
+export type { IntegrationTasks } from './tasks';
 export type { WebhookSignatureOptions } from './webhook-signature';
 export { verifyWebhookSignature } from './webhook-signature';

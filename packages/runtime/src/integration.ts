@@ -1,4 +1,11 @@
-import type { Event, EventOf, EventType, FetchEvent, FetchPublishedScriptEvent } from '@platform/api-client';
+import type {
+  Event,
+  EventOf,
+  EventType,
+  FetchEvent,
+  FetchPublishedScriptEvent,
+  IntegrationTask,
+} from '@platform/api-client';
 import { createApiClient, HOST_EVENT } from '@platform/api-client';
 import type { Component } from './component';
 import type { IntegrationContext } from './context';
@@ -6,6 +13,14 @@ import { type Envelope, EnvelopeError, parseEnvelope } from './envelope';
 import { IntegrationError, jsonError } from './errors';
 import { ConsoleCapture, createLogger, InvocationLog, LOGS_HEADER, type Logger } from './logs';
 import { verifyPlatformSignature } from './platform-signature';
+import { type IntegrationTasks, integrationTasks } from './tasks';
+
+/**
+ * The tasks a context's `integration.queueTask` accepts (`RuntimeContext`'s second parameter).
+ * @example type T = TaskOf<RuntimeContext<RuntimeEnvironment, { type: 'sync'; payload: {} }>>;
+ */
+export type TaskOf<Context extends IntegrationContext> =
+  Context['integration'] extends IntegrationTasks<infer Task> ? Task : IntegrationTask;
 
 /** A W3C `traceparent` (version 00): what the host sends with an envelope when it traces. */
 const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -50,6 +65,11 @@ export interface IntegrationDefinition<Context extends IntegrationContext = Inte
     event: FetchPublishedScriptEvent,
     context: Context,
   ) => Response | undefined | Promise<Response | undefined>;
+  /**
+   * Runs the tasks queued with `context.integration.queueTask` when they fall due (docs/tasks.md); a
+   * throw retries the task. Same as `events.integration_task`, with the task instead of the event.
+   */
+  task?(task: TaskOf<Context>, context: Context): unknown | Promise<unknown>;
 }
 
 /** The `ctx` of a Workers module `fetch`. */
@@ -135,6 +155,10 @@ async function dispatch(
       return jsonError(404, 'component_not_found', `No component "${event.componentId}" in this integration`);
     }
     return Response.json(await component.handle(event, context));
+  }
+  if (event.type === HOST_EVENT.integrationTask && definition.task && !definition.events?.integration_task) {
+    await definition.task(event.task, context);
+    return Response.json({ ok: true });
   }
   const handler = definition.events?.[event.type] as
     | ((event: Event, context: IntegrationContext) => unknown)
@@ -227,14 +251,16 @@ export function createIntegration<Context extends IntegrationContext = Integrati
       ...Object.values(environment.secrets),
     ]);
     const logger = createLogger(log);
+    const api = createApiClient({
+      endpoint: environment.apiEndpoint,
+      token: environment.apiTokens.installation,
+      integration: environment.integration.name,
+      ...(environment.installation ? { installation: environment.installation.id } : {}),
+    });
     const context: IntegrationContext = {
       environment,
-      api: createApiClient({
-        endpoint: environment.apiEndpoint,
-        token: environment.apiTokens.installation,
-        integration: environment.integration.name,
-        ...(environment.installation ? { installation: environment.installation.id } : {}),
-      }),
+      api,
+      integration: integrationTasks(api, environment),
       waitUntil: makeWaitUntil(ctx),
       logger,
       env,

@@ -7,6 +7,8 @@ import type {
   InstallationListQuery,
   InstallationUpdate,
   OwnInstallation,
+  QueuedTask,
+  QueueTaskRequest,
   SiteInstallationView,
   SpaceInstallationView,
 } from './types';
@@ -58,6 +60,12 @@ export interface IntegrationsGroup {
     integration: string,
     installationId: string,
   ): Promise<ApiResponse<{ token: string }>>;
+  /**
+   * `POST /v1/integrations/{name}/tasks`: queues a durable task for the calling installation; it comes
+   * back as an `integration_task` event after `schedule` seconds (docs/tasks.md).
+   * @example await api.integrations.queueIntegrationTask('my-app', { task: { type: 'sync', payload: {} }, schedule: 30 });
+   */
+  queueIntegrationTask(integration: string, body: QueueTaskRequest): Promise<ApiResponse<QueuedTask>>;
 }
 
 /** A JSON merge patch turning `current` into `next`: keys of `next` set, the others deleted. */
@@ -179,6 +187,10 @@ export function integrationsGroup(request: ApiRequest, own: OwnInstallation): In
         );
       }
       return { data: { token: own.token } };
+    },
+    async queueIntegrationTask(integration, body) {
+      const path = `/v1/integrations/${encodeURIComponent(integration)}/tasks`;
+      return { data: await request<QueuedTask>('POST', path, body) };
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { DocumentNode } from '../document/schema';
 import type { Installation, InstallationConfiguration, InstallationUrls } from '../environment';
+import type { IntegrationTask } from '../events';
 
 /**
  * What the grouped methods answer: the value under `data`, as clients of the platform's API read it
@@ -135,4 +136,26 @@ export interface Revision {
   parents: string[];
   pages: RevisionPage[];
   createdAt: string | null;
+}
+
+/**
+ * The body of `POST /v1/integrations/{name}/tasks` (docs/tasks.md).
+ * @example const body: QueueTaskRequest = { task: { type: 'sync', payload: {} }, schedule: 60 };
+ */
+export interface QueueTaskRequest<Task extends IntegrationTask = IntegrationTask> {
+  /** The task to run: it comes back as an `integration_task` event. */
+  task: Task;
+  /** Seconds to wait before the task runs (0 by default, at most 604 800: one week). */
+  schedule?: number;
+}
+
+/**
+ * What queueing a task answers: its id (the `eventId` and `taskId` of the event it comes back as) and
+ * when it falls due.
+ * @example const queued: QueuedTask = { id: 'evt_01J...', runAt: '2026-01-01T00:00:00.000Z' };
+ */
+export interface QueuedTask {
+  id: string;
+  /** ISO 8601 time the task falls due. */
+  runAt: string;
 }

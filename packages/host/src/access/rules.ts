@@ -77,6 +77,8 @@ export const ACCESS = {
   'DELETE /v1/integrations/{name}': { organization: publish },
   'GET /v1/integrations/{name}/install-link': { organization: publish },
   'POST /v1/integrations/{name}/install-link/rotate': { organization: publish },
+  // The installation token queues for its own installation (the route checks it is of `{name}`).
+  'POST /v1/integrations/{name}/tasks': { installation: 'route' },
   'GET /v1/integrations/{name}/runs': { organization: { scope: 'deliveries:read', owns: 'integration' } },
 
   'POST /v1/installations': { organization: { scope: 'installations:manage', owns: 'listed' } },

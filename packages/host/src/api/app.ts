@@ -25,6 +25,7 @@ import {
   publishedScriptRoutes,
 } from './published-scripts.js';
 import { statusRoutes } from './status.js';
+import { taskRoutes } from './tasks.js';
 import { webhookRoutes } from './webhooks.js';
 
 /** Public endpoints: no bearer token, and the integration receives the raw body. */
@@ -113,6 +114,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', portalAndAuditRoutes(ctx, { resolver }));
   app.route('/', integrationRoutes(ctx));
   app.route('/', installationRoutes(ctx));
+  app.route('/', taskRoutes(ctx));
   app.route('/', webhookRoutes(ctx));
   app.route('/', operatorEventRoutes(ctx));
   app.route('/', eventRoutes(ctx));

@@ -3,6 +3,7 @@ import type { Installation as ApiInstallation, ContentKitElement } from '@platfo
 import { documentNodeSchema, spaceDocumentSchema } from '@platform/api-client/document-schema';
 import { type IncomingEvent as CatalogueIncomingEvent, IncomingEventSchema } from '@platform/events';
 import { OPERATOR_EVENT_TYPES } from '../delivery/operator-events.js';
+import { MAX_TASK_SCHEDULE_S } from '../services/task-limits.js';
 
 /**
  * The host API's JSON shapes: one zod schema each, the single source of truth for
@@ -746,3 +747,38 @@ export const SiteInfo = z
     urls: z.object({}),
   })
   .openapi('Site');
+
+/** The body of `POST /v1/integrations/{name}/tasks` (docs/tasks.md). */
+export const QueueTaskBody = z
+  .object({
+    task: z
+      .object({
+        type: z.string().min(1).max(100).openapi({ example: 'import:spaces' }),
+        payload: z.unknown().optional().openapi({ description: 'The task data (JSON); `{}` when absent.' }),
+      })
+      .strict(),
+    schedule: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_TASK_SCHEDULE_S)
+      .optional()
+      .openapi({
+        description: `Seconds before the task runs: 0 (the default) to ${MAX_TASK_SCHEDULE_S} (one week).`,
+        example: 60,
+      }),
+    installationId: z.string().min(1).optional().openapi({
+      description:
+        'The installation the task runs for: required with the operator token; an installation token queues for its own installation.',
+    }),
+  })
+  .strict()
+  .openapi('QueueTaskBody');
+
+/** The answer of `POST /v1/integrations/{name}/tasks`. */
+export const QueuedTask = z
+  .object({
+    id: z.string().openapi({ example: 'evt_01JB7Q2W3E4R5T6Y7U8I9O0P1A' }),
+    runAt: z.string().openapi({ example: '2026-01-01T00:01:00.000Z' }),
+  })
+  .openapi('QueuedTask');
