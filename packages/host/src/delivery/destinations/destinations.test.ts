@@ -54,7 +54,8 @@ describe('the registry', () => {
   it('names the kinds there are when one is unknown, and checks the settings of a known one', () => {
     expect(destinationOf('http')).toEqual({ destination: httpDestination });
     expect(destinationOf('toString')).toEqual({
-      problem: 'destination.kind: "toString" is not a destination; use one of: http, rabbitmq, nats, redis-streams',
+      problem:
+        'destination.kind: "toString" is not a destination; use one of: http, rabbitmq, nats, redis-streams',
     });
     expect(destinationProblems({ destination: { kind: 'smtp' } })).toEqual([
       'destination.kind: "smtp" is not a destination; use one of: http, rabbitmq, nats, redis-streams',
