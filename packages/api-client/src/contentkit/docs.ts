@@ -1,35 +1,37 @@
 import type { z } from 'zod';
+import { FIELD_ELEMENTS } from './define';
 import {
   ActionSchema,
   BUILTIN_ACTIONS,
   ButtonSchema,
   ConfirmSchema,
+  DOC_GROUPS,
   DynamicBindingSchema,
-  ELEMENT_SCHEMAS,
+  ELEMENTS,
+  fieldElementList,
   ICONS,
   IconSchema,
-  InputFieldSchema,
   LinkSchema,
   RenderContextSchema,
   RenderOutputSchema,
   SelectOptionSchema,
-  TextFieldInputSchema,
 } from './schema';
 
 /*
- * docs/contentkit.md, generated from the schema: `node scripts/contentkit-docs.mjs` writes it, and
- * docs.test.ts fails when the committed file is stale.
+ * docs/contentkit.md, generated from the element declarations (./elements/): `npm run
+ * gen:contentkit` writes it, and generated.test.ts fails when the committed file is stale.
  */
+
+/** Where `npm run gen:contentkit` writes the reference. */
+export const CONTENTKIT_DOCS_PATH = 'docs/contentkit.md';
 
 interface Def {
   type: string;
   [key: string]: unknown;
 }
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
-const descriptionOf = (schema: unknown): string => (schema as { description?: string }).description ?? '';
-
-/** Elements with several forms: each form is a schema with its own table. */
-const FORMS: Record<string, z.ZodType[]> = { input: [InputFieldSchema, TextFieldInputSchema] };
+const descriptionOf = (schema: unknown): string =>
+  ((schema as { description?: string }).description ?? '').replace(FIELD_ELEMENTS, fieldElementList());
 
 /** Sub-schemas shown by name (with their own section) instead of expanded. */
 const NAMED = new Map<unknown, string>([
@@ -87,7 +89,7 @@ function table(shape: Record<string, unknown>, skip: string[] = []): string {
     .map(([key, value]) => {
       const required = defOf(value).type === 'optional' ? '' : 'yes';
       const type =
-        key === 'children'
+        key === 'children' && typeOf(value).startsWith('element')
           ? `${typeOf(value)} (elements but the roots \`block\`/\`modal\`/\`configuration\`)`
           : typeOf(value);
       return `| \`${key}\` | ${type} | ${required} | ${descriptionOf(value)} |`;
@@ -96,18 +98,10 @@ function table(shape: Record<string, unknown>, skip: string[] = []): string {
   return ['| attribute | type | required | description |', '|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
-const FAMILIES: Array<[string, string[]]> = [
-  ['Layout', ['block', 'configuration', 'box', 'vstack', 'hstack', 'divider', 'card']],
-  ['Text', ['text', 'markdown', 'hint']],
-  ['Inputs', ['input', 'textinput', 'select', 'switch', 'checkbox', 'radio', 'button']],
-  ['Media', ['image', 'codeblock', 'webframe']],
-  ['Overlays', ['modal']],
-];
-
 const INTRO = `# ContentKit
 
-> Generated from \`packages/api-client/src/contentkit/schema.ts\` by \`node scripts/contentkit-docs.mjs\`
-> (after \`npm run build\`); \`docs.test.ts\` fails when this file is stale. Do not edit by hand.
+> Generated from the element files \`packages/api-client/src/contentkit/elements/*.ts\` by
+> \`npm run gen:contentkit\`; \`generated.test.ts\` fails when this file is stale. Do not edit by hand.
 
 ContentKit is the JSON UI a component's \`render\` returns. It is specified once, as a zod schema in
 \`@platform/api-client\`:
@@ -176,23 +170,19 @@ component, props, state, context; never one with an action) from memory for that
  */
 export function contentKitReference(): string {
   const parts: string[] = [INTRO];
-  const schemas = ELEMENT_SCHEMAS as Record<string, z.ZodType>;
   parts.push('## Elements\n');
-  for (const [family, types] of FAMILIES) {
-    parts.push(`### ${family}\n`);
-    for (const type of types) {
-      const schema = schemas[type];
-      const forms = FORMS[type] ?? [schema];
+  for (const group of DOC_GROUPS) {
+    parts.push(`### ${group}\n`);
+    for (const element of ELEMENTS.filter((e) => e.group === group)) {
+      const forms: readonly z.ZodType[] = 'forms' in element ? element.forms : [element.schema];
       const tables = forms.map((form) => {
         const shape = (form as unknown as { shape: Record<string, unknown> }).shape;
         return `${forms.length > 1 ? `${descriptionOf(form)}\n\n` : ''}${table(shape, ['type'])}`;
       });
-      parts.push(`#### \`${type}\`\n\n${descriptionOf(schema)}\n\n${tables.join('\n')}`);
+      const heading = `#### \`${element.type}\`${'docsNote' in element ? ` ${element.docsNote}` : ''}`;
+      parts.push(`${heading}\n\n${descriptionOf(element.schema)}\n\n${tables.join('\n')}`);
     }
   }
-  parts.push(
-    `#### \`link\` (inside \`text\` and \`hint\`)\n\n${descriptionOf(LinkSchema)}\n\n${table(LinkSchema.shape, ['type'])}`,
-  );
   parts.push(`### Confirm\n\n${table(ConfirmSchema.shape)}`);
   parts.push(`### SelectOption\n\n${table(SelectOptionSchema.shape)}`);
   parts.push(

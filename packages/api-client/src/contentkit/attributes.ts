@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ICONS } from './icons';
 
 /*
- * ContentKit's actions, icons, buttons and links: the leaves of schema.ts (which re-exports them),
- * in a file of their own so that schema.ts stays readable. Part of the one ContentKit source.
+ * Attribute schemas element files share: actions, state bindings, icons, URLs and confirmations.
+ * The elements themselves are declared one per file in ./elements/.
  */
 
 /** Actions the platform handles itself (they never reach the integration), with what they do. */
@@ -78,32 +78,3 @@ export const ConfirmSchema = z
     style: z.enum(['primary', 'danger']).optional().describe('style of the confirming button'),
   })
   .strict();
-
-export const ButtonSchema = z
-  .object({
-    type: z.literal('button'),
-    label: z.string().optional().describe('text on the button (a button needs a label or an icon)'),
-    icon: IconSchema.optional().describe('icon before the label'),
-    tooltip: z.string().optional().describe('tooltip; the accessible name of an icon-only button'),
-    onPress: ActionSchema.describe('action dispatched when pressed'),
-    style: z
-      .enum(['primary', 'secondary', 'danger'])
-      .optional()
-      .describe('visual weight; `secondary` by default'),
-    disabled: z.boolean().optional().describe('when true the button cannot be pressed'),
-    confirm: ConfirmSchema.optional().describe('`{ title, text, confirm }`: asks before dispatching'),
-  })
-  .strict()
-  .refine((b) => b.label !== undefined || b.icon !== undefined, {
-    message: 'a button needs a `label` or an `icon`',
-  })
-  .describe('A button; pressing it (click, Enter or Space) dispatches `onPress`.');
-
-export const LinkSchema = z
-  .object({
-    type: z.literal('link'),
-    target: urlObject.describe('`{ url }` the link opens'),
-    children: z.array(z.string()).describe('the link text'),
-  })
-  .strict()
-  .describe('A link, inside `text` or `hint`.');
