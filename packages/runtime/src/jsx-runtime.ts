@@ -1,5 +1,6 @@
 import {
   CONTENTKIT_JSX,
+  type ContentKitBlockControl,
   type ContentKitElement,
   type ContentKitElementType,
   type ContentKitInline,
@@ -38,7 +39,8 @@ type ElementSlots = {
   header?: ContentKitElement[];
   footer?: ContentKitElement[];
   buttons?: ContentKitElement[];
-  controls?: ContentKitElement[];
+  /** `<button>`s, or their attributes without `type` (`{ label, icon, onPress }`). */
+  controls?: Array<ContentKitElement | ContentKitBlockControl>;
   submit?: ContentKitElement;
 };
 type WithSlots<T> = Omit<T, keyof ElementSlots> & Pick<ElementSlots, Extract<keyof T, keyof ElementSlots>>;

@@ -78,3 +78,38 @@ export const ConfirmSchema = z
     style: z.enum(['primary', 'danger']).optional().describe('style of the confirming button'),
   })
   .strict();
+
+/** `disabled` of a form control. */
+export const disabled = z
+  .boolean()
+  .optional()
+  .describe('when true the control is shown but cannot be changed');
+
+/** `onValueChange` of a form control. */
+export const onValueChange = ActionSchema.optional().describe(
+  'dispatched after the value changes (and the state with it); its `{ $state }` bindings read the new state',
+);
+
+/**
+ * A URL given in parts, resolved by the renderer: `{ host, pathname, query? }`, query values may be
+ * bound to state. The scheme is `https`, or `http` for a loopback host (localhost, 127.0.0.0/8, ::1).
+ */
+export const UrlPartsSchema = z
+  .object({
+    host: z
+      .string()
+      .regex(/^[^/\s?#@]+$/, 'expected a host name, with an optional :port (no scheme, path or credentials)')
+      .describe('host name, with an optional `:port`'),
+    pathname: z
+      .string()
+      .regex(/^\//, 'expected a path starting with `/`')
+      .describe('path, starting with `/`'),
+    query: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), DynamicBindingSchema]))
+      .optional()
+      .describe('query parameters; a `{ $state }` value is read from the state when the URL is used'),
+  })
+  .strict()
+  .describe(
+    'A URL in parts: `https://<host><pathname>?<query>` (`http` when the host is loopback: `localhost`, `127.x.x.x`, `[::1]`), query values bound to state read when the URL is used.',
+  );

@@ -136,3 +136,28 @@ export function byType<Out>(schemas: Record<string, z.ZodType>, where: string): 
     forwardIssues(schema, value, ctx);
   });
 }
+
+/** One alternative of {@link choice}: its name in the JSON Schema, its schema, and when it applies. */
+export interface Alternative {
+  id: string;
+  schema: z.ZodType;
+  when(value: unknown): boolean;
+}
+/** The alternatives of every {@link choice}, for the docs and the JSON Schema. */
+export const CHOICE_ALTERNATIVES = new Map<unknown, readonly Alternative[]>();
+
+/**
+ * A value of one of several shapes, told apart by `when` (the first that applies), so that an error
+ * names the wrong attribute of the shape meant instead of every shape a union tried. The docs and
+ * the JSON Schema show it as the list of alternatives.
+ *
+ * @example choice([{ id: 'button', schema: ButtonSchema, when: (v) => hasType(v) }, { id: 'blockControl', schema: ButtonControlSchema, when: () => true }])
+ */
+export function choice<Out>(alternatives: readonly Alternative[]): z.ZodType<Out> {
+  const schema = z.custom<Out>().superRefine((value, ctx) => {
+    const picked = alternatives.find((a) => a.when(value)) ?? alternatives[alternatives.length - 1];
+    if (picked) forwardIssues(picked.schema, value, ctx);
+  });
+  CHOICE_ALTERNATIVES.set(schema, alternatives);
+  return schema;
+}

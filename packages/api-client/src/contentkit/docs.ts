@@ -1,8 +1,9 @@
 import type { z } from 'zod';
-import { FIELD_ELEMENTS } from './define';
+import { CHOICE_ALTERNATIVES, FIELD_ELEMENTS } from './define';
 import {
   ActionSchema,
   BUILTIN_ACTIONS,
+  ButtonControlSchema,
   ButtonSchema,
   ConfirmSchema,
   DOC_GROUPS,
@@ -15,6 +16,7 @@ import {
   RenderContextSchema,
   RenderOutputSchema,
   SelectOptionSchema,
+  UrlPartsSchema,
 } from './schema';
 
 /*
@@ -42,6 +44,8 @@ const NAMED = new Map<unknown, string>([
   [defOf(DynamicBindingSchema), '`{ $state }`'],
   [defOf(LinkSchema), '`link`'],
   [defOf(ButtonSchema), '[`button`](#button)'],
+  [defOf(ButtonControlSchema), '[BlockControl](#blockcontrol)'],
+  [defOf(UrlPartsSchema), '[UrlParts](#urlparts)'],
 ]);
 
 function typeOf(schema: unknown, depth = 0): string {
@@ -62,16 +66,20 @@ function typeOf(schema: unknown, depth = 0): string {
         .join(' \\| ');
     case 'optional':
       return typeOf(def.innerType, depth);
-    case 'array':
-      return `${typeOf(def.element, depth)}[]`;
+    case 'array': {
+      const element = typeOf(def.element, depth);
+      return element.includes(' \\| ') ? `(${element})[]` : `${element}[]`;
+    }
     case 'union':
       return (def.options as unknown[]).map((o) => typeOf(o, depth)).join(' \\| ');
     case 'record':
       return `{ [key]: ${typeOf(def.valueType, depth)} }`;
     case 'lazy':
       return depth > 0 ? 'element' : typeOf((def.getter as () => unknown)(), depth + 1);
-    case 'custom':
-      return 'element';
+    case 'custom': {
+      const alternatives = CHOICE_ALTERNATIVES.get(schema as z.ZodType);
+      return alternatives ? alternatives.map((a) => typeOf(a.schema, depth)).join(' \\| ') : 'element';
+    }
     case 'object': {
       const shape = def.shape as Record<string, unknown>;
       return `{ ${Object.entries(shape)
@@ -114,6 +122,37 @@ ContentKit is the JSON UI a component's \`render\` returns. It is specified once
   answered \`502 invalid_render_output\` naming the element path, e.g.
   \`element.children[2].onPress: expected an action ({ "action": "name", ...payload })\`;
 - **the dashboard** draws every element (configuration screens, the editor, modals).
+
+## Where each element is declared
+
+Each element is one file, \`packages/api-client/src/contentkit/elements/<type>.ts\`: its zod schema,
+its section of this page, where it may appear (a root, inside containers, or inline in text runs),
+how JSX builds it (container, inline runs or leaf) and whether it may be an \`input\`'s \`element\`.
+From that list derive the element types, the host's validation, this page, the JSON Schema of a
+render output ([\`docs/schemas/contentkit.schema.json\`](schemas/contentkit.schema.json), for editors
+and other languages; the cross-field rules, such as a button's label or icon, are the host's) and the
+JSX tags. The dashboard draws each element with a renderer from a map typed by element type, so an
+element without a renderer does not compile. **A new element is two files**: its declaration (listed
+in \`elements/index.ts\`) and its renderer (\`packages/dashboard/src/app/contentkit/renderers/\`, one
+line in its \`index.ts\`); then \`npm run gen:contentkit\`.
+
+## Forms ported integrations use
+
+Integrations written for the upstream SDK render a few forms the first version of this schema refused;
+they are accepted as such, for every integration:
+
+- a block's \`controls\` may be written without \`type\` (\`{ label, icon, onPress }\`, [BlockControl](#blockcontrol));
+- \`disabled\` on \`textinput\`, \`select\`, \`switch\`, \`checkbox\` and \`radio\`: drawn, not changeable;
+- \`onValueChange\` on \`select\`, \`switch\`, \`checkbox\` and \`radio\`: dispatched after the state
+  has taken the new value, so its \`{ $state }\` bindings read it (a \`select\` the user types into
+  dispatches when the value is committed, on change or blur, not on each key);
+- \`select\`'s \`acceptInput\`: the options become suggestions and a typed value is stored as typed
+  (options from a URL always allowed typing);
+- \`select\`'s \`options.url\` as [UrlParts](#urlparts) \`{ host, pathname, query }\` (what integrations
+  build from their public endpoint), query values bound to state. The scheme is not part of it: the
+  dashboard uses \`https\`, or \`http\` for a loopback host, so a local host works without TLS.
+
+Every element tag the ported corpus uses is declared; none was missing.
 `;
 
 const COMPONENT_MODEL = `## Component model
@@ -185,6 +224,8 @@ export function contentKitReference(): string {
   }
   parts.push(`### Confirm\n\n${table(ConfirmSchema.shape)}`);
   parts.push(`### SelectOption\n\n${table(SelectOptionSchema.shape)}`);
+  parts.push(`### UrlParts\n\n${UrlPartsSchema.description ?? ''}\n\n${table(UrlPartsSchema.shape)}`);
+  parts.push(`### BlockControl\n\n${descriptionOf(ButtonControlSchema)}\n\n${table(ButtonControlSchema.shape)}`);
   parts.push(
     `## Actions\n\nAn action is \`{ "action": "<name>", ...payload }\`. Names starting with \`@\` are built-in and handled by the platform; any other name is dispatched to the component's \`action\` handler (payload included).\n\n| built-in action | what it does |\n|---|---|\n${Object.entries(
       BUILTIN_ACTIONS,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIELD_ELEMENTS } from './define';
+import { CHOICE_ALTERNATIVES, FIELD_ELEMENTS } from './define';
 import { DescendantSchema, ELEMENTS, ElementSchema, FormElementSchema, fieldElementList } from './registry';
 import { RenderOutputSchema } from './schema';
 
@@ -36,6 +36,9 @@ export function contentKitJsonSchema(): Record<string, unknown> {
     forms.set(element.schema, ids);
   }
   for (const [schema, id] of CHOICES) registry.add(schema, { id });
+  for (const alternatives of CHOICE_ALTERNATIVES.values()) {
+    for (const a of alternatives) if (!registry.has(a.schema)) registry.add(a.schema, { id: a.id });
+  }
   registry.add(RenderOutputSchema, { id: 'renderOutput' });
   const { schemas } = z.toJSONSchema(registry, {
     io: 'input',
@@ -46,6 +49,10 @@ export function contentKitJsonSchema(): Record<string, unknown> {
       if (choice) {
         const refs = ELEMENTS.filter(choice[2]).map((d) => ({ $ref: `#/$defs/${d.type}` }));
         Object.assign(ctx.jsonSchema, { oneOf: refs });
+      }
+      const alternatives = CHOICE_ALTERNATIVES.get(ctx.zodSchema);
+      if (alternatives) {
+        Object.assign(ctx.jsonSchema, { anyOf: alternatives.map((a) => ({ $ref: `#/$defs/${a.id}` })) });
       }
       const formIds = forms.get(ctx.zodSchema);
       if (formIds) Object.assign(ctx.jsonSchema, { oneOf: formIds.map((id) => ({ $ref: `#/$defs/${id}` })) });

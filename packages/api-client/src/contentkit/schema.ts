@@ -17,11 +17,12 @@ export {
   ConfirmSchema,
   DynamicBindingSchema,
   IconSchema,
+  UrlPartsSchema,
 } from './attributes';
 export { DOC_GROUPS, type DocGroup, type ElementDefinition, type ElementPlace, type JsxKind } from './define';
-export { BlockSchema, type ContentKitBlockShape } from './elements/block';
+export { BlockSchema, type ContentKitBlockControlShape, type ContentKitBlockShape } from './elements/block';
 export { BoxSchema, type ContentKitBoxShape } from './elements/box';
-export { ButtonSchema } from './elements/button';
+export { ButtonControlSchema, ButtonSchema } from './elements/button';
 export { CardSchema, type ContentKitCardShape } from './elements/card';
 export { CheckboxSchema } from './elements/checkbox';
 export { CodeBlockSchema, type ContentKitCodeBlockShape } from './elements/codeblock';

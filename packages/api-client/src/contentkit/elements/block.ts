@@ -1,19 +1,31 @@
 import { z } from 'zod';
-import { defineElement, descendants } from '../define';
+import { choice, defineElement, descendants } from '../define';
 import type { ContentKitDescendant } from '../registry';
-import { ButtonSchema } from './button';
+import { ButtonControlSchema, ButtonSchema } from './button';
+
+/** A control of the block toolbar: a `button`, or its attributes without `type`. */
+export type ContentKitBlockControlShape = z.infer<typeof ButtonSchema> | z.infer<typeof ButtonControlSchema>;
 
 /** `block`. */
 export interface ContentKitBlockShape {
   type: 'block';
-  controls?: z.infer<typeof ButtonSchema>[];
+  controls?: ContentKitBlockControlShape[];
   children: ContentKitDescendant[];
 }
+
+const hasType = (value: unknown) => typeof value === 'object' && value !== null && 'type' in value;
+const BlockControlSchema = choice<ContentKitBlockControlShape>([
+  { id: 'button', schema: ButtonSchema, when: hasType },
+  { id: 'blockControl', schema: ButtonControlSchema, when: () => true },
+]);
 
 export const BlockSchema: z.ZodType<ContentKitBlockShape> = z
   .object({
     type: z.literal('block'),
-    controls: z.array(ButtonSchema).optional().describe('buttons of the block toolbar (editor)'),
+    controls: z
+      .array(BlockControlSchema)
+      .optional()
+      .describe('buttons of the block toolbar (editor); `type: "button"` may be left out'),
     children: descendants('elements'),
   })
   .strict()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfirmSchema, stateKey } from '../attributes';
+import { ConfirmSchema, disabled, onValueChange, stateKey } from '../attributes';
 import { defineElement } from '../define';
 
 export const RadioSchema = z
@@ -10,6 +10,8 @@ export const RadioSchema = z
     label: z.string().optional().describe('visible label'),
     initialValue: z.string().optional().describe('value of the group on first render'),
     confirm: ConfirmSchema.optional().describe('asks before changing'),
+    disabled,
+    onValueChange,
   })
   .strict()
   .describe('One choice of a group of radios sharing a state key.');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IconSchema, stateKey, urlObject } from '../attributes';
+import { disabled, IconSchema, onValueChange, stateKey, UrlPartsSchema, url } from '../attributes';
 import { defineElement } from '../define';
 
 export const SelectOptionSchema = z
@@ -21,9 +21,17 @@ export const SelectSchema = z
       .describe('selected id(s)'),
     placeholder: z.string().optional().describe('shown while nothing is selected'),
     multiple: z.boolean().optional().describe('several options may be selected'),
+    acceptInput: z
+      .boolean()
+      .optional()
+      .describe('the user may also type a value that is not an option (stored as typed)'),
+    disabled,
+    onValueChange,
     options: z
-      .union([z.array(SelectOptionSchema), urlObject])
-      .describe('`[{ id, label, icon? }]`, or `{ url }` answering that list for `?q=<typed text>`'),
+      .union([z.array(SelectOptionSchema), z.object({ url: z.union([url, UrlPartsSchema]) }).strict()])
+      .describe(
+        '`[{ id, label, icon? }]`, or `{ url }` answering that list for `?q=<typed text>`; `url` is an http(s) URL or [UrlParts](#urlparts)',
+      ),
   })
   .strict()
   .describe('A drop-down with static options or options completed from a URL.');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfirmSchema, stateKey } from '../attributes';
+import { ConfirmSchema, disabled, onValueChange, stateKey } from '../attributes';
 import { defineElement } from '../define';
 
 export const SwitchSchema = z
@@ -9,6 +9,8 @@ export const SwitchSchema = z
     label: z.string().optional().describe('visible label'),
     initialValue: z.boolean().optional().describe('on or off on first render'),
     confirm: ConfirmSchema.optional().describe('asks before changing'),
+    disabled,
+    onValueChange,
   })
   .strict()
   .describe('An on/off switch bound to a state key.');

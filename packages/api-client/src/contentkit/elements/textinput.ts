@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { stateKey } from '../attributes';
+import { disabled, stateKey } from '../attributes';
 import { defineElement } from '../define';
 
 export const TextInputSchema = z
@@ -11,6 +11,7 @@ export const TextInputSchema = z
     placeholder: z.string().optional().describe('placeholder while empty'),
     multiline: z.boolean().optional().describe('a text area instead of one line'),
     inputType: z.enum(['text', 'password', 'email', 'url', 'number']).optional().describe('kind of value'),
+    disabled,
   })
   .strict()
   .describe('A text input bound to a state key: typing updates the state without a round trip.');

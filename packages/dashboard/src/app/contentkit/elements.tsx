@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import type { ComponentAction, ContentKitElement, ContentKitElementType } from '@platform/api-client';
 import type { ComponentChildren } from 'preact';
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { resolveAction, type State } from './bindings';
 import type { Field } from './fields';
 import { type DrawContext, RENDERERS, type Renderer } from './renderers';
@@ -39,6 +39,12 @@ export function ContentKitView({
 }: ContentKitViewProps) {
   const [inputs] = useState<Record<string, string>>({});
   const uid = useId();
+  // Actions waiting for the state they read (`onValueChange`), dispatched once it is drawn.
+  const pending = useRef<ComponentAction[]>([]);
+  useEffect(() => {
+    const queued = pending.current.splice(0);
+    for (const action of queued) onAction({ ...resolveAction(action, state), inputs: { ...inputs } });
+  });
   let fields = 0;
   const ctx: DrawContext = {
     busy,
@@ -47,6 +53,14 @@ export function ContentKitView({
     press: (action) => onAction({ ...resolveAction(action, state), inputs: { ...inputs } }),
     bound: (key, initial) => (Object.hasOwn(state, key) ? state[key] : initial),
     set: (key) => (value) => onState?.(key, value),
+    change: (key, value, then) => {
+      if (!onState) {
+        if (then) onAction({ ...resolveAction(then, { ...state, [key]: value }), inputs: { ...inputs } });
+        return;
+      }
+      if (then) pending.current.push(then);
+      onState(key, value);
+    },
     all: (nodes) => nodes.map((n, i) => draw(n, i)),
     draw: (node, key, field) => draw(node, key, field),
     fieldId: () => `${uid}-field-${fields++}`,

@@ -62,12 +62,21 @@ export const textinput: Renderer<'textinput'> = (n, key, ctx, field) => {
   const change = (e: Event) => ctx.set(n.state)((e.currentTarget as HTMLInputElement).value);
   const bind = fieldAttributes(field, n.label ?? n.state);
   const control = n.multiline ? (
-    <textarea key={key} id={id} {...bind} placeholder={n.placeholder} value={value} onInput={change} />
+    <textarea
+      key={key}
+      id={id}
+      {...bind}
+      disabled={n.disabled === true}
+      placeholder={n.placeholder}
+      value={value}
+      onInput={change}
+    />
   ) : (
     <input
       key={key}
       id={id}
       {...bind}
+      disabled={n.disabled === true}
       type={n.inputType ?? 'text'}
       placeholder={n.placeholder}
       value={value}
@@ -89,7 +98,8 @@ export const select: Renderer<'select'> = (n, key, ctx, field) => (
     key={key}
     node={n}
     value={ctx.bound(n.state, n.initialValue)}
-    set={ctx.set(n.state)}
+    state={ctx.state}
+    set={(value, committed) => ctx.change(n.state, value, committed ? n.onValueChange : undefined)}
     field={field}
   />
 );
@@ -102,6 +112,7 @@ const toggle = (n: ElementOf<'switch' | 'checkbox'>, key: number, ctx: DrawConte
         {...fieldAttributes(field, n.label ?? n.state)}
         type="checkbox"
         role={n.type === 'switch' ? 'switch' : undefined}
+        disabled={n.disabled === true}
         checked={checked}
         onChange={(e) => {
           const next = (e.currentTarget as HTMLInputElement).checked;
@@ -109,7 +120,7 @@ const toggle = (n: ElementOf<'switch' | 'checkbox'>, key: number, ctx: DrawConte
             (e.currentTarget as HTMLInputElement).checked = !next;
             return;
           }
-          ctx.set(n.state)(next);
+          ctx.change(n.state, next, n.onValueChange);
         }}
       />
       {field && !n.label ? null : <span>{n.label ?? n.state}</span>}
@@ -129,8 +140,9 @@ export const radio: Renderer<'radio'> = (n, key, ctx, field) => (
       type="radio"
       name={`ck-radio-${n.state}`}
       value={n.value}
+      disabled={n.disabled === true}
       checked={ctx.bound(n.state, n.initialValue) === n.value}
-      onChange={() => ctx.set(n.state)(n.value)}
+      onChange={() => ctx.change(n.state, n.value, n.onValueChange)}
     />
     {field && !n.label ? null : <span>{n.label ?? n.value}</span>}
   </label>

@@ -9,7 +9,7 @@ export const block: Renderer<'block'> = (n, key, ctx) => (
     {n.controls?.length ? (
       <div class="ck-controls" role="toolbar" aria-label="Block controls">
         {n.controls.map((b, i) => (
-          <Button key={i} node={b} busy={ctx.busy} press={ctx.press} />
+          <Button key={i} node={{ ...b, type: 'button' }} busy={ctx.busy} press={ctx.press} />
         ))}
       </div>
     ) : null}

@@ -10,6 +10,7 @@ const ctx: DrawContext = {
   press: () => undefined,
   bound: (_key, initial) => initial,
   set: () => () => undefined,
+  change: () => undefined,
   all: (nodes) => nodes.map((n) => n.type),
   draw: (node) => node.type,
   fieldId: () => 'f',

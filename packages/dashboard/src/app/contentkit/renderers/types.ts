@@ -15,6 +15,11 @@ export interface DrawContext {
   bound(key: string, initial: unknown): unknown;
   /** Sets a state key (no round trip). */
   set(key: string): (value: unknown) => void;
+  /**
+   * Sets a state key, then dispatches `then` (a control's `onValueChange`) once the new state is
+   * drawn, so its `{ $state }` bindings read the new value.
+   */
+  change(key: string, value: unknown, then?: ComponentAction): void;
   /** Draws child elements. */
   all(nodes: readonly ContentKitElement[]): ComponentChildren;
   /** Draws one element; `field`: the labelled `input` field it is the control of. */
