@@ -225,7 +225,9 @@ export function contentKitReference(): string {
   parts.push(`### Confirm\n\n${table(ConfirmSchema.shape)}`);
   parts.push(`### SelectOption\n\n${table(SelectOptionSchema.shape)}`);
   parts.push(`### UrlParts\n\n${UrlPartsSchema.description ?? ''}\n\n${table(UrlPartsSchema.shape)}`);
-  parts.push(`### BlockControl\n\n${descriptionOf(ButtonControlSchema)}\n\n${table(ButtonControlSchema.shape)}`);
+  parts.push(
+    `### BlockControl\n\n${descriptionOf(ButtonControlSchema)}\n\n${table(ButtonControlSchema.shape)}`,
+  );
   parts.push(
     `## Actions\n\nAn action is \`{ "action": "<name>", ...payload }\`. Names starting with \`@\` are built-in and handled by the platform; any other name is dispatched to the component's \`action\` handler (payload included).\n\n| built-in action | what it does |\n|---|---|\n${Object.entries(
       BUILTIN_ACTIONS,
