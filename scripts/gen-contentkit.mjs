@@ -4,36 +4,11 @@
 // runtime reads (packages/api-client/src/contentkit/jsx-names.generated.ts). `npm run
 // gen:contentkit`; packages/api-client/src/contentkit/generated.test.ts fails when a committed file
 // differs from what this writes.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { importBundled, writeGenerated } from './generated-files.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const scratch = mkdtempSync(join(tmpdir(), 'gen-contentkit-'));
-try {
-  // The declarations' TypeScript source, bundled (zod included) so this script needs no prior build.
-  const out = join(scratch, 'contentkit.mjs');
-  await build({
-    entryPoints: [join(root, 'packages/api-client/src/contentkit-schema.ts')],
-    outfile: out,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'warning',
-  });
-  const ck = await import(pathToFileURL(out).href);
-  const files = {
-    [ck.CONTENTKIT_DOCS_PATH]: ck.contentKitReference(),
-    [ck.CONTENTKIT_SCHEMA_PATH]: `${JSON.stringify(ck.contentKitJsonSchema(), null, 2)}\n`,
-    [ck.JSX_NAMES_PATH]: ck.jsxNamesSource(),
-  };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-    console.log(`wrote ${path}`);
-  }
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+const ck = await importBundled('packages/api-client/src/contentkit-schema.ts');
+writeGenerated({
+  [ck.CONTENTKIT_DOCS_PATH]: ck.contentKitReference(),
+  [ck.CONTENTKIT_SCHEMA_PATH]: `${JSON.stringify(ck.contentKitJsonSchema(), null, 2)}\n`,
+  [ck.JSX_NAMES_PATH]: ck.jsxNamesSource(),
+});
