@@ -21,7 +21,7 @@ export { EVENT_TYPES, HOST_EVENT, WEBHOOK_EVENT_TYPES } from '@platform/events/c
 export type { ApiClient, ApiClientOptions, QueuedTask, QueueTaskRequest } from './client';
 export { createApiClient } from './client';
 export type * from './contentkit';
-export { ContentKitIcon } from './contentkit';
+export { CONTENTKIT_JSX, ContentKitIcon, type ContentKitJsxName } from './contentkit';
 export { type MarkdownBlockSpec, markdownToNodes, nodesToMarkdown } from './document/markdown';
 export type { DocumentBlockNode, DocumentNode, DocumentTextNode, SpaceDocument } from './document/schema';
 export type {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ICONS } from './icons';
 
 /*
- * ContentKit's actions, icons, buttons and links: the leaves of schema.ts (which re-exports them),
- * in a file of their own so that schema.ts stays readable. Part of the one ContentKit source.
+ * Attribute schemas element files share: actions, state bindings, icons, URLs and confirmations.
+ * The elements themselves are declared one per file in ./elements/.
  */
 
 /** Actions the platform handles itself (they never reach the integration), with what they do. */
@@ -79,31 +79,37 @@ export const ConfirmSchema = z
   })
   .strict();
 
-export const ButtonSchema = z
-  .object({
-    type: z.literal('button'),
-    label: z.string().optional().describe('text on the button (a button needs a label or an icon)'),
-    icon: IconSchema.optional().describe('icon before the label'),
-    tooltip: z.string().optional().describe('tooltip; the accessible name of an icon-only button'),
-    onPress: ActionSchema.describe('action dispatched when pressed'),
-    style: z
-      .enum(['primary', 'secondary', 'danger'])
-      .optional()
-      .describe('visual weight; `secondary` by default'),
-    disabled: z.boolean().optional().describe('when true the button cannot be pressed'),
-    confirm: ConfirmSchema.optional().describe('`{ title, text, confirm }`: asks before dispatching'),
-  })
-  .strict()
-  .refine((b) => b.label !== undefined || b.icon !== undefined, {
-    message: 'a button needs a `label` or an `icon`',
-  })
-  .describe('A button; pressing it (click, Enter or Space) dispatches `onPress`.');
+/** `disabled` of a form control. */
+export const disabled = z
+  .boolean()
+  .optional()
+  .describe('when true the control is shown but cannot be changed');
 
-export const LinkSchema = z
+/** `onValueChange` of a form control. */
+export const onValueChange = ActionSchema.optional().describe(
+  'dispatched after the value changes (and the state with it); its `{ $state }` bindings read the new state',
+);
+
+/**
+ * A URL given in parts, resolved by the renderer: `{ host, pathname, query? }`, query values may be
+ * bound to state. The scheme is `https`, or `http` for a loopback host (localhost, 127.0.0.0/8, ::1).
+ */
+export const UrlPartsSchema = z
   .object({
-    type: z.literal('link'),
-    target: urlObject.describe('`{ url }` the link opens'),
-    children: z.array(z.string()).describe('the link text'),
+    host: z
+      .string()
+      .regex(/^[^/\s?#@]+$/, 'expected a host name, with an optional :port (no scheme, path or credentials)')
+      .describe('host name, with an optional `:port`'),
+    pathname: z
+      .string()
+      .regex(/^\//, 'expected a path starting with `/`')
+      .describe('path, starting with `/`'),
+    query: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), DynamicBindingSchema]))
+      .optional()
+      .describe('query parameters; a `{ $state }` value is read from the state when the URL is used'),
   })
   .strict()
-  .describe('A link, inside `text` or `hint`.');
+  .describe(
+    'A URL in parts: `https://<host><pathname>?<query>` (`http` when the host is loopback: `localhost`, `127.x.x.x`, `[::1]`), query values bound to state read when the URL is used.',
+  );
