@@ -300,6 +300,21 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     }
   }
 
+  /** What one attempt of `job` says, on any destination: body, secrets and scheme, ids, attempt number. */
+  function attemptInput(job: J, target: DeliveryTarget, traceparent: string | undefined) {
+    return {
+      body: job.body,
+      secrets: target.secrets,
+      ...(target.signing === undefined ? {} : { signing: target.signing }),
+      eventId: job.eventId,
+      eventType: job.eventType,
+      deliveryId: job.id,
+      attempt: job.attempt,
+      userAgentVersion: options.userAgentVersion,
+      ...(traceparent === undefined ? {} : { traceparent }),
+    };
+  }
+
   function sendTo(
     job: J,
     target: DeliveryTarget,
@@ -309,18 +324,10 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   ): Promise<AttemptResult> {
     return send({
       url,
-      body: job.body,
-      secrets: target.secrets,
-      ...(target.signing === undefined ? {} : { signing: target.signing }),
-      eventId: job.eventId,
-      eventType: job.eventType,
-      deliveryId: job.id,
-      attempt: job.attempt,
+      ...attemptInput(job, target, traceparent),
       dispatcher: options.dispatcher,
-      userAgentVersion: options.userAgentVersion,
       now: () => clock.now(),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(traceparent === undefined ? {} : { traceparent }),
       ...(headers === undefined ? {} : { headers }),
     });
   }
@@ -337,18 +344,11 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   ): Promise<AttemptResult> {
     const startedAt = clock.now();
     const now = () => clock.now();
-    const input = {
-      body: job.body,
-      secrets: target.secrets,
-      ...(target.signing === undefined ? {} : { signing: target.signing }),
-      eventId: job.eventId,
-      eventType: job.eventType,
-      deliveryId: job.id,
-      attempt: job.attempt,
-      userAgentVersion: options.userAgentVersion,
-      ...(traceparent === undefined ? {} : { traceparent }),
-    };
-    const out = await deliveryHeaders(input, Buffer.from(job.body, 'utf8'), now);
+    const out = await deliveryHeaders(
+      attemptInput(job, target, traceparent),
+      Buffer.from(job.body, 'utf8'),
+      now,
+    );
     if ('error' in out)
       return { startedAt, durationMs: Math.max(0, clock.now() - startedAt), error: out.error };
     return client.send(

@@ -14,8 +14,6 @@ export interface EndpointHealthState {
   enabledAt: number | null;
 }
 
-export { DEFAULT_DISABLE_AFTER_MS } from '../config.js';
-
 /** A healthy endpoint's state (no record is kept for it). */
 export const HEALTHY: EndpointHealthState = { failingSince: null, disabledAt: null, enabledAt: null };
 

@@ -83,6 +83,35 @@ describe('the registry', () => {
   });
 });
 
+describe('DestinationClients', () => {
+  it('keeps one client per installation while its configuration stays, and closes the one it replaces', async () => {
+    const events: string[] = [];
+    const counting: Destination<{ n: number }> = {
+      kind: 'counting',
+      parse: (config) => config as { n: number },
+      describe: (config) => `counting ${config.n}`,
+      addresses: () => [],
+      open(config) {
+        events.push(`open ${config.n}`);
+        return {
+          send: async () => ({ startedAt: 0, durationMs: 0, acknowledged: true }),
+          close: async () => {
+            events.push(`close ${config.n}`);
+          },
+        };
+      },
+    };
+    const clients = new DestinationClients({ policy });
+    const first = clients.client('inst_1', counting, { n: 1 });
+    expect(clients.client('inst_1', counting, { n: 1 })).toBe(first);
+    const second = clients.client('inst_1', counting, { n: 2 });
+    expect(second).not.toBe(first);
+    clients.client('inst_2', counting, { n: 1 });
+    await clients.close();
+    expect(events).toEqual(['open 1', 'close 1', 'open 2', 'open 1', 'close 2', 'close 1']);
+  });
+});
+
 describe('the HTTP destination', () => {
   let server: Server;
   let url: string;
