@@ -12,6 +12,8 @@
 #      --rounds=$DEVICE_ROUNDS (3), with the built host of this checkout ("after");
 #   2. the same with the host packed from DEVICE_BEFORE's checkout, if pack.sh packed one ("before");
 #   (DEVICE_SCALE=0 skips 1 and 2; DEVICE_BEFORE=0 skips 2; DEVICE_SCALE_ARGS adds options, e.g. --apart=1)
+#   DEVICE_PG_CONF adds postgresql.conf lines (';'-separated); during 1 and 2 a sampler counts what PostgreSQL's
+#   active backends wait on (pg-waits-*.txt; DEVICE_PG_WAITS=0 turns it off).
 #   3. bench/delivery/run.mjs --backend=both --hosts=2 --rounds=1 (burst, paced 1,000/s, retries), if time is left
 #      (DEVICE_DELIVERY=0 skips it).
 set -uo pipefail
@@ -205,6 +207,11 @@ dynamic_shared_memory_type = $dsm
 timezone = 'GMT'
 log_timezone = 'GMT'
 EOF
+  # DEVICE_PG_CONF: extra postgresql.conf lines, separated by ';' (e.g. 'commit_delay = 100;commit_siblings = 2')
+  if [ -n "${DEVICE_PG_CONF:-}" ]; then
+    tr ';' '\n' <<<"$DEVICE_PG_CONF" >>"$DATA/postgresql.conf"
+    say "extra PostgreSQL settings: $DEVICE_PG_CONF"
+  fi
   as_pg "$PGBIN/pg_ctl" -D "$DATA" -l "$pgroot/log/postgres.log" -w -t 60 start >/dev/null \
     || { echo "PostgreSQL did not start:"; tail -20 "$pgroot/log/postgres.log"; return 1; }
   PG_STARTED=1
@@ -220,7 +227,7 @@ EOF
       const c = new pg.Client({ connectionString: process.argv[1] }); await c.connect();
       await c.query("CREATE EXTENSION pg_stat_statements");
       const v = (await c.query("SELECT version()")).rows[0].version;
-      const s = (await c.query("SELECT name, current_setting(name) AS v FROM pg_settings WHERE name IN (\x27max_connections\x27,\x27shared_buffers\x27,\x27synchronous_commit\x27,\x27fsync\x27,\x27autovacuum\x27,\x27max_wal_size\x27,\x27wal_sync_method\x27,\x27huge_pages\x27,\x27lc_collate\x27,\x27jit\x27) ORDER BY 1")).rows;
+      const s = (await c.query("SELECT name, current_setting(name) AS v FROM pg_settings WHERE name IN (\x27max_connections\x27,\x27shared_buffers\x27,\x27synchronous_commit\x27,\x27fsync\x27,\x27autovacuum\x27,\x27max_wal_size\x27,\x27wal_sync_method\x27,\x27huge_pages\x27,\x27lc_collate\x27,\x27jit\x27,\x27commit_delay\x27,\x27commit_siblings\x27,\x27wal_buffers\x27) ORDER BY 1")).rows;
       console.log(v); console.log(s.map((r) => `${r.name}=${r.v}`).join(" "));
       await c.end();
     })().catch((e) => { console.error(e); process.exit(1); });' "$URL") || return 1
@@ -239,8 +246,25 @@ EOF
     [ "${DEVICE_DELIVERY:-1}" = 1 ] && t=$(( t * 2 / 3 ))
     [ "$t" -gt 400 ] && t=400
     if [ "$t" -lt 60 ]; then say "scale-out ($v) skipped: only ${t}s"; continue; fi
+    # What PostgreSQL's busy backends wait on, sampled every 50 ms during the run (DEVICE_PG_WAITS=0: off):
+    # counts per wait event in $OUT/pg-waits-$v.txt (where the server's commit path spends its time).
+    local sampler=""
+    if [ "${DEVICE_PG_WAITS:-1}" = 1 ]; then
+      (cd "$W/app" && exec "$NODE" -e '
+        const pg = require("pg"); const fs = require("fs");
+        const c = new pg.Client({ connectionString: process.argv[1] }); const counts = new Map(); let samples = 0;
+        const dump = () => { const rows = [...counts].sort((a, b) => b[1] - a[1]);
+          fs.writeFileSync(process.argv[2], `${samples} samples of active backends every 50 ms\n` + rows.map(([k, n]) => `${(n / Math.max(samples, 1)).toFixed(2).padStart(7)} ${k}`).join("\n") + "\n"); };
+        process.on("SIGTERM", () => { dump(); process.exit(0); });
+        (async () => { await c.connect();
+          for (;;) { const r = await c.query("SELECT coalesce(wait_event_type, \x27CPU\x27) AS t, coalesce(wait_event, \x27running\x27) AS e, count(*)::int AS n FROM pg_stat_activity WHERE state = \x27active\x27 AND pid <> pg_backend_pid() AND backend_type = \x27client backend\x27 GROUP BY 1, 2");
+            samples++; for (const x of r.rows) counts.set(`${x.t}:${x.e}`, (counts.get(`${x.t}:${x.e}`) ?? 0) + x.n);
+            if (samples % 100 === 0) dump(); await new Promise((res) => setTimeout(res, 50)); } })().catch((e) => { console.error("pg wait sampler:", e.message); dump(); });' "$URL" "$OUT/pg-waits-$v.txt") &
+      sampler=$!
+    fi
     (cd "$W/$v" && run_group "scale-out ($v)" "$t" "$NODE" bench/delivery/scale-out.mjs $CPU_BOUND \
       --hosts="$HOSTS" --count="$COUNT" --warmup="$WARMUP" --rounds="$ROUNDS" ${DEVICE_SCALE_ARGS:-} --database-url="$URL")
+    if [ -n "$sampler" ]; then kill -TERM "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; cat "$OUT/pg-waits-$v.txt" 2>/dev/null | head -15; fi
   done
 
   # ---- 3. bench:delivery on both backends, two hosts on PostgreSQL (burst, paced 1,000/s, retries) ------------

@@ -32,6 +32,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { INTERNAL_SCOPES } from '@platform/manifest';
 import { parse as parseYaml } from 'yaml';
+import { runStage } from './run-stage.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const WORK = join(ROOT, '.tmp', 'porting');
@@ -146,7 +147,7 @@ function firstLine(issue) {
   return text.split('\n')[0].slice(0, 160);
 }
 
-function main() {
+async function main() {
   const corpus = process.argv[2];
   if (!corpus || !existsSync(corpus)) {
     console.error('usage: npm run measure:porting -- <corpus folder> (one folder per integration)');
@@ -202,14 +203,40 @@ function main() {
   }
   const passed = rows.filter((r) => r.ok).length;
   console.log(`\n${passed} of ${rows.length} pass platform check after the rename.`);
+  // The run stage (bench/porting/run-stage.mjs): what passes check, on a real host; `--no-run` skips it.
+  const run = process.argv.includes('--no-run') ? null : await runStageOf(rows, prepared);
   const date = new Date().toISOString();
   const out = join(ROOT, 'bench/results', `porting-${date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,
-    `${JSON.stringify({ date, passed, total: rows.length, dependencies: specs, installError, rows }, null, 2)}\n`,
+    `${JSON.stringify({ date, passed, total: rows.length, dependencies: specs, installError, rows, run: run && { passed: run.passed, total: run.total, byCause: run.byCause } }, null, 2)}\n`,
   );
   console.log(`results written to ${out}`);
 }
 
-main();
+/** Runs the run stage over the rows that passed check; prints its table and figure. */
+async function runStageOf(rows, prepared) {
+  console.log('\nrun stage: published to a host, installed, sent its events, rendered, actions dispatched');
+  const items = rows
+    .filter((r) => r.ok)
+    .map((r) => ({
+      name: r.name,
+      dir: prepared.find((p) => p.name === r.name).dir,
+      firstParty: r.firstParty,
+    }));
+  const run = await runStage(ROOT, items);
+  for (const row of run.rows) {
+    const target = rows.find((r) => r.name === row.name);
+    if (target) target.run = row;
+  }
+  console.log(
+    `\n${run.passed} of ${run.total} that pass check also pass run (${rows.length} in the corpus).`,
+  );
+  for (const [cause, count] of Object.entries(run.byCause).sort((a, b) => b[1] - a[1])) {
+    console.log(`  ${String(count).padStart(3)}  ${cause}`);
+  }
+  return run;
+}
+
+await main();

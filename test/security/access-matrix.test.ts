@@ -66,6 +66,7 @@ const EXPECTED: Record<string, readonly number[]> = {
   'DELETE /v1/integrations/{name}':                               [204, 401, 204, 403, 404, 401, 401, 403, 403],
   'GET /v1/integrations/{name}/install-link':                     [200, 401, 200, 403, 404, 401, 401, 403, 403],
   'POST /v1/integrations/{name}/install-link/rotate':             [200, 401, 200, 403, 404, 401, 401, 403, 403],
+  'POST /v1/integrations/{name}/tasks':                           [201, 401, 403, 403, 403, 401, 401, 201, 403],
   'GET /v1/integrations/{name}/runs':                             [200, 401, 200, 200, 404, 401, 401, 403, 403],
   // into space sp-a, which the directory gives org-a: B gets 404 for the space
   'POST /v1/installations':                                       [201, 401, 201, 403, 404, 401, 401, 403, 403],
@@ -101,6 +102,9 @@ const EXPECTED: Record<string, readonly number[]> = {
   'PUT /v1/spaces/{spaceId}/document':                            [200, 401, 403, 403, 403, 401, 401, 403, 403],
   // the block is rendered by A's webhook installation: its token updates it
   'PATCH /v1/spaces/{spaceId}/document/blocks/{blockId}':         [200, 401, 403, 403, 403, 401, 401, 200, 403],
+  // inst is installed in sp-a, and in no site
+  'GET /v1/spaces/{spaceId}':                                     [200, 401, 403, 403, 403, 401, 401, 200, 403],
+  'GET /v1/sites/{siteId}':                                       [200, 401, 403, 403, 403, 401, 401, 403, 403],
 };
 
 interface OpenApiOperation {
@@ -309,6 +313,10 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
       path: '/v1/integrations/a-hello/install-link/rotate',
     }),
     'GET /v1/integrations/{name}/runs': async () => ({ path: '/v1/integrations/a-hello/runs' }),
+    'POST /v1/integrations/{name}/tasks': async () => ({
+      path: '/v1/integrations/webhook/tasks',
+      body: { installationId: instA, task: { type: 'matrix' } },
+    }),
     'POST /v1/installations': async () => ({
       path: '/v1/installations',
       body: { integration: 'webhook', space: 'sp-a', configuration: { url: receiver.url } },
@@ -389,6 +397,8 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
     'GET /v1/sites/{siteId}/published-scripts': async () => ({ path: '/v1/sites/site-a/published-scripts' }),
     'GET /v1/assets/{hash}': async () => ({ path: `/v1/assets/${assetHash}` }),
     'GET /v1/spaces/{spaceId}/document': async () => ({ path: '/v1/spaces/sp-a/document' }),
+    'GET /v1/spaces/{spaceId}': async () => ({ path: '/v1/spaces/sp-a' }),
+    'GET /v1/sites/{siteId}': async () => ({ path: '/v1/sites/site-a' }),
     'PUT /v1/spaces/{spaceId}/document': async () => ({
       path: '/v1/spaces/sp-a/document',
       body: documentBody(),

@@ -1,5 +1,8 @@
 import type { Installation, InstallationConfiguration } from './environment';
 import { ApiError, apiErrorFromResponse } from './errors';
+import { type PlatformGroups, platformGroups } from './platform-groups';
+
+export type { QueuedTask, QueueTaskRequest } from './platform-groups/types';
 
 /**
  * Options of {@link createApiClient}.
@@ -14,13 +17,18 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** The fetch to use; the global `fetch` by default. */
   fetch?: typeof fetch;
+  /** The caller's integration name: what an `undefined` integration argument of a grouped call means. */
+  integration?: string;
+  /** The caller's installation id: what an `undefined` installation argument of a grouped call means. */
+  installation?: string;
 }
 
 /**
- * A typed client of the host HTTP API. Each endpoint is one method.
+ * A typed client of the host HTTP API. Each endpoint is one method; the groups integrations call
+ * (`integrations`, `spaces`, `orgs`, ...: {@link PlatformGroups}) answer `{ data }`.
  * @example const inst = await api.installations.get('inst_1');
  */
-export interface ApiClient {
+export interface ApiClient extends PlatformGroups {
   /** The `user-agent` the client sends, if any. */
   readonly userAgent?: string | undefined;
   installations: {
@@ -88,6 +96,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const installationPath = (id: string) => `/v1/installations/${encodeURIComponent(id)}`;
   return {
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    ...platformGroups(request, {
+      integration: options.integration,
+      installation: options.installation,
+      token: options.token,
+    }),
     request,
     installations: {
       get: (id) => request<Installation>('GET', installationPath(id)),

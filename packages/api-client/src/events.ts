@@ -76,6 +76,32 @@ export interface SiteInstallationSetupEvent extends BaseEvent {
 }
 
 /**
+ * A task an integration queues for itself: a `type` its task handler switches on, and a JSON `payload`.
+ * @example const t: IntegrationTask = { type: 'import:spaces', payload: { page: 2 } };
+ */
+export interface IntegrationTask<Type extends string = string, Payload = unknown> {
+  /** What to do; the task handler switches on it. */
+  type: Type;
+  /** The task's data, stored as JSON (at most 64 KiB serialized, docs/tasks.md). */
+  payload: Payload;
+}
+
+/**
+ * A queued task that fell due (docs/tasks.md): the integration's `task` handler (or
+ * `events.integration_task`) receives it. `eventId` is the task's id, the same on every attempt.
+ * @example events: { integration_task: async (e) => console.log(e.task.type, e.taskId) }
+ */
+export interface IntegrationTaskEvent extends BaseEvent {
+  type: 'integration_task';
+  /** Id of the installation that queued the task. */
+  installationId: string;
+  /** The task's id (the same as `eventId`; what `queueTask` answered). */
+  taskId: string;
+  /** The task as queued. */
+  task: IntegrationTask;
+}
+
+/**
  * A user action dispatched to a component: `action` names it, other keys are the
  * payload given in the element's `onPress`.
  * @example const a: ComponentAction = { action: 'increment', by: 2 };
@@ -211,6 +237,7 @@ export type Event =
   | InstallationSetupEvent
   | SpaceInstallationSetupEvent
   | SiteInstallationSetupEvent
+  | IntegrationTaskEvent
   | SpaceViewEvent
   | SpaceContentUpdatedEvent
   | SpaceVisibilityUpdatedEvent

@@ -18,10 +18,10 @@ export type {
   WebhookPayload,
 } from '@platform/events';
 export { EVENT_TYPES, HOST_EVENT, WEBHOOK_EVENT_TYPES } from '@platform/events/catalogue';
-export type { ApiClient, ApiClientOptions } from './client';
+export type { ApiClient, ApiClientOptions, QueuedTask, QueueTaskRequest } from './client';
 export { createApiClient } from './client';
 export type * from './contentkit';
-export { ContentKitIcon } from './contentkit';
+export { CONTENTKIT_JSX, ContentKitIcon, type ContentKitJsxName } from './contentkit';
 export type {
   ContentSourceDocument,
   ContentSourcePage,
@@ -59,6 +59,8 @@ export type {
   FetchPublishedScriptEvent,
   FetchVisitorAuthenticationEvent,
   InstallationSetupEvent,
+  IntegrationTask,
+  IntegrationTaskEvent,
   PageFeedbackEvent,
   SiteInstallationSetupEvent,
   SiteViewEvent,
@@ -84,5 +86,25 @@ export type {
 } from './installation-aliases';
 export type { PlatformAPIOptions } from './platform-api';
 export { PlatformAPI, PlatformAPI as GitBookAPI } from './platform-api';
+export type {
+  ApiList,
+  ApiResponse,
+  InstallationListQuery,
+  InstallationUpdate,
+  IntegrationsGroup,
+  NotServed,
+  OrgsGroup,
+  PlatformGroups,
+  Revision,
+  RevisionPage,
+  Site,
+  SiteInstallationView,
+  Space,
+  SpaceInstallationView,
+  SpacesGroup,
+  UnservedGroup,
+  UrlsGroup,
+} from './platform-groups';
+export { DOCUMENT_PAGE_ID, notServed, UNSERVED_GROUPS } from './platform-groups';
 export type { Scope, ScopeAlias } from './scopes';
 export { currentScopeName, isScope, SCOPE_ALIASES, SCOPES } from './scopes';

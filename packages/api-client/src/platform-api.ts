@@ -1,4 +1,5 @@
 import { type ApiClient, createApiClient } from './client';
+import type { UnservedGroup } from './platform-groups';
 
 /**
  * Options of {@link PlatformAPI}: the names code written for a class client passes
@@ -20,7 +21,7 @@ export interface PlatformAPIOptions {
  * The host API client as a class: the same client as {@link createApiClient} (same methods, same
  * {@link ApiError}s), constructible with `{ endpoint, authToken }`. It is also exported as
  * `GitBookAPI`, so code that builds its own client (for example with another token) runs unchanged;
- * only the methods of `ApiClient` exist (packages/api-client/README.md "Compatibility names").
+ * it has the methods and groups of `ApiClient` (packages/api-client/README.md "Compatibility names").
  *
  * @example
  * ```ts
@@ -35,6 +36,17 @@ export class PlatformAPI implements ApiClient {
   readonly userAgent: string | undefined;
   readonly installations: ApiClient['installations'];
   readonly request: ApiClient['request'];
+  readonly integrations: ApiClient['integrations'];
+  readonly spaces: ApiClient['spaces'];
+  readonly orgs: ApiClient['orgs'];
+  readonly urls: ApiClient['urls'];
+  readonly user: UnservedGroup;
+  readonly users: UnservedGroup;
+  readonly collections: UnservedGroup;
+  readonly teams: UnservedGroup;
+  readonly changeRequests: UnservedGroup;
+  readonly search: UnservedGroup;
+  readonly openapi: UnservedGroup;
 
   constructor(options: PlatformAPIOptions) {
     if (typeof options?.endpoint !== 'string' || options.endpoint === '') {
@@ -52,5 +64,16 @@ export class PlatformAPI implements ApiClient {
     });
     this.installations = client.installations;
     this.request = client.request;
+    this.integrations = client.integrations;
+    this.spaces = client.spaces;
+    this.orgs = client.orgs;
+    this.urls = client.urls;
+    this.user = client.user;
+    this.users = client.users;
+    this.collections = client.collections;
+    this.teams = client.teams;
+    this.changeRequests = client.changeRequests;
+    this.search = client.search;
+    this.openapi = client.openapi;
   }
 }

@@ -8,7 +8,7 @@ export {
   inspectBundle,
 } from './build/verify.js';
 export { type BundleOptions, type BundleResult, bundleIntegration, defaultEntry } from './bundle.js';
-export { bootBundle } from './check/boot.js';
+export { bootBundle, sampleUrl } from './check/boot.js';
 export { type CheckContext, type CheckReport, type CheckStep, runCheck } from './check/run-check.js';
 export { scriptCheckStep } from './check/script-step.js';
 export { CHECK_STEPS, renderReport } from './commands/check.js';

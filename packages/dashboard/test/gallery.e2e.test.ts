@@ -135,4 +135,37 @@ describe('ContentKit gallery in Chromium', () => {
     await page.keyboard.press('Enter');
     await poll(log).toContain('{"action":"save.config","token":"tok_123","notify":true}');
   });
+
+  it('draws what ported integrations render: typeless controls, onValueChange, acceptInput, URL parts, disabled', async () => {
+    const requested: string[] = [];
+    const branches = (url: URL) => url.pathname === '/gallery/branches';
+    await page.route(branches, async (route) => {
+      requested.push(route.request().url());
+      await route.fulfill({ json: [{ id: 'release', label: 'release' }] });
+    });
+    await page.goto(`${t.url}/gallery#token=${encodeURIComponent(ADMIN_TOKEN)}`);
+    const toolbar = page.getByRole('toolbar', { name: 'Block controls' }).nth(1);
+    await toolbar.getByRole('button', { name: 'Edit settings' }).click();
+    await poll(log).toContain('{"action":"open.settings"}');
+
+    // acceptInput: a typed value that is not an option is kept; onValueChange reads the new state.
+    const repo = page.getByRole('combobox', { name: 'Repository', exact: true });
+    await repo.fill('handbook');
+    await repo.press('Tab');
+    await poll(log).toContain('{"action":"select.repo","repo":"handbook"}');
+
+    // Options from { host, pathname, query }: the query's binding is read from the state.
+    await page.getByRole('combobox', { name: 'Upstream ref', exact: true }).focus();
+    await poll(() => requested.at(-1) ?? '').toMatch(/\/gallery\/branches\?repo=handbook&q=$/);
+
+    const mirror = page.getByRole('switch', { name: 'Mirror', exact: true });
+    await mirror.focus();
+    await page.keyboard.press('Space');
+    await poll(log).toContain('{"action":"toggle.mirror","mirror":true}');
+
+    const locked = page.getByRole('textbox', { name: 'Locked setting', exact: true });
+    expect(await locked.isDisabled()).toBe(true);
+    expect(await locked.inputValue()).toBe('managed by the operator');
+    await page.unroute(branches);
+  });
 });

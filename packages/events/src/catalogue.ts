@@ -126,6 +126,15 @@ export const EVENT_CATALOGUE = {
     scope: 'site:views:read',
     webhook: true,
   },
+  integration_task: {
+    title: 'Integration task',
+    summary:
+      'A task the integration queued for itself (`context.integration.queueTask`) is due: it comes back with its type and payload, after its delay.',
+    source: 'host',
+    place: 'installation',
+    scope: null,
+    webhook: false,
+  },
   ui_render: {
     title: 'Component render',
     summary:
@@ -196,6 +205,7 @@ export const HOST_EVENT = {
   installationSetup: 'installation_setup',
   spaceInstallationSetup: 'space_installation_setup',
   siteInstallationSetup: 'site_installation_setup',
+  integrationTask: 'integration_task',
   uiRender: 'ui_render',
   fetchPublishedScript: 'fetch_published_script',
   fetchVisitorAuthentication: 'fetch_visitor_authentication',

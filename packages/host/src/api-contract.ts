@@ -38,6 +38,7 @@ export const hostApi = {
   'GET /v1/integrations': { response: S.IntegrationList },
   'GET /v1/integrations/{name}': { response: S.Integration },
   'DELETE /v1/integrations/{name}': { response: null },
+  'POST /v1/integrations/{name}/tasks': { body: S.QueueTaskBody, response: S.QueuedTask },
   'POST /v1/installations': { body: S.InstallBody, response: S.Installation },
   'GET /v1/installations': { query: S.InstallationQuery, response: S.InstallationList },
   'GET /v1/installations/{id}': { response: S.Installation },
@@ -73,6 +74,8 @@ export const hostApi = {
     body: S.ContentSourceSyncBody,
     response: S.ContentSourceSync,
   },
+  'GET /v1/spaces/{spaceId}': { response: S.SpaceInfo },
+  'GET /v1/sites/{siteId}': { response: S.SiteInfo },
   'POST /v1/installations/{id}/test': { body: S.TestEventBody, response: S.Delivery },
   'POST /v1/installations/{id}/endpoint/enable': {
     body: S.EnableEndpointBody,

@@ -1,12 +1,14 @@
 import { join, resolve } from 'node:path';
-import { DEFAULT_DISABLE_AFTER_MS } from './delivery/health.js';
-import { parseDuration } from './delivery/schedule.js';
+import { parseDuration } from './duration.js';
 import { parseAllowPrivateTargets } from './net/policy.js';
 import { validateWebhookUrl } from './net/url.js';
 import { parseKey, type SecretsKeySettings } from './secrets/index.js';
 import type { PostgresPoolSettings, SqliteSynchronous } from './storage/index.js';
 import { PG_DEFAULTS } from './storage/postgres.js';
 import { parseTracingEnv, type TracingConfig } from './tracing/index.js';
+
+/** The operator's default: an endpoint whose deliveries have all been exhausted for 24 hours is disabled. */
+export const DEFAULT_DISABLE_AFTER_MS = 24 * 3_600_000;
 
 /** Operator settings of the host, read from the environment (docs/contracts.md "Operator settings"). */
 export interface HostConfig {

@@ -16,13 +16,14 @@ import {
   startDelivery,
 } from './delivery/host/index.js';
 import { type Executor, InProcessExecutor, WorkerdExecutor } from './executor/index.js';
+import { startInvocationWorker } from './invocation/invocation-worker.js';
+import { deploymentOf, type ExecutorSelector } from './invocation/invoker.js';
 import { createHostMetrics } from './metrics/index.js';
 import { createGuardedFetch, parseAllowPrivateTargets } from './net/index.js';
 import { type ResolvedKeyRing, resolveKeyRing } from './secrets/index.js';
+import { selfApiOutbound } from './self-api/index.js';
 import { publishBuiltins } from './services/builtins.js';
 import type { HostContext } from './services/context.js';
-import { startInvocationWorker } from './services/invocation-worker.js';
-import { deploymentOf, type ExecutorSelector } from './services/invoker.js';
 import { startRetention } from './services/retention.js';
 import { startStatsRollup } from './stats/schedule.js';
 import { openStorage, postgresStatementsSent, type Storage, WriterLock } from './storage/index.js';
@@ -165,8 +166,10 @@ export async function startHost(
     logger,
     defaultTimeoutMs: config.invocationTimeoutMs,
   });
+  // Calls to the host's own API (apiEndpoint) are served in-process; the rest meets the address policy.
+  const selfApi = selfApiOutbound(ctx, createGuardedFetch(policy));
   const workerd = new WorkerdExecutor({
-    outbound: createGuardedFetch(policy),
+    outbound: selfApi.outbound,
     logger,
     defaultTimeoutMs: config.invocationTimeoutMs,
     maxResponseBytes: config.invocationLimits.responseBytes,
@@ -186,6 +189,7 @@ export async function startHost(
     version: HOST_VERSION,
     deliveryMetrics: () => deliveryEngine?.metrics() ?? Promise.resolve(''),
   });
+  selfApi.bind((request) => app.fetch(request));
   // overrideGlobalObjects: false: integrations run in this process (in-process executor) and must see
   // the real global Request/Response, not the adapter's lightweight replacements.
   const honoListener = getRequestListener(app.fetch, {

@@ -7,7 +7,7 @@ import { createHostLogger, logFormat } from './log-format.js';
 /**
  * Sends `console.*` of this process (built-in integrations run in it, and print their log lines) to
  * `logger` at debug, so the host's output stays one record a line. The integrations' lines are
- * logged again, with their installation, by the invoker (src/services/invoker.ts).
+ * logged again, with their installation, by the invoker (src/invocation/invoker.ts).
  */
 function routeConsoleTo(logger: Logger): void {
   const write = (...args: unknown[]) => logger.debug({ source: 'console' }, format(...args));

@@ -1,6 +1,7 @@
 import type { ApiClient, IntegrationEnvironment } from '@platform/api-client';
 import { isRecord } from '@platform/api-client';
 import type { Logger } from './logs';
+import type { IntegrationTasks } from './tasks';
 
 /**
  * What every handler receives besides its event or request.
@@ -16,6 +17,8 @@ export interface IntegrationContext {
   environment: IntegrationEnvironment;
   /** Host API client authenticated with `environment.apiTokens.installation`. */
   api: ApiClient;
+  /** The integration's own platform calls: `queueTask` (docs/tasks.md). */
+  integration: IntegrationTasks;
   /** Keeps work running after the answer is sent (its logs are not captured). */
   waitUntil(promise: Promise<unknown>): void;
   /** Logger whose lines are returned to the host with the invocation. */

@@ -9,6 +9,10 @@ export type {
   FetchPublishedScriptEvent,
   FetchVisitorAuthenticationEvent,
   IntegrationEnvironment,
+  IntegrationTask,
+  IntegrationTaskEvent,
+  QueuedTask,
+  QueueTaskRequest,
 } from '@platform/api-client';
 export type {
   EventByType,
@@ -53,6 +57,7 @@ export { OAUTH_STATE_TTL_MS } from './oauth-state';
 export { signPlatformBody, verifyPlatformSignature } from './platform-signature';
 export type { PublicEndpointOptions } from './public-endpoint';
 export { createPublicEndpointHandler } from './public-endpoint';
+export type { IntegrationTasks } from './tasks';
 export type { VisitorClaims } from './visitor-auth';
 export { signVisitorToken, VISITOR_TOKEN_SECONDS, visitorReturnUrl } from './visitor-auth';
 export type { WebhookSignatureOptions } from './webhook-signature';

@@ -7,6 +7,7 @@ import type {
   FetchEvent,
   FetchPublishedScriptEvent,
   FetchVisitorAuthenticationEvent,
+  IntegrationTask,
 } from '@platform/api-client';
 import { createApiClient, HOST_EVENT } from '@platform/api-client';
 import type { Component } from './component';
@@ -16,6 +17,14 @@ import { type Envelope, EnvelopeError, parseEnvelope } from './envelope';
 import { IntegrationError, jsonError } from './errors';
 import { ConsoleCapture, createLogger, InvocationLog, LOGS_HEADER, type Logger } from './logs';
 import { verifyPlatformSignature } from './platform-signature';
+import { type IntegrationTasks, integrationTasks } from './tasks';
+
+/**
+ * The tasks a context's `integration.queueTask` accepts (`RuntimeContext`'s second parameter).
+ * @example type T = TaskOf<RuntimeContext<RuntimeEnvironment, { type: 'sync'; payload: {} }>>;
+ */
+export type TaskOf<Context extends IntegrationContext> =
+  Context['integration'] extends IntegrationTasks<infer Task> ? Task : IntegrationTask;
 
 /** A W3C `traceparent` (version 00): what the host sends with an envelope when it traces. */
 const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -76,6 +85,11 @@ export interface IntegrationDefinition<Context extends IntegrationContext = Inte
   ) => Response | undefined | Promise<Response | undefined>;
   /** Content sources made with `createContentSource` (docs/content-sources.md). */
   contentSources?: ContentSourceDefinition<Context>[];
+  /**
+   * Runs the tasks queued with `context.integration.queueTask` when they fall due (docs/tasks.md); a
+   * throw retries the task. Same as `events.integration_task`, with the task instead of the event.
+   */
+  task?(task: TaskOf<Context>, context: Context): unknown | Promise<unknown>;
 }
 
 /** The `ctx` of a Workers module `fetch`. */
@@ -190,6 +204,10 @@ async function dispatch(
     }
     return Response.json(await component.handle(event, context));
   }
+  if (event.type === HOST_EVENT.integrationTask && definition.task && !definition.events?.integration_task) {
+    await definition.task(event.task, context);
+    return Response.json({ ok: true });
+  }
   const handler = definition.events?.[event.type] as
     | ((event: Event, context: IntegrationContext) => unknown)
     | undefined;
@@ -282,9 +300,16 @@ export function createIntegration<Context extends IntegrationContext = Integrati
       ...(environment.signingSecrets?.siteInstallation ? [environment.signingSecrets.siteInstallation] : []),
     ]);
     const logger = createLogger(log);
+    const api = createApiClient({
+      endpoint: environment.apiEndpoint,
+      token: environment.apiTokens.installation,
+      integration: environment.integration.name,
+      ...(environment.installation ? { installation: environment.installation.id } : {}),
+    });
     const context: IntegrationContext = {
       environment,
-      api: createApiClient({ endpoint: environment.apiEndpoint, token: environment.apiTokens.installation }),
+      api,
+      integration: integrationTasks(api, environment),
       waitUntil: makeWaitUntil(ctx),
       logger,
       env,

@@ -40,3 +40,47 @@ export function fieldTypeErrors(): unknown[] {
     <configuration title="x" />,
   ];
 }
+
+/**
+ * A block written the way ported integrations write it (jsx-field.test.ts): toolbar controls
+ * without `type`, `onValueChange`, `acceptInput`, options from a URL in parts, `disabled`.
+ */
+export function integrationForms(endpoint: URL): ContentKitElement {
+  return (
+    <block
+      controls={[
+        { label: 'Edit', icon: 'edit', onPress: { action: '@ui.modal.open', componentId: 'settings' } },
+      ]}
+    >
+      <input
+        label="Branch"
+        element={
+          <select
+            acceptInput
+            state="branch"
+            disabled={false}
+            onValueChange={{ action: 'select.branch', branch: { $state: 'branch' } }}
+            options={{
+              url: {
+                host: endpoint.host,
+                pathname: `${endpoint.pathname}/branches`,
+                query: { p: { $state: 'project' } },
+              },
+            }}
+          />
+        }
+      />
+      <input
+        label="Custom template"
+        element={
+          <switch
+            state="custom"
+            disabled
+            onValueChange={{ action: 'toggle.custom', custom: { $state: 'custom' } }}
+          />
+        }
+      />
+      <textinput state="token" disabled />
+    </block>
+  );
+}

@@ -1,10 +1,31 @@
 import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
 import { describe, expect, it } from 'vitest';
 import { ContentKit } from './contentkit';
-import { configurationScreen } from './jsx-field-fixtures';
+import { configurationScreen, integrationForms } from './jsx-field-fixtures';
 import { jsx } from './jsx-runtime';
 
 describe('JSX: labelled input fields and the configuration root', () => {
+  it('writes what ported integrations render (typeless controls, onValueChange, URL parts), valid for the host', () => {
+    const block = integrationForms(new URL('http://127.0.0.1:8080/v1/integrations/x/public'));
+    expect(block).toMatchObject({
+      type: 'block',
+      controls: [{ label: 'Edit', icon: 'edit' }],
+      children: [
+        {
+          type: 'input',
+          element: {
+            type: 'select',
+            acceptInput: true,
+            options: { url: { host: '127.0.0.1:8080', pathname: '/v1/integrations/x/public/branches' } },
+          },
+        },
+        { type: 'input', element: { type: 'switch', disabled: true } },
+        { type: 'textinput', disabled: true },
+      ],
+    });
+    expect(validateRenderOutput({ element: block, state: {} })).toMatchObject({ ok: true });
+  });
+
   it('builds `<input label hint element>` fields in a `<configuration>` root, valid for the host', () => {
     const screen = configurationScreen();
     expect(screen).toEqual({

@@ -1,10 +1,13 @@
-import type {
-  ContentKitElement,
-  ContentKitElementType,
-  ContentKitInline,
-  ContentKitInputField,
-  ContentKitLink,
-  ContentKitTextFieldInput,
+import {
+  CONTENTKIT_JSX,
+  type ContentKitBlockControl,
+  type ContentKitElement,
+  type ContentKitElementType,
+  type ContentKitInline,
+  type ContentKitInputField,
+  type ContentKitJsxName,
+  type ContentKitLink,
+  type ContentKitTextFieldInput,
 } from '@platform/api-client';
 
 /** What may appear between container tags (`block`, `configuration`, `box`, `vstack`, `hstack`, `card`, `modal`). */
@@ -36,7 +39,8 @@ type ElementSlots = {
   header?: ContentKitElement[];
   footer?: ContentKitElement[];
   buttons?: ContentKitElement[];
-  controls?: ContentKitElement[];
+  /** `<button>`s, or their attributes without `type` (`{ label, icon, onPress }`). */
+  controls?: Array<ContentKitElement | ContentKitBlockControl>;
   submit?: ContentKitElement;
 };
 type WithSlots<T> = Omit<T, keyof ElementSlots> & Pick<ElementSlots, Extract<keyof T, keyof ElementSlots>>;
@@ -57,68 +61,37 @@ type InputAttributes =
 type Container<T extends ContentKitElementType> = WithSlots<Attributes<T>> & { children?: ContentKitChild };
 type Leaf<T extends ContentKitElementType> = WithSlots<Attributes<T>> & { children?: never };
 
+/** How JSX builds each element (container, inline runs or leaf), from the element declarations. */
+type JsxKinds = typeof CONTENTKIT_JSX;
+/** The attributes of an element, from its kind (elements with a shape of their own are in `Special`). */
+type ByKind<T extends ContentKitElementType> = JsxKinds[T] extends 'container'
+  ? Container<T>
+  : JsxKinds[T] extends 'inline'
+    ? Attributes<T> & { children?: TextChild }
+    : Leaf<T>;
+/** Elements whose JSX attributes differ from what their kind gives. */
+interface Special {
+  card: Omit<Container<'card'>, 'icon'> & { icon?: Attributes<'card'>['icon'] | ContentKitElement };
+  link: { target: ContentKitLink['target']; children?: string | number | readonly (string | number)[] };
+  input: InputAttributes;
+}
+type Derived = { [T in Exclude<ContentKitJsxName, keyof Special> & ContentKitElementType]: ByKind<T> };
+
 export namespace JSX {
   /** `<link>` also evaluates to this type (TypeScript gives every JSX expression one type). */
   export type Element = ContentKitElement;
   export interface ElementChildrenAttribute {
     children: unknown;
   }
-  /** Attributes of every element, derived from the ContentKit types: a wrong attribute is a compile error. */
-  export interface IntrinsicElements {
-    block: Container<'block'>;
-    configuration: Container<'configuration'>;
-    modal: Container<'modal'>;
-    box: Container<'box'>;
-    vstack: Container<'vstack'>;
-    hstack: Container<'hstack'>;
-    card: Omit<Container<'card'>, 'icon'> & { icon?: Attributes<'card'>['icon'] | ContentKitElement };
-    text: Attributes<'text'> & { children?: TextChild };
-    hint: Attributes<'hint'> & { children?: TextChild };
-    link: { target: ContentKitLink['target']; children?: string | number | readonly (string | number)[] };
-    markdown: Leaf<'markdown'>;
-    divider: Leaf<'divider'>;
-    input: InputAttributes;
-    textinput: Leaf<'textinput'>;
-    select: Leaf<'select'>;
-    switch: Leaf<'switch'>;
-    checkbox: Leaf<'checkbox'>;
-    radio: Leaf<'radio'>;
-    button: Leaf<'button'>;
-    image: Leaf<'image'>;
-    codeblock: Leaf<'codeblock'>;
-    webframe: Leaf<'webframe'>;
-  }
+  /**
+   * Attributes of every element, derived from the ContentKit types and the element declarations'
+   * JSX names: a wrong attribute or tag is a compile error.
+   */
+  export interface IntrinsicElements extends Derived, Special {}
 }
 
 type IntrinsicName = keyof JSX.IntrinsicElements;
-const CONTAINER_NAMES: IntrinsicName[] = [
-  'block',
-  'configuration',
-  'modal',
-  'box',
-  'vstack',
-  'hstack',
-  'card',
-];
-const CONTAINERS = new Set<string>(CONTAINER_NAMES);
-const KNOWN = new Set<string>([
-  ...CONTAINER_NAMES,
-  'text',
-  'hint',
-  'link',
-  'markdown',
-  'divider',
-  'input',
-  'textinput',
-  'select',
-  'switch',
-  'checkbox',
-  'radio',
-  'button',
-  'image',
-  'codeblock',
-  'webframe',
-] satisfies IntrinsicName[]);
+const isName = (type: string): type is ContentKitJsxName => Object.hasOwn(CONTENTKIT_JSX, type);
 
 function flattenElements(
   children: unknown,
@@ -169,9 +142,10 @@ export function jsx(
   props: Record<string, unknown>,
 ): ContentKitElement {
   if (typeof type === 'function') return (type as FunctionComponent<Record<string, unknown>>)(props);
-  if (!KNOWN.has(type)) throw new TypeError(`<${String(type)}> is not a ContentKit element`);
+  if (!isName(type)) throw new TypeError(`<${String(type)}> is not a ContentKit element`);
   const { children, ...attributes } = props;
-  if (CONTAINERS.has(type))
+  const kind = CONTENTKIT_JSX[type];
+  if (kind === 'container')
     return { type, ...attributes, children: flattenElements(children, type) } as ContentKitElement;
   if (type === 'text') {
     const runs = flattenInline(children, type);
@@ -180,12 +154,12 @@ export function jsx(
       typeof only === 'string' ? { type, ...attributes, text: only } : { type, ...attributes, children: runs }
     ) as ContentKitElement;
   }
-  if (type === 'hint')
-    return { type, ...attributes, children: flattenInline(children, type) } as ContentKitElement;
   if (type === 'link') {
     const text = flattenInline(children, type).filter((c): c is string => typeof c === 'string');
     return { type, ...attributes, children: text } as unknown as ContentKitElement;
   }
+  if (kind === 'inline')
+    return { type, ...attributes, children: flattenInline(children, type) } as ContentKitElement;
   return { type, ...attributes } as ContentKitElement;
 }
 

@@ -1,7 +1,9 @@
+import { CONTENTKIT_JSX } from '@platform/api-client';
 import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
 import { describe, expect, it } from 'vitest';
 import { ContentKit } from './contentkit';
 import { counterView, everyElement, fragment, textInBlock, withComponent } from './jsx-fixtures';
+import { jsx } from './jsx-runtime';
 
 describe('JSX runtime', () => {
   it('turns JSX into ContentKit JSON', () => {
@@ -28,6 +30,19 @@ describe('JSX runtime', () => {
     expect(counterView(0).type).toBe('block');
     expect((counterView(0) as { children: unknown[] }).children).toHaveLength(4);
     expect(withComponent()).toEqual({ type: 'vstack', children: [{ type: 'text', text: 'Hello Ada' }] });
+  });
+
+  it('builds every declared element by its kind, and refuses a tag no element declares', () => {
+    for (const [name, kind] of Object.entries(CONTENTKIT_JSX)) {
+      const children = { container: [{ type: 'divider' }], inline: ['x'], leaf: undefined }[kind];
+      const built = jsx(name as keyof typeof CONTENTKIT_JSX, { children });
+      expect(built.type).toBe(name);
+      if (kind === 'container') expect(() => jsx(name as 'block', { children: 'raw' })).toThrow(/wrap text/);
+      if (kind === 'container') expect(built).toMatchObject({ children: [{ type: 'divider' }] });
+      if (kind === 'inline') expect(JSON.stringify(built)).toContain('"x"');
+      if (kind === 'leaf') expect(built).toEqual({ type: name });
+    }
+    expect(() => jsx('blink' as 'block', {})).toThrow('<blink> is not a ContentKit element');
   });
 
   it('refuses fragments and raw text in containers with clear errors', () => {

@@ -1,35 +1,39 @@
 import type { z } from 'zod';
+import { CHOICE_ALTERNATIVES, FIELD_ELEMENTS } from './define';
 import {
   ActionSchema,
   BUILTIN_ACTIONS,
+  ButtonControlSchema,
   ButtonSchema,
   ConfirmSchema,
+  DOC_GROUPS,
   DynamicBindingSchema,
-  ELEMENT_SCHEMAS,
+  ELEMENTS,
+  fieldElementList,
   ICONS,
   IconSchema,
-  InputFieldSchema,
   LinkSchema,
   RenderContextSchema,
   RenderOutputSchema,
   SelectOptionSchema,
-  TextFieldInputSchema,
+  UrlPartsSchema,
 } from './schema';
 
 /*
- * docs/contentkit.md, generated from the schema: `node scripts/contentkit-docs.mjs` writes it, and
- * docs.test.ts fails when the committed file is stale.
+ * docs/contentkit.md, generated from the element declarations (./elements/): `npm run
+ * gen:contentkit` writes it, and generated.test.ts fails when the committed file is stale.
  */
+
+/** Where `npm run gen:contentkit` writes the reference. */
+export const CONTENTKIT_DOCS_PATH = 'docs/contentkit.md';
 
 interface Def {
   type: string;
   [key: string]: unknown;
 }
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
-const descriptionOf = (schema: unknown): string => (schema as { description?: string }).description ?? '';
-
-/** Elements with several forms: each form is a schema with its own table. */
-const FORMS: Record<string, z.ZodType[]> = { input: [InputFieldSchema, TextFieldInputSchema] };
+const descriptionOf = (schema: unknown): string =>
+  ((schema as { description?: string }).description ?? '').replace(FIELD_ELEMENTS, fieldElementList());
 
 /** Sub-schemas shown by name (with their own section) instead of expanded. */
 const NAMED = new Map<unknown, string>([
@@ -40,6 +44,8 @@ const NAMED = new Map<unknown, string>([
   [defOf(DynamicBindingSchema), '`{ $state }`'],
   [defOf(LinkSchema), '`link`'],
   [defOf(ButtonSchema), '[`button`](#button)'],
+  [defOf(ButtonControlSchema), '[BlockControl](#blockcontrol)'],
+  [defOf(UrlPartsSchema), '[UrlParts](#urlparts)'],
 ]);
 
 function typeOf(schema: unknown, depth = 0): string {
@@ -60,16 +66,20 @@ function typeOf(schema: unknown, depth = 0): string {
         .join(' \\| ');
     case 'optional':
       return typeOf(def.innerType, depth);
-    case 'array':
-      return `${typeOf(def.element, depth)}[]`;
+    case 'array': {
+      const element = typeOf(def.element, depth);
+      return element.includes(' \\| ') ? `(${element})[]` : `${element}[]`;
+    }
     case 'union':
       return (def.options as unknown[]).map((o) => typeOf(o, depth)).join(' \\| ');
     case 'record':
       return `{ [key]: ${typeOf(def.valueType, depth)} }`;
     case 'lazy':
       return depth > 0 ? 'element' : typeOf((def.getter as () => unknown)(), depth + 1);
-    case 'custom':
-      return 'element';
+    case 'custom': {
+      const alternatives = CHOICE_ALTERNATIVES.get(schema as z.ZodType);
+      return alternatives ? alternatives.map((a) => typeOf(a.schema, depth)).join(' \\| ') : 'element';
+    }
     case 'object': {
       const shape = def.shape as Record<string, unknown>;
       return `{ ${Object.entries(shape)
@@ -87,7 +97,7 @@ function table(shape: Record<string, unknown>, skip: string[] = []): string {
     .map(([key, value]) => {
       const required = defOf(value).type === 'optional' ? '' : 'yes';
       const type =
-        key === 'children'
+        key === 'children' && typeOf(value).startsWith('element')
           ? `${typeOf(value)} (elements but the roots \`block\`/\`modal\`/\`configuration\`)`
           : typeOf(value);
       return `| \`${key}\` | ${type} | ${required} | ${descriptionOf(value)} |`;
@@ -96,18 +106,10 @@ function table(shape: Record<string, unknown>, skip: string[] = []): string {
   return ['| attribute | type | required | description |', '|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
-const FAMILIES: Array<[string, string[]]> = [
-  ['Layout', ['block', 'configuration', 'box', 'vstack', 'hstack', 'divider', 'card']],
-  ['Text', ['text', 'markdown', 'hint']],
-  ['Inputs', ['input', 'textinput', 'select', 'switch', 'checkbox', 'radio', 'button']],
-  ['Media', ['image', 'codeblock', 'webframe']],
-  ['Overlays', ['modal']],
-];
-
 const INTRO = `# ContentKit
 
-> Generated from \`packages/api-client/src/contentkit/schema.ts\` by \`node scripts/contentkit-docs.mjs\`
-> (after \`npm run build\`); \`docs.test.ts\` fails when this file is stale. Do not edit by hand.
+> Generated from the element files \`packages/api-client/src/contentkit/elements/*.ts\` by
+> \`npm run gen:contentkit\`; \`generated.test.ts\` fails when this file is stale. Do not edit by hand.
 
 ContentKit is the JSON UI a component's \`render\` returns. It is specified once, as a zod schema in
 \`@platform/api-client\`:
@@ -120,6 +122,37 @@ ContentKit is the JSON UI a component's \`render\` returns. It is specified once
   answered \`502 invalid_render_output\` naming the element path, e.g.
   \`element.children[2].onPress: expected an action ({ "action": "name", ...payload })\`;
 - **the dashboard** draws every element (configuration screens, the editor, modals).
+
+## Where each element is declared
+
+Each element is one file, \`packages/api-client/src/contentkit/elements/<type>.ts\`: its zod schema,
+its section of this page, where it may appear (a root, inside containers, or inline in text runs),
+how JSX builds it (container, inline runs or leaf) and whether it may be an \`input\`'s \`element\`.
+From that list derive the element types, the host's validation, this page, the JSON Schema of a
+render output ([\`docs/schemas/contentkit.schema.json\`](schemas/contentkit.schema.json), for editors
+and other languages; the cross-field rules, such as a button's label or icon, are the host's) and the
+JSX tags. The dashboard draws each element with a renderer from a map typed by element type, so an
+element without a renderer does not compile. **A new element is two files**: its declaration (listed
+in \`elements/index.ts\`) and its renderer (\`packages/dashboard/src/app/contentkit/renderers/\`, one
+line in its \`index.ts\`); then \`npm run gen:contentkit\`.
+
+## Forms ported integrations use
+
+Integrations written for the upstream SDK render a few forms the first version of this schema refused;
+they are accepted as such, for every integration:
+
+- a block's \`controls\` may be written without \`type\` (\`{ label, icon, onPress }\`, [BlockControl](#blockcontrol));
+- \`disabled\` on \`textinput\`, \`select\`, \`switch\`, \`checkbox\` and \`radio\`: drawn, not changeable;
+- \`onValueChange\` on \`select\`, \`switch\`, \`checkbox\` and \`radio\`: dispatched after the state
+  has taken the new value, so its \`{ $state }\` bindings read it (a \`select\` the user types into
+  dispatches when the value is committed, on change or blur, not on each key);
+- \`select\`'s \`acceptInput\`: the options become suggestions and a typed value is stored as typed
+  (options from a URL always allowed typing);
+- \`select\`'s \`options.url\` as [UrlParts](#urlparts) \`{ host, pathname, query }\` (what integrations
+  build from their public endpoint), query values bound to state. The scheme is not part of it: the
+  dashboard uses \`https\`, or \`http\` for a loopback host, so a local host works without TLS.
+
+Every element tag the ported corpus uses is declared; none was missing.
 `;
 
 const COMPONENT_MODEL = `## Component model
@@ -176,25 +209,25 @@ component, props, state, context; never one with an action) from memory for that
  */
 export function contentKitReference(): string {
   const parts: string[] = [INTRO];
-  const schemas = ELEMENT_SCHEMAS as Record<string, z.ZodType>;
   parts.push('## Elements\n');
-  for (const [family, types] of FAMILIES) {
-    parts.push(`### ${family}\n`);
-    for (const type of types) {
-      const schema = schemas[type];
-      const forms = FORMS[type] ?? [schema];
+  for (const group of DOC_GROUPS) {
+    parts.push(`### ${group}\n`);
+    for (const element of ELEMENTS.filter((e) => e.group === group)) {
+      const forms: readonly z.ZodType[] = 'forms' in element ? element.forms : [element.schema];
       const tables = forms.map((form) => {
         const shape = (form as unknown as { shape: Record<string, unknown> }).shape;
         return `${forms.length > 1 ? `${descriptionOf(form)}\n\n` : ''}${table(shape, ['type'])}`;
       });
-      parts.push(`#### \`${type}\`\n\n${descriptionOf(schema)}\n\n${tables.join('\n')}`);
+      const heading = `#### \`${element.type}\`${'docsNote' in element ? ` ${element.docsNote}` : ''}`;
+      parts.push(`${heading}\n\n${descriptionOf(element.schema)}\n\n${tables.join('\n')}`);
     }
   }
-  parts.push(
-    `#### \`link\` (inside \`text\` and \`hint\`)\n\n${descriptionOf(LinkSchema)}\n\n${table(LinkSchema.shape, ['type'])}`,
-  );
   parts.push(`### Confirm\n\n${table(ConfirmSchema.shape)}`);
   parts.push(`### SelectOption\n\n${table(SelectOptionSchema.shape)}`);
+  parts.push(`### UrlParts\n\n${UrlPartsSchema.description ?? ''}\n\n${table(UrlPartsSchema.shape)}`);
+  parts.push(
+    `### BlockControl\n\n${descriptionOf(ButtonControlSchema)}\n\n${table(ButtonControlSchema.shape)}`,
+  );
   parts.push(
     `## Actions\n\nAn action is \`{ "action": "<name>", ...payload }\`. Names starting with \`@\` are built-in and handled by the platform; any other name is dispatched to the component's \`action\` handler (payload included).\n\n| built-in action | what it does |\n|---|---|\n${Object.entries(
       BUILTIN_ACTIONS,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DESCENDANT_SCHEMAS, FORM_ELEMENT_SCHEMAS } from './schema';
 import { validateRenderOutput } from './validate';
 
 function problems(element: unknown): string[] {
@@ -35,7 +36,7 @@ describe('input as a labelled field, and the configuration root', () => {
 
   it('names what is wrong in a field', () => {
     expect(problems(screen(field({ type: 'text', text: 'x' })))).toEqual([
-      'element.children[0].element.type: unknown element type "text" as an `input`\'s `element`; expected one of textinput, select, switch, checkbox, radio, button, codeblock',
+      `element.children[0].element.type: unknown element type "text" as an \`input\`'s \`element\`; expected one of ${Object.keys(FORM_ELEMENT_SCHEMAS).join(', ')}`,
     ]);
     expect(problems(screen(field({ type: 'textinput' })))).toEqual([
       'element.children[0].element.state: Invalid input: expected string, received undefined',
@@ -52,10 +53,17 @@ describe('input as a labelled field, and the configuration root', () => {
     ]);
   });
 
+  it('never offers a root inside a container or a field', () => {
+    for (const root of ['block', 'modal', 'configuration']) {
+      expect(DESCENDANT_SCHEMAS).not.toHaveProperty(root);
+      expect(FORM_ELEMENT_SCHEMAS).not.toHaveProperty(root);
+    }
+  });
+
   it('takes `configuration` only at the root, in any render context', () => {
     expect(problems(screen({ type: 'text', text: 'a' }))).toEqual([]);
     expect(problems({ type: 'block', children: [screen()] })).toEqual([
-      'element.children[0].type: unknown element type "configuration" inside a container; expected one of box, vstack, hstack, divider, card, text, markdown, hint, input, textinput, select, switch, checkbox, radio, button, codeblock, image, webframe',
+      `element.children[0].type: unknown element type "configuration" inside a container; expected one of ${Object.keys(DESCENDANT_SCHEMAS).join(', ')}`,
     ]);
     expect(problems({ type: 'configuration', title: 'x', children: [] })[0]).toMatch(
       /Unrecognized key: "title"/,

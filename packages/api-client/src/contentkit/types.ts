@@ -14,6 +14,10 @@ export type ContentKitAction = z.infer<typeof S.ActionSchema>;
 export type ContentKitDynamicBinding = z.infer<typeof S.DynamicBindingSchema>;
 /** A confirmation dialog. @example const c: ContentKitConfirm = { title: 'Delete?', text: 'This cannot be undone.', confirm: 'Delete' }; */
 export type ContentKitConfirm = z.infer<typeof S.ConfirmSchema>;
+/** A URL in parts (`select` options from a URL). @example const u: ContentKitUrlParts = { host: 'example.com', pathname: '/branches', query: { repo: { $state: 'repo' } } }; */
+export type ContentKitUrlParts = z.infer<typeof S.UrlPartsSchema>;
+/** A block toolbar control: a `button`, `type` optional. @example const c: ContentKitBlockControl = { label: 'Edit', icon: 'edit', onPress: { action: 'edit' } }; */
+export type ContentKitBlockControl = S.ContentKitBlockControlShape;
 /** An option of `select`. @example const o: ContentKitSelectOption = { id: 'main', label: 'main' }; */
 export type ContentKitSelectOption = z.infer<typeof S.SelectOptionSchema>;
 

@@ -15,6 +15,7 @@ import {
   sampleInstallation,
   shownScreens,
 } from './sample-installation.js';
+import { taskStandIn } from './task-stand-in.js';
 
 let loading: Promise<typeof import('miniflare')> | undefined;
 
@@ -130,8 +131,8 @@ export async function bootBundle(
     compatibilityDate: COMPATIBILITY_DATE,
     host: '127.0.0.1',
     port: 0,
-    outboundService: (request: { url: string }) => {
-      const { body, ...init } = outbound.answer(request.url);
+    outboundService: (request: { url: string; method: string }) => {
+      const { body, ...init } = taskStandIn(request) ?? outbound.answer(request.url);
       return new OfflineResponse(body, init);
     },
     handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {

@@ -77,6 +77,8 @@ export const ACCESS = {
   'DELETE /v1/integrations/{name}': { organization: publish },
   'GET /v1/integrations/{name}/install-link': { organization: publish },
   'POST /v1/integrations/{name}/install-link/rotate': { organization: publish },
+  // The installation token queues for its own installation (the route checks it is of `{name}`).
+  'POST /v1/integrations/{name}/tasks': { installation: 'route' },
   'GET /v1/integrations/{name}/runs': { organization: { scope: 'deliveries:read', owns: 'integration' } },
 
   'POST /v1/installations': { organization: { scope: 'installations:manage', owns: 'listed' } },
@@ -135,6 +137,8 @@ export const ACCESS = {
   'PATCH /v1/spaces/{spaceId}/document/blocks/{blockId}': { installation: 'route' },
   'POST /v1/spaces/{spaceId}/content-sources/sync': {},
   'GET /v1/assets/{hash}': { public: true },
+  'GET /v1/spaces/{spaceId}': { installation: 'route' },
+  'GET /v1/sites/{siteId}': { installation: 'route' },
 } as const satisfies Record<string, AccessRule>;
 
 /** A route key of {@link ACCESS}: `"METHOD /path"`. @example const k: AccessKey = 'GET /v1/audit'; */

@@ -1,12 +1,12 @@
 import { cors } from 'hono/cors';
 import { createTokenResolver, isRefusal } from '../access/resolve.js';
 import { bearerToken, tokenMatcher } from '../auth.js';
-import { contentSourceRoutes } from '../content-sources/index.js';
 import { HttpError, unauthorized } from '../errors.js';
+import type { ExecutorSelector } from '../invocation/invoker.js';
 import { contentBase, type HostContext } from '../services/context.js';
-import type { ExecutorSelector } from '../services/invoker.js';
 import { createRouter } from './app-types.js';
 import { ASSETS_PATH, assetRoutes } from './assets.js';
+import { contentSourceRoutes } from './content-sources.js';
 import { dashboardRoutes } from './dashboard.js';
 import { documentRoutes } from './documents.js';
 import { errorAnswer } from './error-response.js';
@@ -17,6 +17,7 @@ import { metricsRoutes } from './metrics.js';
 import { nodeJsonBody } from './node-body.js';
 import { operatorEventRoutes } from './operator-events.js';
 import { organizationRoutes } from './organizations.js';
+import { placeRoutes } from './places.js';
 import { portalAndAuditRoutes } from './portal.js';
 import { publicRoutes } from './public.js';
 import {
@@ -25,6 +26,7 @@ import {
   publishedScriptRoutes,
 } from './published-scripts.js';
 import { statusRoutes } from './status.js';
+import { taskRoutes } from './tasks.js';
 import { webhookRoutes } from './webhooks.js';
 
 /** Public endpoints: no bearer token, and the integration receives the raw body. */
@@ -113,6 +115,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', portalAndAuditRoutes(ctx, { resolver }));
   app.route('/', integrationRoutes(ctx));
   app.route('/', installationRoutes(ctx));
+  app.route('/', taskRoutes(ctx));
   app.route('/', webhookRoutes(ctx));
   app.route('/', operatorEventRoutes(ctx));
   app.route('/', eventRoutes(ctx));
@@ -122,6 +125,7 @@ export function createApi(ctx: HostContext, options: ApiOptions) {
   app.route('/', assetRoutes(ctx));
   app.route('/', documentRoutes(ctx));
   app.route('/', contentSourceRoutes(ctx, options.executors));
+  app.route('/', placeRoutes(ctx));
   app.route('/', statusRoutes(ctx, { version: options.version, startedAt }));
   // The dashboard (GET pages and assets) after every API route, before the 404.
   app.route(

@@ -2,14 +2,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { HttpError } from '../errors.js';
+import type { ExecutorSelector } from '../invocation/invoker.js';
 import type { HostContext } from '../services/context.js';
-import type { ExecutorSelector } from '../services/invoker.js';
-import { siteRoutes } from '../visitor-auth/index.js';
 import { createRouter } from './app-types.js';
 import { errorAnswer } from './error-response.js';
 import { portalPageRoutes } from './portal-page.js';
 import { publicEndpointRoutes } from './public.js';
 import { publishedScriptRoutes } from './published-scripts.js';
+import { siteRoutes } from './sites.js';
 
 /**
  * The app of the content origin (the second listener, `PLATFORM_CONTENT_PORT` / `PLATFORM_CONTENT_URL`):

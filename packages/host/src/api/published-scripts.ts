@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Manifest } from '@platform/manifest';
+import type { ExecutorSelector } from '../invocation/invoker.js';
 import type { HostContext } from '../services/context.js';
-import type { ExecutorSelector } from '../services/invoker.js';
 import {
   publishedScript,
   publishedScriptUrl,

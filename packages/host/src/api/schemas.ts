@@ -3,6 +3,7 @@ import type { Installation as ApiInstallation, ContentKitElement } from '@platfo
 import { documentNodeSchema, spaceDocumentSchema } from '@platform/api-client/document-schema';
 import { type IncomingEvent as CatalogueIncomingEvent, IncomingEventSchema } from '@platform/events';
 import { OPERATOR_EVENT_TYPES } from '../delivery/operator-events.js';
+import { MAX_TASK_SCHEDULE_S } from '../services/task-limits.js';
 
 /**
  * The host API's JSON shapes: one zod schema each, the single source of truth for
@@ -747,3 +748,57 @@ export const ContentSourceSync = z
     pages: z.array(z.object({ id: z.string(), title: z.string(), depth: z.number().int() })),
   })
   .openapi('ContentSourceSync');
+/** A space as the host knows it (`GET /v1/spaces/{spaceId}`; docs/host-api-from-integrations.md). */
+export const SpaceInfo = z
+  .object({
+    object: z.literal('space'),
+    id: z.string(),
+    organization: z.string().nullable().openapi({ description: "the space's owner in the directory" }),
+    currentRevision: z.string().openapi({ description: "the revision of the space's document ('0': none)" }),
+    urls: z.object({}),
+  })
+  .openapi('Space');
+/** A site as the host knows it (`GET /v1/sites/{siteId}`). */
+export const SiteInfo = z
+  .object({
+    object: z.literal('site'),
+    id: z.string(),
+    organization: z.string().nullable().openapi({ description: "the site's owner in the directory" }),
+    urls: z.object({}),
+  })
+  .openapi('Site');
+
+/** The body of `POST /v1/integrations/{name}/tasks` (docs/tasks.md). */
+export const QueueTaskBody = z
+  .object({
+    task: z
+      .object({
+        type: z.string().min(1).max(100).openapi({ example: 'import:spaces' }),
+        payload: z.unknown().optional().openapi({ description: 'The task data (JSON); `{}` when absent.' }),
+      })
+      .strict(),
+    schedule: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_TASK_SCHEDULE_S)
+      .optional()
+      .openapi({
+        description: `Seconds before the task runs: 0 (the default) to ${MAX_TASK_SCHEDULE_S} (one week).`,
+        example: 60,
+      }),
+    installationId: z.string().min(1).optional().openapi({
+      description:
+        'The installation the task runs for: required with the operator token; an installation token queues for its own installation.',
+    }),
+  })
+  .strict()
+  .openapi('QueueTaskBody');
+
+/** The answer of `POST /v1/integrations/{name}/tasks`. */
+export const QueuedTask = z
+  .object({
+    id: z.string().openapi({ example: 'evt_01JB7Q2W3E4R5T6Y7U8I9O0P1A' }),
+    runAt: z.string().openapi({ example: '2026-01-01T00:01:00.000Z' }),
+  })
+  .openapi('QueuedTask');

@@ -7,11 +7,11 @@ import { HOST_EVENT } from '@platform/events';
 import type { Manifest } from '@platform/manifest';
 import type { z } from 'zod';
 import { HttpError } from '../errors.js';
+import { type ExecutorSelector, invoke } from '../invocation/invoker.js';
 import type { HostContext } from '../services/context.js';
 import { hasScopeFor, newEventId } from '../services/dispatch.js';
 import { getDocument, saveDocument } from '../services/documents.js';
 import { getInstallation } from '../services/installations.js';
-import { type ExecutorSelector, invoke } from '../services/invoker.js';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { composeDocument, flattenPages } from './compose.js';
 

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOW_ATTEMPT_MS } from '../jobs/fair-share.js';
 import { createGuardedDispatcher } from '../net/dispatcher.js';
 import { parseAllowPrivateTargets } from '../net/policy.js';
 import { type AttemptEnd, createDeliveryEngine, type DeliveryJob, type DeliveryQueue } from './engine.js';
-import { SLOW_ATTEMPT_MS } from './fair-share.js';
 
 /**
  * The fair share measures the endpoint: from the start of the HTTP request to the end of its response,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../test/ports.js';
+import type { FinalState } from '../jobs/policy.js';
 import { createGuardedDispatcher } from '../net/dispatcher.js';
 import { parseAllowPrivateTargets } from '../net/policy.js';
 import {
@@ -14,7 +15,6 @@ import {
   type DeliveryQueue,
   type RecordedAttempt,
 } from './engine.js';
-import type { FinalState } from './policy.js';
 
 /**
  * Scheduling allowance on top of each retry window: timer firing, one in-memory claim, signing

@@ -1,7 +1,4 @@
 import type { Dispatcher } from 'undici';
-import type { AddressPolicy } from '../net/policy.js';
-import { validateWebhookUrl } from '../net/url.js';
-import { describe } from './errors.js';
 import {
   createJobLoop,
   type HandleTiming,
@@ -10,9 +7,14 @@ import {
   type JobLoopErrorPhase,
   type JobLoopSlots,
   systemClock,
-} from './job-loop.js';
+} from '../jobs/job-loop.js';
+import type { Decision, FinalState } from '../jobs/policy.js';
+import type { AddressPolicy } from '../net/policy.js';
+import { validateWebhookUrl } from '../net/url.js';
+import type { DestinationClient } from './destinations/types.js';
+import { describe } from './errors.js';
 import { diagnoseRetry, type LateRetry } from './lateness.js';
-import { type AttemptOutcome, classify, type Decision, type FinalState } from './policy.js';
+import { type AttemptOutcome, classify } from './policy.js';
 import {
   decideWithSchedule,
   parseRetryAfter,
@@ -20,7 +22,13 @@ import {
   SPEC_SCHEDULE,
   scheduleArrivalSlackMs,
 } from './schedule.js';
-import { type AttemptResult, type SendWebhookInput, sendWebhook } from './sender.js';
+import {
+  type AttemptResult,
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  deliveryHeaders,
+  type SendWebhookInput,
+  sendWebhook,
+} from './sender.js';
 import type { DeliverySigning } from './signing.js';
 
 /** One delivery (one attempt series) as the engine needs it. Storage may carry more fields. */
@@ -54,6 +62,11 @@ export interface DeliveryTarget {
   schedule?: RetrySchedule;
   /** Resolves when the request may leave now (a rate limit's last check); called once per request. */
   beforeSend?: () => Promise<void>;
+  /**
+   * A destination other than HTTP (a message broker: docs/architecture.md "Destinations"): its open client,
+   * or why the declared one cannot be used (the attempt fails `invalid_target`). Absent: HTTP to `url`.
+   */
+  destination?: { kind: string; client: DestinationClient } | { kind: string; problem: string };
 }
 
 /** A renewable `Authorization` header value (an OAuth2 client-credentials token). */
@@ -247,8 +260,13 @@ export function createDeliveryEngine<J extends DeliveryJob>(
         schedule: SPEC_SCHEDULE,
       };
     const schedule = target.schedule ?? SPEC_SCHEDULE;
+    const { destination } = target;
+    if (destination && 'problem' in destination) {
+      return { result: refused('invalid_target', destination.problem), schedule };
+    }
     let url: string | URL = target.url;
-    if (options.policy) {
+    // A broker destination checks its addresses against the policy when it connects (its client's `open`).
+    if (options.policy && !destination) {
       if (checked?.url !== target.url) {
         const check = validateWebhookUrl(target.url, options.policy);
         checked = { url: target.url, check, ...(check.ok ? { parsed: new URL(target.url) } : {}) };
@@ -271,13 +289,30 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     // (reading the target, recording the attempt) never makes an endpoint slow.
     timing?.begin();
     try {
-      const result = await (target.authorization
-        ? sendAuthorized(job, target, target.authorization, url, traceparent)
-        : sendTo(job, target, url, traceparent));
+      const result = await (destination
+        ? sendToDestination(job, target, destination.client, traceparent)
+        : target.authorization
+          ? sendAuthorized(job, target, target.authorization, url, traceparent)
+          : sendTo(job, target, url, traceparent));
       return { result, schedule };
     } finally {
       timing?.end();
     }
+  }
+
+  /** What one attempt of `job` says, on any destination: body, secrets and scheme, ids, attempt number. */
+  function attemptInput(job: J, target: DeliveryTarget, traceparent: string | undefined) {
+    return {
+      body: job.body,
+      secrets: target.secrets,
+      ...(target.signing === undefined ? {} : { signing: target.signing }),
+      eventId: job.eventId,
+      eventType: job.eventType,
+      deliveryId: job.id,
+      attempt: job.attempt,
+      userAgentVersion: options.userAgentVersion,
+      ...(traceparent === undefined ? {} : { traceparent }),
+    };
   }
 
   function sendTo(
@@ -289,20 +324,44 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   ): Promise<AttemptResult> {
     return send({
       url,
-      body: job.body,
-      secrets: target.secrets,
-      ...(target.signing === undefined ? {} : { signing: target.signing }),
-      eventId: job.eventId,
-      eventType: job.eventType,
-      deliveryId: job.id,
-      attempt: job.attempt,
+      ...attemptInput(job, target, traceparent),
       dispatcher: options.dispatcher,
-      userAgentVersion: options.userAgentVersion,
       now: () => clock.now(),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(traceparent === undefined ? {} : { traceparent }),
       ...(headers === undefined ? {} : { headers }),
     });
+  }
+
+  /**
+   * An attempt to a destination other than HTTP: the same headers HTTP sends (signature, ids, attempt
+   * number, traceparent), handed to its client with the attempt's deadline.
+   */
+  async function sendToDestination(
+    job: J,
+    target: DeliveryTarget,
+    client: DestinationClient,
+    traceparent: string | undefined,
+  ): Promise<AttemptResult> {
+    const startedAt = clock.now();
+    const now = () => clock.now();
+    const out = await deliveryHeaders(
+      attemptInput(job, target, traceparent),
+      Buffer.from(job.body, 'utf8'),
+      now,
+    );
+    if ('error' in out)
+      return { startedAt, durationMs: Math.max(0, clock.now() - startedAt), error: out.error };
+    return client.send(
+      {
+        body: job.body,
+        eventId: job.eventId,
+        eventType: job.eventType,
+        deliveryId: job.id,
+        attempt: job.attempt,
+        headers: out.headers,
+      },
+      { timeoutMs: options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS },
+    );
   }
 
   /**
@@ -362,7 +421,9 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     const outcome: AttemptOutcome =
       result.statusCode !== undefined
         ? { statusCode: result.statusCode }
-        : { error: result.error ?? { code: 'network_error' } };
+        : result.acknowledged === true
+          ? { acknowledged: true }
+          : { error: result.error ?? { code: 'network_error' } };
     const retryAfterMs =
       result.retryAfter === undefined ? undefined : parseRetryAfter(result.retryAfter, endedAt);
     const decision = decideWithSchedule(schedule, job.attempt, classify(outcome), rng, retryAfterMs);

@@ -12,7 +12,10 @@ export type AttemptErrorCode =
   | 'signing_error'
   | 'invalid_target'
   | 'target_unavailable'
-  | 'auth_error';
+  | 'auth_error'
+  // Broker destinations (delivery/destinations/broker/codes.ts says what each means).
+  | 'broker_unavailable'
+  | 'broker_rejected';
 
 /** A network-level failure of one attempt. `message` never carries the URL path, query or secrets. */
 export interface AttemptError {
@@ -51,6 +54,8 @@ const DESCRIPTION: Record<AttemptErrorCode, string> = {
   invalid_target: 'The webhook URL is not acceptable',
   target_unavailable: 'The webhook target no longer exists',
   auth_error: "The endpoint's OAuth2 access token could not be obtained",
+  broker_unavailable: 'The broker could not take the message now',
+  broker_rejected: 'The broker refused the message or the connection',
 };
 
 function codeOf(error: unknown): string | undefined {

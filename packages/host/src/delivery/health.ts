@@ -14,9 +14,6 @@ export interface EndpointHealthState {
   enabledAt: number | null;
 }
 
-/** The operator's default: an endpoint whose deliveries have all been exhausted for 24 hours is disabled. */
-export const DEFAULT_DISABLE_AFTER_MS = 24 * 3_600_000;
-
 /** A healthy endpoint's state (no record is kept for it). */
 export const HEALTHY: EndpointHealthState = { failingSince: null, disabledAt: null, enabledAt: null };
 

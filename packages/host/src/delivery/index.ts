@@ -1,6 +1,6 @@
 /**
- * Webhook delivery, storage-agnostic core: retry policy, signed sender, job loop, fair share and the engine
- * that ties them to a durable queue. The host's adapter (durable queue, delivery thread) is `host/`. See README.md.
+ * Webhook delivery, storage-agnostic core: how an attempt is classified, the signed sender, retry schedules and
+ * the engine that runs them on a durable queue (on the shared job loop of `../jobs/`). The host's adapter (durable queue, delivery thread) is `host/`. See README.md.
  *
  * @example
  * import { createDeliveryEngine } from './delivery/index.js';
@@ -18,28 +18,8 @@ export {
   type RecordedAttempt,
 } from './engine.js';
 export { type AttemptError, type AttemptErrorCode, toAttemptError } from './errors.js';
-export {
-  createJobLoop,
-  type JobLoop,
-  type JobLoopClock,
-  type JobLoopErrorPhase,
-  type JobLoopOptions,
-  systemClock,
-} from './job-loop.js';
-export {
-  type AttemptOutcome,
-  BASE_DELAY_MS,
-  type Classification,
-  classify,
-  type Decision,
-  DRAWN_SHARE,
-  decide,
-  type FinalState,
-  JITTER_RATIO,
-  MAX_RETRIES,
-  nextAttemptDelay,
-  RETRYABLE_ERROR_CODES,
-} from './policy.js';
+export type { DeliverJobPayload } from './payload.js';
+export { type AttemptOutcome, classify, RETRYABLE_ERROR_CODES } from './policy.js';
 export {
   type AttemptResult,
   DEFAULT_ATTEMPT_TIMEOUT_MS,

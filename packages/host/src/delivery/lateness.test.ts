@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../jobs/job-loop-types.js';
 import type { DeliveryQueue } from './engine.js';
 import { createDeliveryEngine, type DeliveryJob } from './engine.js';
-import { systemClock } from './job-loop-types.js';
 import { diagnoseRetry, LATE_RETRY_MS, type LateRetry } from './lateness.js';
 
 describe('diagnoseRetry', () => {

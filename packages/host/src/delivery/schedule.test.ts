@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, nextAttemptDelay } from './policy.js';
+import { decide, nextAttemptDelay } from '../jobs/policy.js';
 import {
   decideWithSchedule,
   formatDelay,

@@ -3,6 +3,7 @@
  * no I/O. The spec's schedule (`spec`: 1, 2, 4 s, +0-10 %, 3 retries) stays the default and is decided by
  * `policy.ts` exactly as before; an installation opts into a longer one with its `retry_schedule` setting.
  */
+import { parseDuration, UNIT_MS } from '../duration.js';
 import {
   type Classification,
   type Decision,
@@ -12,7 +13,7 @@ import {
   MAX_RETRIES,
   arrivalSlackMs as specArrivalSlackMs,
   nextAttemptDelay as specDelay,
-} from './policy.js';
+} from '../jobs/policy.js';
 
 /** A retry schedule: the delay before each retry (ms, before jitter) and whether `Retry-After` is honoured. */
 export interface RetrySchedule {
@@ -50,24 +51,12 @@ export const RETRY_SCHEDULE_PRESETS: Readonly<Record<'spec' | 'extended' | 'long
 /** The default schedule: the spec's. */
 export const SPEC_SCHEDULE = RETRY_SCHEDULE_PRESETS.spec;
 
-const UNIT_MS: Record<string, number> = { s: S, m: M, h: H, d: 24 * H };
-
-/**
- * Reads one duration: a whole number with `s`, `m`, `h` or `d` (`30s`, `5m`, `24h`, `3d`), as ms; undefined
- * when it is not one.
- *
- * @example
- * parseDuration('24h'); // 86400000
- */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d{1,7})\s*([smhd])$/.exec(text.trim());
-  return match ? Number(match[1]) * UNIT_MS[match[2]!]! : undefined;
-}
+export { parseDuration } from '../duration.js';
 
 /** Formats ms as the shortest `<n><unit>` that is exact (`90s`, `5m`, `2h`, `1d`). */
 export function formatDelay(ms: number): string {
   for (const unit of ['d', 'h', 'm'] as const) {
-    const size = UNIT_MS[unit]!;
+    const size = UNIT_MS[unit];
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms / S}s`;

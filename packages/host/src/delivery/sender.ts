@@ -67,6 +67,58 @@ function decodeExcerpt(bytes: Uint8Array): string {
 }
 
 /**
+ * The headers of one attempt, as every destination sends them: the endpoint's own headers first (names
+ * checked when saved: none of them can be one of ours), then the content type, the signature (computed
+ * afresh, `platform` by default, another scheme's headers from signing.ts), the event and delivery ids, the
+ * attempt number, `User-Agent` and `traceparent`. A signing failure (no secret) comes back as the attempt's
+ * error, naming no secret.
+ *
+ * @example
+ * const out = await deliveryHeaders(input, Buffer.from(input.body), Date.now);
+ * if ('headers' in out) out.headers['x-platform-signature']; // 't=…,v1=…'
+ */
+export async function deliveryHeaders(
+  input: Omit<SendWebhookInput, 'url' | 'dispatcher' | 'timeoutMs' | 'now'>,
+  bytes: Buffer,
+  now: () => number,
+): Promise<{ headers: Record<string, string> } | { error: AttemptError }> {
+  // `platform` (the default) signs here exactly as before; another scheme gets its headers from signing.ts.
+  let signature: string | Record<string, string>;
+  try {
+    const timestamp = Math.floor(now() / 1000);
+    signature =
+      input.signing === undefined || input.signing.scheme === 'platform'
+        ? await sign(bytes, input.secrets, { timestamp })
+        : await signatureHeaders(input.signing, {
+            bytes,
+            secrets: input.secrets,
+            eventId: input.eventId,
+            timestamp,
+          });
+  } catch (error) {
+    // A configuration problem (no secret): never include the secret values in the message.
+    const name = error instanceof Error ? error.name : 'Error';
+    return { error: { code: 'signing_error', message: `${describe('signing_error')} (${name})` } };
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers ?? {})) headers[name.toLowerCase()] = value;
+  Object.assign(
+    headers,
+    { 'content-type': 'application/json' },
+    typeof signature === 'string' ? { 'x-platform-signature': signature } : signature,
+  );
+  Object.assign(headers, {
+    'x-platform-event-id': input.eventId,
+    'x-platform-event-type': input.eventType,
+    'x-platform-delivery-id': input.deliveryId,
+    'x-platform-delivery-attempt': String(input.attempt),
+    'user-agent': `Platform-Webhooks/${input.userAgentVersion}`,
+  });
+  if (input.traceparent !== undefined) headers.traceparent = input.traceparent;
+  return { headers };
+}
+
+/**
  * Sends one signed attempt of a webhook delivery. Never throws for network outcomes: they come
  * back as `error.code` (`timeout`, `connection_refused`, `connection_reset`, `dns_error`,
  * `tls_error`, `target_blocked`, `network_error`). Redirects are not followed (a 3xx is just a
@@ -88,49 +140,13 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   const elapsed = () => Math.round(performance.now() - started);
   const bytes = Buffer.from(input.body, 'utf8');
 
-  // `platform` (the default) signs here exactly as before; another scheme gets its headers from signing.ts.
-  let signature: string | Record<string, string>;
-  try {
-    const timestamp = Math.floor(now() / 1000);
-    signature =
-      input.signing === undefined || input.signing.scheme === 'platform'
-        ? await sign(bytes, input.secrets, { timestamp })
-        : await signatureHeaders(input.signing, {
-            bytes,
-            secrets: input.secrets,
-            eventId: input.eventId,
-            timestamp,
-          });
-  } catch (error) {
-    // A configuration problem (no secret): never include the secret values in the message.
-    const name = error instanceof Error ? error.name : 'Error';
-    return {
-      startedAt,
-      durationMs: elapsed(),
-      error: { code: 'signing_error', message: `${describe('signing_error')} (${name})` },
-    };
-  }
+  const headers = await deliveryHeaders(input, bytes, now);
+  if ('error' in headers) return { startedAt, durationMs: elapsed(), error: headers.error };
 
   try {
-    // The endpoint's own headers first (names checked when saved: none of them can be one of ours), then ours.
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(input.headers ?? {})) headers[name.toLowerCase()] = value;
-    Object.assign(
-      headers,
-      { 'content-type': 'application/json' },
-      typeof signature === 'string' ? { 'x-platform-signature': signature } : signature,
-    );
-    Object.assign(headers, {
-      'x-platform-event-id': input.eventId,
-      'x-platform-event-type': input.eventType,
-      'x-platform-delivery-id': input.deliveryId,
-      'x-platform-delivery-attempt': String(input.attempt),
-      'user-agent': `Platform-Webhooks/${input.userAgentVersion}`,
-    });
-    if (input.traceparent !== undefined) headers.traceparent = input.traceparent;
     const { statusCode, excerpt, retryAfter } = await postExchange({
       url: typeof input.url === 'string' ? new URL(input.url) : input.url,
-      headers,
+      headers: headers.headers,
       body: bytes,
       dispatcher: input.dispatcher,
       timeoutMs,

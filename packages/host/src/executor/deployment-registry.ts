@@ -63,7 +63,7 @@ export function assertDeployment(deployment: Deployment): void {
  * try { await send(key); } finally { registry.release(key); }
  */
 export class DeploymentRegistry {
-  readonly #entries = new Map<string, { source: DeploymentSource; pins: number }>();
+  readonly #entries = new Map<string, { source: DeploymentSource; id: string; pins: number }>();
 
   constructor(private readonly keepRecent = 32) {}
 
@@ -72,6 +72,7 @@ export class DeploymentRegistry {
     const key = deploymentKey(deployment);
     const entry = this.#entries.get(key) ?? {
       source: { script: deployment.script, vars: { ...deployment.env } },
+      id: deployment.id,
       pins: 0,
     };
     entry.pins += 1;
@@ -97,6 +98,11 @@ export class DeploymentRegistry {
 
   get(key: string): DeploymentSource | undefined {
     return this.#entries.get(key)?.source;
+  }
+
+  /** The deployment id of `key` while its source is kept (the outbound gate names its caller with it). */
+  idOf(key: string): string | undefined {
+    return this.#entries.get(key)?.id;
   }
 
   get size(): number {

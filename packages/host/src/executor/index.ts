@@ -19,4 +19,4 @@ export {
   silentLogger,
 } from './types.js';
 export { WorkerdExecutor, type WorkerdExecutorOptions } from './workerd-executor.js';
-export type { OutboundFetch } from './workerd-instance.js';
+export type { OutboundCaller, OutboundFetch } from './workerd-instance.js';

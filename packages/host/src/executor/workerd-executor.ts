@@ -223,11 +223,21 @@ export class WorkerdExecutor implements Executor {
       compatibilityFlags: this.options.compatibilityFlags ?? [],
       logger: this.#logger,
       source: (key) => this.#registry.get(key),
-      outbound: this.options.outbound,
+      outbound: this.#outbound(),
       ...(this.#subrequests ? { subrequest: this.#subrequests.take } : {}),
     });
     this.#live = instance;
     return instance;
+  }
+
+  /** The options' gate, told the id of the deployment each request comes from. */
+  #outbound(): OutboundFetch | undefined {
+    const outbound = this.options.outbound;
+    if (outbound === undefined) return undefined;
+    return (request, caller) => {
+      const deploymentId = caller === undefined ? undefined : this.#registry.idOf(caller.deploymentKey);
+      return outbound(request, caller && (deploymentId === undefined ? caller : { ...caller, deploymentId }));
+    };
   }
 
   #translate(

@@ -12,8 +12,15 @@ import {
 import type { ExecutorLogger } from './types.js';
 import { HostLog, pipeRuntimeStdio } from './workerd-logging.js';
 
+/** Which deployment an outbound request comes from, when the gate knows it. */
+export interface OutboundCaller {
+  /** The deployment's id (`name@version#hash`), or its workerd key when the id is no longer known. */
+  readonly deploymentId?: string;
+  readonly deploymentKey: string;
+}
+
 /** The host's gate for outbound requests of integration code (applies the address policy). */
-export type OutboundFetch = (request: Request) => Promise<Response>;
+export type OutboundFetch = (request: Request, caller?: OutboundCaller) => Promise<Response>;
 
 /** How to start one workerd process. */
 export interface WorkerdInstanceConfig {
@@ -214,7 +221,7 @@ function gateFunction(
         body: hasBody ? new Uint8Array(await incoming.arrayBuffer()) : undefined,
         redirect: 'manual', // workerd follows redirects itself, each hop through this gate again
       });
-      response = await outbound(request);
+      response = await outbound(request, key === null ? undefined : { deploymentKey: key });
     } catch (error) {
       const origin = safeOrigin(url);
       const reason = truncate(error instanceof Error ? error.message : String(error), 300);

@@ -5,7 +5,7 @@
  * an installation or event id: the number of series stays fixed however many subscribers there are.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Decision } from '../delivery/policy.js';
+import type { Decision } from '../jobs/policy.js';
 import type { QueueStats } from '../storage/index.js';
 
 const KINDS = ['deliver', 'invoke'] as const;

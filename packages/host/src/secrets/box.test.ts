@@ -117,4 +117,17 @@ describe('configuration secrets', () => {
     // a storage without key keeps the shape as given
     expect(sealConfiguration(NO_KEY_BOX, configuration)).toBe(configuration);
   });
+
+  it('seals a broker destination (its credentials) and opens it back; the event switches stay plain', () => {
+    const box = createSecretBox({ current: generateKey() });
+    const configuration = {
+      space_content_updated: true,
+      destination: { kind: 'rabbitmq', url: 'amqp://app:s3cret-pw@mq.example.com:5672', queue: 'events' },
+    };
+    const stored = sealConfiguration(box, configuration);
+    expect(stored.space_content_updated).toBe(true);
+    expect(typeof stored.destination).toBe('string');
+    expect(JSON.stringify(stored)).not.toContain('s3cret-pw');
+    expect(openConfiguration(box, stored)).toEqual(configuration);
+  });
 });

@@ -3,10 +3,11 @@ import { reveal, type SecretBox } from './box.js';
 /**
  * Keys of an installation's configuration whose values are secrets, sealed at rest (the rest of the
  * configuration stays plain JSON: routing and the dashboard read it). `oauth_credentials` is where
- * `createOAuthHandler` keeps an installation's tokens (docs/contracts.md). A new secret kept in the
+ * `createOAuthHandler` keeps an installation's tokens (docs/contracts.md); `destination` is a webhook
+ * installation's broker destination, whose settings carry the broker's credentials (docs/destinations.md). A new secret kept in the
  * configuration is added here (src/secrets/README.md).
  */
-export const SECRET_CONFIGURATION_KEYS: readonly string[] = ['oauth_credentials'];
+export const SECRET_CONFIGURATION_KEYS: readonly string[] = ['oauth_credentials', 'destination'];
 
 /**
  * The configuration as stored: each {@link SECRET_CONFIGURATION_KEYS} value replaced by its JSON,

@@ -5,10 +5,10 @@ import { pathToFileURL } from 'node:url';
 import { loadManifest, readAssetFiles } from '@platform/manifest';
 import { HttpError } from '../errors.js';
 import type { FetchModule } from '../executor/index.js';
+import { deploymentOf } from '../invocation/invoker.js';
 import { assetHash, type IntegrationRecord } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { bundleHash, publish, RESERVED_INTEGRATION_NAMES } from './integrations.js';
-import { deploymentOf } from './invoker.js';
 
 /** The integrations shipped with the host, by package. Published, first-party, at every start. */
 export const BUILTIN_PACKAGES = ['@platform/integration-webhook'] as const;

@@ -35,14 +35,5 @@ export interface HostContext {
   readonly tracing?: HostTracing;
 }
 
+export { contentBase, publicEndpoint } from '../urls.js';
 export { WEBHOOK_INTEGRATION } from './names.js';
-
-/** Base URL of integration content (public endpoints): the content origin's, else the API's. */
-export function contentBase(ctx: Pick<HostContext, 'baseUrl' | 'contentBaseUrl'>): string {
-  return ctx.contentBaseUrl?.() ?? ctx.baseUrl();
-}
-
-/** Public endpoint of an installation; every path below it reaches the integration's `fetch`. */
-export function publicEndpoint(ctx: HostContext, integrationName: string, installationId: string): string {
-  return `${contentBase(ctx)}/v1/integrations/${encodeURIComponent(integrationName)}/installations/${installationId}/public`;
-}

@@ -6,6 +6,7 @@ import {
   WebhookPayloadSchema,
 } from '@platform/events';
 import { describe, expect, it } from 'vitest';
+import { openSetupEvent } from '../invocation/payload.js';
 import { createSecretBox, generateKey } from '../secrets/index.js';
 import type { InstallationRecord } from '../storage/index.js';
 import { WEBHOOK_INTEGRATION } from './context.js';
@@ -15,7 +16,6 @@ import {
   hasScopeFor,
   type InvokeJobPayload,
   installationSetupJobs,
-  openSetupEvent,
   placeSetupEvents,
 } from './dispatch.js';
 

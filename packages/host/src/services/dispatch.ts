@@ -1,25 +1,15 @@
 import { HOST_EVENT } from '@platform/events';
 import { currentScopeName, EVENT_SCOPES, type Manifest } from '@platform/manifest';
-import { openConfiguration, type SecretBox, sealConfiguration } from '../secrets/index.js';
+import { passesFilter } from '../delivery/endpoint/index.js';
+import type { DeliverJobPayload } from '../delivery/payload.js';
+import type { InvokeJobPayload } from '../invocation/payload.js';
+import { type SecretBox, sealConfiguration } from '../secrets/index.js';
 import type { EnqueueInput, InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { newSortableId } from '../storage/index.js';
-import { passesFilter } from '../webhook-endpoint/index.js';
 import { WEBHOOK_INTEGRATION } from './names.js';
 
-/** Payload of an `invoke` job: the event to post to the integration. */
-export interface InvokeJobPayload {
-  event: { type: string; eventId: string } & Record<string, unknown>;
-  /** W3C trace context of the fan-out that created the job (tracing on): the invocation's span parent. */
-  traceparent?: string;
-}
-
-/** Payload of a `deliver` job: the exact bytes to POST on every attempt, and the event type. */
-export interface DeliverJobPayload {
-  eventType: string;
-  body: string;
-  /** W3C trace context of the fan-out that created the job (tracing on): each attempt's span parent. */
-  traceparent?: string;
-}
+export type { DeliverJobPayload } from '../delivery/payload.js';
+export type { InvokeJobPayload } from '../invocation/payload.js';
 
 /** A new event id (`evt_...`, sorting by creation time; see `newSortableId`). */
 export function newEventId(): string {
@@ -69,20 +59,6 @@ export function installationSetupJobs(
     eventId: null,
     payload: { event: setupEvent(installation, type, box) },
   }));
-}
-
-/**
- * A queued event as the integration gets it: a set-up event's configuration with its secret values
- * opened (they are sealed in the job's payload: {@link installationSetupJobs}); other events as they are.
- *
- * @example
- * const event = openSetupEvent(ctx.storage.secrets, (job.payload as InvokeJobPayload).event);
- */
-export function openSetupEvent(box: SecretBox, event: InvokeJobPayload['event']): InvokeJobPayload['event'] {
-  const { configuration } = event;
-  if (!configuration || typeof configuration !== 'object' || Array.isArray(configuration)) return event;
-  const opened = openConfiguration(box, configuration as Record<string, unknown>);
-  return opened === configuration ? event : { ...event, configuration: opened };
 }
 
 /**

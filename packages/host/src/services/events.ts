@@ -1,7 +1,8 @@
 import type { Span } from '@opentelemetry/api';
 import type { IncomingEvent } from '@platform/events';
 import type { HandOffTicket } from '../delivery/host/hand-off.js';
-import { leaseMs } from '../delivery/host/queue-engine.js';
+import { GroupCommit } from '../jobs/group-commit.js';
+import { leaseMs } from '../jobs/lease.js';
 import {
   type EnqueueInput,
   type EventWithJobs,
@@ -14,7 +15,6 @@ import {
 import type { HostContext } from './context.js';
 import { fanOutJobs, newEventId } from './dispatch.js';
 import { startFanOutSpans } from './fan-out-trace.js';
-import { GroupCommit } from './group-commit.js';
 import { RoutingCache } from './routing-cache.js';
 
 /** What {@link acceptEvent} reports. */

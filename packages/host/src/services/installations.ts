@@ -6,10 +6,11 @@ import { generateSecret } from '@platform/webhooks';
 import { decideInstall } from '../access/install-policy.js';
 import type { Principal } from '../access/principal.js';
 import { hashToken, randomToken, safeEqual } from '../auth.js';
+import { destinationProblems } from '../delivery/destinations/index.js';
 import { parseRetrySchedule } from '../delivery/schedule.js';
+import { signingRules } from '../delivery/signature/index.js';
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { validateWebhookUrl } from '../net/index.js';
-import { signingRules } from '../signing/index.js';
 import type {
   InstallationRecord,
   InstallationStatus,
@@ -40,8 +41,14 @@ export function configurationErrors(
   configuration: Record<string, unknown>,
 ): Array<{ key: string; message: string }> {
   const manifest = integration.manifest as Manifest;
-  const errors = [...validateConfiguration(manifest, settingsPlace(manifest, target), configuration).errors];
-  if (integration.name === WEBHOOK_INTEGRATION) errors.push(...webhookRules(ctx, target, configuration));
+  let errors = [...validateConfiguration(manifest, settingsPlace(manifest, target), configuration).errors];
+  if (integration.name === WEBHOOK_INTEGRATION) {
+    // A declared destination (a message broker) stands in for the URL the manifest requires otherwise.
+    if (configuration.destination !== undefined && configuration.destination !== null) {
+      errors = errors.filter((e) => e.key !== 'url' || configuration.url !== undefined);
+    }
+    errors.push(...webhookRules(ctx, target, configuration));
+  }
   return errors;
 }
 
@@ -64,6 +71,8 @@ function webhookRules(
     errors.push({ key: events[0]!, message: `select at least one event (${events.join(', ')})` });
   }
   errors.push(...signingRules(configuration));
+  // A declared destination (docs/architecture.md "Destinations"): a registered kind whose settings parse.
+  for (const message of destinationProblems(configuration)) errors.push({ key: 'destination', message });
   // Endpoint settings (headers, auth, filter, rate_limit): services/webhook-endpoint.ts.
   errors.push(...endpointRules(ctx, configuration));
   return errors;

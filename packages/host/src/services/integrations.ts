@@ -4,8 +4,11 @@ import type { Principal } from '../access/principal.js';
 import { randomToken } from '../auth.js';
 import { badRequest, HttpError } from '../errors.js';
 import { type IntegrationRecord, isStorageError } from '../storage/index.js';
+import { assetUrl, integrationIconUrl } from '../urls.js';
 import { checkAssets } from './assets.js';
 import { type HostContext, WEBHOOK_INTEGRATION } from './context.js';
+
+export { assetUrl, integrationIconUrl } from '../urls.js';
 
 /** What `publish` takes: the manifest text and the built bundle. */
 export interface PublishInput {
@@ -54,27 +57,6 @@ export function ownerOfIntegration(record: Pick<IntegrationRecord, 'manifest'>):
 /** The content hash that identifies a bundle (and so a deployment) across publishes. */
 export function bundleHash(bundle: string): string {
   return createHash('sha256').update(bundle).digest('hex');
-}
-
-/** The URL an asset is served at (`GET /v1/assets/{hash}`). */
-export function assetUrl(ctx: Pick<HostContext, 'baseUrl'>, hash: string): string {
-  return `${ctx.baseUrl()}/v1/assets/${hash}`;
-}
-
-/**
- * Where the host serves the integration's manifest `icon`, or null when it was not uploaded: the
- * API's `iconUrl` and the environment's `integration.urls.icon`.
- *
- * @example
- * const icon = integrationIconUrl(ctx, record); // 'http://127.0.0.1:8080/v1/assets/3f2a…' or null
- */
-export function integrationIconUrl(
-  ctx: Pick<HostContext, 'baseUrl'>,
-  record: Pick<IntegrationRecord, 'manifest' | 'assets'>,
-): string | null {
-  const icon = (record.manifest as Manifest).icon;
-  const hash = icon === undefined ? undefined : record.assets?.[icon];
-  return hash ? assetUrl(ctx, hash) : null;
 }
 
 /**

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { HOST_EVENT } from '@platform/events';
 import { HttpError, notFound } from '../errors.js';
 import type { ExecutorError } from '../executor/index.js';
+import { type ExecutorSelector, invoke } from '../invocation/invoker.js';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { contentBase, type HostContext } from './context.js';
 import { hasScopeFor, newEventId } from './dispatch.js';
-import { type ExecutorSelector, invoke } from './invoker.js';
 
 /** Entries the script cache keeps at most, and their bytes at most (the oldest go first). */
 export const SCRIPT_CACHE_ENTRIES = 500;

@@ -1,5 +1,5 @@
 import { generateSigningKeyPair } from '@platform/webhooks';
-import { signingSettingsOf } from '../signing/index.js';
+import { signingSettingsOf } from '../delivery/signature/index.js';
 import type { StorageTx } from '../storage/index.js';
 
 /**

@@ -1,13 +1,13 @@
-import { HttpError } from '../errors.js';
-import { validateWebhookUrl } from '../net/index.js';
-import type { StoredCredentials } from '../storage/index.js';
 import {
   ENDPOINT_KEYS,
   type EndpointCredentials,
   endpointSettingProblems,
   type SettingProblem,
   separateCredentials,
-} from '../webhook-endpoint/index.js';
+} from '../delivery/endpoint/index.js';
+import { HttpError } from '../errors.js';
+import { validateWebhookUrl } from '../net/index.js';
+import type { StoredCredentials } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { WEBHOOK_INTEGRATION } from './names.js';
 
@@ -17,9 +17,12 @@ import { WEBHOOK_INTEGRATION } from './names.js';
  * configuration before it is stored.
  */
 
+/** The keys a webhook configuration accepts besides its manifest's: the endpoint settings and `destination`. */
+const WEBHOOK_EXTRA_KEYS: readonly string[] = [...ENDPOINT_KEYS, 'destination'];
+
 /** The endpoint keys an integration's configuration accepts besides its manifest's: the webhook's only. */
 export function endpointKeysOf(integrationName: string): readonly string[] {
-  return integrationName === WEBHOOK_INTEGRATION ? ENDPOINT_KEYS : [];
+  return integrationName === WEBHOOK_INTEGRATION ? WEBHOOK_EXTRA_KEYS : [];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { generateSigningKeyPair, type SignatureScheme } from '@platform/webhooks';
+import { signingSettingsOf } from '../delivery/signature/index.js';
 import { HttpError } from '../errors.js';
-import { signingSettingsOf } from '../signing/index.js';
 import type { HostContext } from './context.js';
 import { ROTATION_OVERLAP_MS, requireWebhookInstallation } from './webhooks.js';
 

@@ -1,6 +1,7 @@
 import { type PlatformEventType, sampleEvent, WEBHOOK_EVENT_TYPES_BY_PLACE } from '@platform/events';
 import { generateSecret } from '@platform/webhooks';
 import { enable } from '../delivery/health.js';
+import type { DeliverJobPayload } from '../delivery/payload.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import {
   type DeliveryListOptions,
@@ -10,7 +11,6 @@ import {
   type RedeliverRangeOptions,
 } from '../storage/index.js';
 import type { HostContext } from './context.js';
-import type { DeliverJobPayload } from './dispatch.js';
 import { type EndpointHealthView, endpointHealth } from './endpoint-health.js';
 import { getInstallation } from './installations.js';
 import { WEBHOOK_INTEGRATION } from './names.js';

@@ -3,7 +3,8 @@
  * and how they are made from attempts and added up. Pure functions: the rollup (rollup.ts) reads the
  * rows and writes the results; the delivery path does nothing for them.
  */
-import { type AttemptOutcome, classify, decide } from '../delivery/policy.js';
+import { type AttemptOutcome, classify } from '../delivery/policy.js';
+import { decide } from '../jobs/policy.js';
 import type { AttemptRow } from '../storage/index.js';
 import { type Histogram, merge, record } from './histogram.js';
 
@@ -57,7 +58,7 @@ export function emptyFigures(): Figures {
 }
 
 /**
- * What an attempt's outcome was, by the delivery policy itself (delivery/policy.ts): `succeeded`,
+ * What an attempt's outcome was, by the delivery policy itself (delivery/policy.ts `classify`, jobs/policy.ts `decide`): `succeeded`,
  * `retried` (another attempt follows) or `failed` (final: failed or exhausted).
  *
  * @example

@@ -1,7 +1,4 @@
-export { siteUrl, withSiteFields } from './environment.js';
-export { siteSigningSecret, visitorSessionKey } from './keys.js';
-export { problemPage, sitePage, visitorName } from './page.js';
-export { siteRoutes } from './routes.js';
+export { problemPage, SITE_PAGE_CSP, sitePage, visitorName } from './page.js';
 export {
   askVisitorAuthentication,
   redirectTarget,

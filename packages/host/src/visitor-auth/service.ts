@@ -1,8 +1,8 @@
 import { HOST_EVENT } from '@platform/events';
 import { HttpError } from '../errors.js';
+import { type ExecutorSelector, invoke } from '../invocation/invoker.js';
 import type { HostContext } from '../services/context.js';
 import { hasScopeFor, newEventId } from '../services/dispatch.js';
-import { type ExecutorSelector, invoke } from '../services/invoker.js';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
 
 /** A protected site's authentication backend: its installation and the integration's latest version. */

@@ -4,11 +4,13 @@ import type {
   FetchPublishedScriptEvent,
   FetchVisitorAuthenticationEvent,
   IntegrationEnvironment,
+  IntegrationTask,
   OrganizationInstallation,
   SiteInstallation,
   SpaceInstallation,
 } from '@platform/api-client';
 import type { IntegrationContext } from '../context';
+import type { IntegrationTasks } from '../tasks';
 
 /**
  * `context.environment` with the configuration types of this integration: the installation's
@@ -28,16 +30,20 @@ export interface RuntimeEnvironment<
 }
 
 /**
- * The context handlers receive, with a typed environment.
+ * The context handlers receive, with a typed environment and, optionally, the union of the integration's
+ * tasks (what `context.integration.queueTask` accepts, docs/tasks.md).
  *
  * @example
  * type MyContext = RuntimeContext<RuntimeEnvironment<{ token?: string }>>;
  * const handler = async (event: EventByType<'space_view'>, context: MyContext) =>
  *   context.environment.installation?.configuration.token;
  */
-export interface RuntimeContext<Environment extends IntegrationEnvironment = IntegrationEnvironment>
-  extends IntegrationContext {
+export interface RuntimeContext<
+  Environment extends IntegrationEnvironment = IntegrationEnvironment,
+  Task extends IntegrationTask = IntegrationTask,
+> extends IntegrationContext {
   environment: Environment;
+  integration: IntegrationTasks<Task>;
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { ContentKitSelect } from '@platform/api-client';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { resolveUrl, type State } from './bindings';
 
 /**
  * The control of a labelled `input` field: its id (the field's `<label for>` names it), the id of
@@ -26,25 +27,29 @@ export const fieldAttributes = (field: Field | undefined, name: string) =>
     : {};
 
 /**
- * `select`: static options, or options completed from a URL; inside a labelled `input` field the
- * field's label names it.
+ * `select`: static options, or options completed from a URL (an http(s) URL, or `{ host, pathname,
+ * query }` resolved against the state); with `acceptInput` static options are suggestions and any
+ * typed value is kept. Inside a labelled `input` field the field's label names it. `set` receives
+ * every change; `committed` is false while the user is still typing (dispatch on commit only).
  *
- * @example <Select node={{ type: 'select', state: 'b', options: [] }} value="" set={console.log} />
+ * @example <Select node={{ type: 'select', state: 'b', options: [] }} value="" state={{}} set={console.log} />
  */
 export function Select({
   node,
   value,
+  state,
   set,
   field,
 }: {
   node: ContentKitSelect;
   value: unknown;
-  set(v: unknown): void;
+  state: State;
+  set(v: unknown, committed: boolean): void;
   field?: Field;
 }) {
   const [remote, setRemote] = useState<Array<{ id: string; label: string }>>([]);
   const id = field?.controlId ?? `ck-select-${node.state}`;
-  const bind = fieldAttributes(field, node.label ?? node.state);
+  const bind = { ...fieldAttributes(field, node.label ?? node.state), disabled: node.disabled === true };
   // Inside a field, the field's label names the control: no label of its own.
   const labelled = (control: ComponentChildren) =>
     field ? (
@@ -55,17 +60,21 @@ export function Select({
         {control}
       </label>
     );
-  if (!Array.isArray(node.options)) {
-    const url = node.options.url;
+  const remoteUrl = Array.isArray(node.options) ? undefined : resolveUrl(node.options.url, state);
+  if (remoteUrl !== undefined || node.acceptInput) {
     const complete = async (q: string) => {
+      if (remoteUrl === undefined) return;
       try {
-        const response = await fetch(`${url}${url.includes('?') ? '&' : '?'}q=${encodeURIComponent(q)}`);
+        const target = new URL(remoteUrl);
+        target.searchParams.set('q', q);
+        const response = await fetch(target.href);
         const list = (await response.json()) as Array<{ id: string; label: string }>;
         setRemote(Array.isArray(list) ? list : []);
       } catch {
         setRemote([]);
       }
     };
+    const suggestions = Array.isArray(node.options) ? node.options : remote;
     return labelled(
       <>
         <input
@@ -77,12 +86,13 @@ export function Select({
           onFocus={(e) => void complete((e.currentTarget as HTMLInputElement).value)}
           onInput={(e) => {
             const v = (e.currentTarget as HTMLInputElement).value;
-            set(v);
+            set(v, false);
             void complete(v);
           }}
+          onChange={(e) => set((e.currentTarget as HTMLInputElement).value, true)}
         />
         <datalist id={`${id}-options`}>
-          {remote.map((o) => (
+          {suggestions.map((o) => (
             <option key={o.id} value={o.id}>
               {o.label}
             </option>
@@ -91,6 +101,7 @@ export function Select({
       </>,
     );
   }
+  const options = Array.isArray(node.options) ? node.options : [];
   return labelled(
     <select
       id={id}
@@ -99,11 +110,11 @@ export function Select({
       value={node.multiple ? undefined : typeof value === 'string' ? value : ''}
       onChange={(e) => {
         const el = e.currentTarget as HTMLSelectElement;
-        set(node.multiple ? [...el.selectedOptions].map((o) => o.value) : el.value);
+        set(node.multiple ? [...el.selectedOptions].map((o) => o.value) : el.value, true);
       }}
     >
       {!node.multiple ? <option value="">{node.placeholder ?? 'Choose…'}</option> : null}
-      {node.options.map((o) => (
+      {options.map((o) => (
         <option
           key={o.id}
           value={o.id}

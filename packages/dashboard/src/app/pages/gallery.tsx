@@ -165,6 +165,68 @@ export function galleryConfiguration(): ContentKitElement {
   };
 }
 
+/**
+ * What ported integrations render beyond the basics (docs/contentkit.md): a toolbar control written
+ * without `type`, `onValueChange`, `acceptInput`, options from a URL given in parts, `disabled`.
+ */
+export function galleryIntegrationForms(): ContentKitElement {
+  return {
+    type: 'block',
+    controls: [{ label: 'Edit settings', icon: 'settings', onPress: { action: 'open.settings' } }],
+    children: [
+      {
+        type: 'input',
+        label: 'Repository',
+        hint: 'Pick one or type another name.',
+        element: {
+          type: 'select',
+          state: 'repo',
+          acceptInput: true,
+          options: [
+            { id: 'docs', label: 'docs' },
+            { id: 'site', label: 'site' },
+          ],
+          onValueChange: { action: 'select.repo', repo: { $state: 'repo' } },
+        },
+      },
+      {
+        type: 'input',
+        label: 'Upstream ref',
+        element: {
+          type: 'select',
+          state: 'remoteBranch',
+          options: {
+            url: {
+              host: window.location.host,
+              pathname: '/gallery/branches',
+              query: { repo: { $state: 'repo' } },
+            },
+          },
+        },
+      },
+      {
+        type: 'input',
+        label: 'Mirror',
+        element: {
+          type: 'switch',
+          state: 'mirror',
+          onValueChange: { action: 'toggle.mirror', mirror: { $state: 'mirror' } },
+        },
+      },
+      {
+        type: 'input',
+        label: 'Locked setting',
+        element: {
+          type: 'textinput',
+          state: 'locked',
+          initialValue: 'managed by the operator',
+          disabled: true,
+        },
+      },
+    ],
+  };
+}
+
 const PREVIEW: ContentKitModal = {
   type: 'modal',
   title: 'Preview',
@@ -218,6 +280,13 @@ export function GalleryPage() {
       <h2>Configuration screen</h2>
       <ContentKitView
         element={galleryConfiguration()}
+        state={state}
+        onState={(key, value) => setState((s) => ({ ...s, [key]: value }))}
+        onAction={dispatch}
+      />
+      <h2>What ported integrations render</h2>
+      <ContentKitView
+        element={galleryIntegrationForms()}
         state={state}
         onState={(key, value) => setState((s) => ({ ...s, [key]: value }))}
         onAction={dispatch}

@@ -1,5 +1,7 @@
+import type { Dispatcher } from 'undici';
 import type { AddressPolicy } from '../../net/index.js';
 import type { AttemptResult } from '../sender.js';
+import type { DeliverySigning } from '../signing.js';
 
 /**
  * The destination seam (docs/architecture.md "Destinations"): what webhook delivery needs of a place it
@@ -22,6 +24,11 @@ export interface DestinationMessage {
   attempt: number;
   /** Signature and metadata headers, as HTTP would send them (a broker sends them as message headers). */
   headers: Readonly<Record<string, string>>;
+  /**
+   * The delivery's active signing secrets and scheme, for a destination that signs each attempt itself:
+   * HTTP (`sendWebhook` signs with the attempt's own timestamp, as it always did). Brokers send `headers`.
+   */
+  signing?: { secrets: readonly string[]; scheme?: DeliverySigning };
 }
 
 /** Where a destination's connection goes, checked against the address policy before connecting. */
@@ -38,6 +45,18 @@ export interface DestinationClient {
   close(): Promise<void>;
 }
 
+/**
+ * What a destination's client is opened with: the address policy (a private address only where the
+ * operator allows it), and for HTTP the engine's guarded dispatcher and `User-Agent` version.
+ */
+export interface DestinationContext {
+  policy: AddressPolicy;
+  /** A guarded dispatcher (`createGuardedDispatcher`); HTTP only, other destinations connect their own way. */
+  dispatcher?: Dispatcher;
+  /** For `User-Agent: Platform-Webhooks/<version>` (HTTP). */
+  userAgentVersion?: string;
+}
+
 /** A kind of destination: its configuration, validated when saved, and how to open a client. */
 export interface Destination<Config> {
   /** Stable name stored with the installation's configuration (`http`, `rabbitmq`, `nats`, `redis-streams`). */
@@ -49,5 +68,5 @@ export interface Destination<Config> {
   /** The network addresses the destination connects to (checked against the address policy). */
   addresses(config: Config): DestinationAddress[];
   /** Opens a client; connection failures come back from `send`, not from here. */
-  open(config: Config, context: { policy: AddressPolicy }): DestinationClient;
+  open(config: Config, context: DestinationContext): DestinationClient;
 }

@@ -9,13 +9,12 @@
  * const runner = await startDelivery(ctx, storageOptions, HOST_VERSION);
  */
 export { type DeliveryHandOff, type HandOffTicket, reserveHandOff } from './hand-off.js';
-export { type DeliveryPort, lateDeliveryPort, noDelivery, noHandOff } from './port.js';
+export { type DeliveryHost, type DeliveryPort, lateDeliveryPort, noDelivery, noHandOff } from './port.js';
 export {
   type DeliveryDeps,
   type DeliveryLog,
   deliverySocketsPerOrigin,
   HELD_SWEEP_MS,
-  leaseMs,
   type QueuedDeliveryEngine,
   startDeliveryEngine,
 } from './queue-engine.js';

@@ -1,4 +1,25 @@
+import type { Logger } from 'pino';
+import type { HostConfig } from '../../config.js';
+import type { AddressPolicy } from '../../net/index.js';
+import type { Storage } from '../../storage/index.js';
+import type { HostTracing } from '../../tracing/index.js';
 import type { DeliveryHandOff } from './hand-off.js';
+
+/**
+ * What webhook delivery needs of the host to start: the one port from `delivery/` to the host (nothing in
+ * `delivery/` imports `services/`). The services' `HostContext` is one, handed over as it is.
+ *
+ * @example
+ * const runner = await startDelivery(ctx, { sqlitePath }, '0.1.0'); // ctx: HostContext, seen as a DeliveryHost
+ */
+export interface DeliveryHost {
+  readonly config: HostConfig;
+  readonly storage: Storage;
+  readonly logger: Logger;
+  readonly policy: AddressPolicy;
+  /** This thread's tracing; undefined when tracing is off. */
+  readonly tracing?: HostTracing;
+}
 
 /**
  * What the host's services see of delivery (the context's `delivery`): the hand-over of first attempts,

@@ -1,9 +1,11 @@
 import type { Dispatcher } from 'undici';
 import type { HostConfig } from '../../config.js';
+import { GroupCommit } from '../../jobs/group-commit.js';
+import type { JobLoopSlots } from '../../jobs/job-loop.js';
+import { leaseMs } from '../../jobs/lease.js';
+import type { Decision } from '../../jobs/policy.js';
 import type { DeliveryMetrics } from '../../metrics/index.js';
 import type { AddressPolicy } from '../../net/index.js';
-import type { DeliverJobPayload } from '../../services/dispatch.js';
-import { GroupCommit } from '../../services/group-commit.js';
 import {
   type FinishItem,
   isStorageError,
@@ -12,7 +14,8 @@ import {
   wakeOnSignals,
 } from '../../storage/index.js';
 import type { HostTracing } from '../../tracing/index.js';
-import { OAuthTokens, RateSchedule } from '../../webhook-endpoint/index.js';
+import { DestinationClients } from '../destinations/index.js';
+import { OAuthTokens, RateSchedule } from '../endpoint/index.js';
 import {
   type AttemptEnd,
   createDeliveryEngine,
@@ -20,18 +23,12 @@ import {
   type DeliveryJob,
   type RecordedAttempt,
 } from '../engine.js';
-import type { JobLoopSlots } from '../job-loop.js';
-import type { Decision } from '../policy.js';
+import type { DeliverJobPayload } from '../payload.js';
 import { attemptTracer } from './attempt-trace.js';
 import { EndpointHealthWatch, type HealthEvent } from './endpoint-health.js';
 import { operatorEventSink } from './operator-sink.js';
 import { SignalBackoff } from './signal-backoff.js';
 import { DeliveryTargets } from './targets.js';
-
-/** How long a claimed job stays leased: past this, a crashed worker's job is taken again. */
-export function leaseMs(attemptTimeoutMs: number): number {
-  return attemptTimeoutMs + 5_000;
-}
 
 /**
  * Sockets the delivery dispatcher may open to one origin: as many as attempts may be in flight — the
@@ -195,10 +192,14 @@ export function startDeliveryEngine(
   // read, or the epoch of the write that handed it over, or later; an edited URL, a rotated secret or an
   // uninstall applies from the next claim or the next write on.
   const tokens = new OAuthTokens({ dispatcher, policy: deps.policy, timeoutMs: config.deliveryTimeoutMs });
+  // Destinations other than HTTP (a `destination` in the installation's configuration): one open client
+  // per installation, through the address policy; closed when the engine stops.
+  const clients = new DestinationClients({ policy: deps.policy, dispatcher, userAgentVersion: version });
   const targets = new DeliveryTargets(
     (id) => storage.webhookSecrets.deliveryTarget(id, Date.now()),
     Date.now,
     tokens,
+    clients,
   );
   // Rate-limited endpoints (`rate_limit`): a claimed or handed-over delivery leaves at its endpoint's turn;
   // one whose turn is further off than the claim-ahead goes back to the queue, due at its turn (no attempt
@@ -449,6 +450,7 @@ export function startDeliveryEngine(
       health.stop();
       await listener.close();
       await engine.stop(options);
+      await clients.close();
     },
     adoptRecords(handed, routingEpoch) {
       // Not checked against an epoch (stored unchecked): where they go is read afresh.

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { SLOW_ATTEMPT_MS } from '../fair-share.js';
+import { SLOW_ATTEMPT_MS } from '../../jobs/fair-share.js';
 
 /**
  * Which installations are slow, and who owns that knowledge (one owner per side):
  *
- * - **Delivery side** (the thread that runs the engine): the job loop's `FairShare` (delivery/fair-share.ts)
+ * - **Delivery side** (the thread that runs the engine): the job loop's `FairShare` (jobs/fair-share.ts)
  *   decides and keeps the list (`FairShare.flagged`, read as `jobLoop.slowKeys()`); it says each change
  *   through `onSlow`. The queue engine (queue-engine.ts) reads that list for its held-deliveries sweep and
  *   passes each change on; it keeps no copy.

@@ -1,7 +1,6 @@
 import { createDeliveryMetrics } from '../../metrics/index.js';
 import { createGuardedDispatcher } from '../../net/index.js';
-import type { HostContext } from '../../services/context.js';
-import { noHandOff } from './port.js';
+import { type DeliveryHost, noHandOff } from './port.js';
 import { deliverySocketsPerOrigin, startDeliveryEngine } from './queue-engine.js';
 import type { DeliveryRunner } from './runner.js';
 import { slowInstallations } from './slow-installations.js';
@@ -19,7 +18,7 @@ import type { DeliveryStorageOptions } from './thread-protocol.js';
  * await runner.stop();
  */
 export async function startDelivery(
-  ctx: Pick<HostContext, 'config' | 'storage' | 'logger' | 'policy' | 'tracing'>,
+  ctx: DeliveryHost,
   storage: DeliveryStorageOptions,
   version: string,
 ): Promise<DeliveryRunner> {

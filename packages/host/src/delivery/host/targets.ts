@@ -1,8 +1,9 @@
-import { deliverySigningOf } from '../../signing/index.js';
 import type { DeliveryTargetRead } from '../../storage/index.js';
-import { endpointSettings, type OAuthTokens, staticAuthorization } from '../../webhook-endpoint/index.js';
+import { type DestinationClients, declaredDestination, destinationOf } from '../destinations/index.js';
+import { endpointSettings, type OAuthTokens, staticAuthorization } from '../endpoint/index.js';
 import type { DeliveryTarget } from '../engine.js';
 import { parseRetrySchedule } from '../schedule.js';
+import { deliverySigningOf } from '../signature/index.js';
 
 /** Past this many installations read, the reads are forgotten (memory stays bounded). */
 const MAX_ENTRIES = 10_000;
@@ -39,16 +40,22 @@ export class DeliveryTargets {
   readonly #read: (installationId: string) => Promise<DeliveryTargetRead | null>;
   readonly #now: () => number;
   readonly #tokens: OAuthTokens | undefined;
+  readonly #clients: DestinationClients | undefined;
 
-  /** `tokens`: where endpoints with OAuth2 client-credentials auth get their tokens. */
+  /**
+   * `tokens`: where endpoints with OAuth2 client-credentials auth get their tokens; `clients`: the open
+   * clients of destinations other than HTTP (without it, such a destination's deliveries fail `invalid_target`).
+   */
   constructor(
     read: (installationId: string) => Promise<DeliveryTargetRead | null>,
     now: () => number = Date.now,
     tokens?: OAuthTokens,
+    clients?: DestinationClients,
   ) {
     this.#read = read;
     this.#now = now;
     this.#tokens = tokens;
+    this.#clients = clients;
   }
 
   /** Jobs without a routing epoch are coming: reads made before now are not current for them. */
@@ -62,14 +69,15 @@ export class DeliveryTargets {
     const entry = this.#entries.get(id);
     if (entry) {
       const read = await entry.read.catch(() => undefined);
-      if (read !== undefined && this.#current(read, routingEpoch)) return toTarget(id, read, this.#tokens);
+      if (read !== undefined && this.#current(read, routingEpoch))
+        return toTarget(id, read, this.#tokens, this.#clients);
       // Another delivery of the installation started a read meanwhile, after this one was handed over or
       // claimed: current for it too.
       const newer = this.#entries.get(id);
-      if (newer && newer !== entry) return toTarget(id, await newer.read, this.#tokens);
+      if (newer && newer !== entry) return toTarget(id, await newer.read, this.#tokens, this.#clients);
     }
     // Read again: the freshest read there is serves the request, whatever its epoch.
-    return toTarget(id, await this.#readInto(id), this.#tokens);
+    return toTarget(id, await this.#readInto(id), this.#tokens, this.#clients);
   }
 
   #current(read: DeliveryTargetRead | null, routingEpoch: number | undefined): boolean {
@@ -90,25 +98,24 @@ export class DeliveryTargets {
 }
 
 /**
- * The engine's target of a read: URL and secrets, and the endpoint settings when it has any (custom headers,
- * a static `Authorization`, or an OAuth2 token's). Without endpoint settings, exactly the spec's target.
+ * The engine's target of a read: where the installation's configuration declares its deliveries go
+ * (`declaredDestination`: a `destination` object, else HTTP to its `url`), its secrets, and for HTTP the
+ * endpoint settings when it has any (custom headers, a static `Authorization`, or an OAuth2 token's).
+ * Without a `destination` and endpoint settings, exactly the spec's target.
  */
 function toTarget(
   id: string,
   read: DeliveryTargetRead | null,
   tokens: OAuthTokens | undefined,
+  clients: DestinationClients | undefined,
 ): DeliveryTarget | null {
-  if (!read || typeof read.configuration.url !== 'string') return null;
-  const target: DeliveryTarget = { url: read.configuration.url, secrets: read.secrets };
-  // The default scheme leaves the target as it always was: `platform` signs in the sender's own path.
-  const signing = deliverySigningOf(read.configuration, read.signingKeys);
-  if (signing.scheme !== 'platform') target.signing = signing;
-  const setting = read.configuration.retry_schedule;
-  if (setting !== undefined) {
-    // Validated when saved (configurationErrors); one that no longer reads falls back to the spec's.
-    const parsed = parseRetrySchedule(setting);
-    if (parsed.ok) target.schedule = parsed.schedule;
-  }
+  const declared = read ? declaredDestination(read.configuration) : null;
+  if (!read || !declared) return null;
+  if (declared.kind !== 'http') return destinationTarget(id, read, declared, clients);
+  const { url } = declared.config as { url?: unknown };
+  if (typeof url !== 'string') return null;
+  const target: DeliveryTarget = { url, secrets: read.secrets };
+  addSigningAndSchedule(target, read);
   if (read.credentials === null && read.configuration.rate_limit === undefined) return target;
   const { headers, auth, rateLimit } = endpointSettings(read.configuration, read.credentials);
   if (rateLimit !== null) target.rateLimit = rateLimit;
@@ -122,6 +129,56 @@ function toTarget(
           current: () => Promise.reject(new Error('no OAuth2 token client in this engine')),
           renew: () => Promise.reject(new Error('no OAuth2 token client in this engine')),
         };
+  }
+  return target;
+}
+
+/** The installation's signature scheme and retry schedule, on any destination. */
+function addSigningAndSchedule(target: DeliveryTarget, read: DeliveryTargetRead): void {
+  // The default scheme leaves the target as it always was: `platform` signs in the sender's own path.
+  const signing = deliverySigningOf(read.configuration, read.signingKeys);
+  if (signing.scheme !== 'platform') target.signing = signing;
+  const setting = read.configuration.retry_schedule;
+  if (setting !== undefined) {
+    // Validated when saved (configurationErrors); one that no longer reads falls back to the spec's.
+    const parsed = parseRetrySchedule(setting);
+    if (parsed.ok) target.schedule = parsed.schedule;
+  }
+}
+
+/**
+ * The target of a destination other than HTTP: its open client (or why there is none), the installation's
+ * secrets and signature scheme (the message carries the same signature headers as HTTP) and retry schedule.
+ * Endpoint settings (custom headers, auth, rate limit) are HTTP's and do not apply.
+ */
+function destinationTarget(
+  id: string,
+  read: DeliveryTargetRead,
+  declared: { kind: string; config: unknown },
+  clients: DestinationClients | undefined,
+): DeliveryTarget {
+  const { kind } = declared;
+  const target: DeliveryTarget = { url: `${kind}:`, secrets: read.secrets };
+  addSigningAndSchedule(target, read);
+  const found = destinationOf(kind);
+  if ('problem' in found) {
+    target.destination = { kind, problem: found.problem };
+    return target;
+  }
+  if (!clients) {
+    target.destination = { kind, problem: `no client for "${kind}" destinations in this engine` };
+    return target;
+  }
+  try {
+    const config = found.destination.parse(declared.config);
+    target.url = found.destination.describe(config);
+    target.destination = { kind, client: clients.client(id, found.destination, config) };
+  } catch {
+    // Validated when saved; one that no longer parses names no value (it may hold a credential).
+    target.destination = {
+      kind,
+      problem: `the "${kind}" destination's configuration is not valid; save it again`,
+    };
   }
   return target;
 }

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { ConfirmSchema, disabled, onValueChange, stateKey } from '../attributes';
+import { defineElement } from '../define';
+
+export const RadioSchema = z
+  .object({
+    type: z.literal('radio'),
+    state: stateKey,
+    value: z.string().describe('stored in `state` when this radio is chosen'),
+    label: z.string().optional().describe('visible label'),
+    initialValue: z.string().optional().describe('value of the group on first render'),
+    confirm: ConfirmSchema.optional().describe('asks before changing'),
+    disabled,
+    onValueChange,
+  })
+  .strict()
+  .describe('One choice of a group of radios sharing a state key.');
+
+/** `radio`. @example <radio state="size" value="large" label="Large" /> */
+export const element = defineElement({
+  type: 'radio',
+  schema: RadioSchema,
+  group: 'Inputs',
+  place: 'descendant',
+  jsx: 'leaf',
+  field: true,
+});

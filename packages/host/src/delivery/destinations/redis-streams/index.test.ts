@@ -1,0 +1,144 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  itBehavesLikeABrokerDestination,
+  loopbackPolicy,
+  testMessage,
+  uniqueName,
+  zodIssuePaths,
+} from '../broker/test-support.js';
+import { REDIS_STREAM_FIELDS, redisStreamsDestination } from './index.js';
+
+// The real Redis of this machine (.ci/run starts it).
+const URL = 'redis://127.0.0.1:6379';
+
+let bare: Redis;
+const keys: string[] = [];
+
+function newKey(): string {
+  const key = uniqueName('dest_test');
+  keys.push(key);
+  return key;
+}
+
+/** The stream's entries as field maps. */
+async function entries(key: string): Promise<Record<string, string>[]> {
+  const raw = await bare.xrange(key, '-', '+');
+  return raw.map(([, fields]) => {
+    const map: Record<string, string> = {};
+    for (let i = 0; i < fields.length; i += 2) map[fields[i]!] = fields[i + 1]!;
+    return map;
+  });
+}
+
+beforeAll(() => {
+  bare = new Redis(6379, '127.0.0.1');
+});
+
+afterAll(async () => {
+  if (keys.length > 0) await bare.del(...keys);
+  await bare.quit();
+});
+
+describe('redis streams destination', () => {
+  it('appends one entry per message with body, ids, type, attempt and headers as JSON', async () => {
+    const key = newKey();
+    const client = redisStreamsDestination.open(redisStreamsDestination.parse({ url: URL, key }), {
+      policy: loopbackPolicy(),
+    });
+    const message = testMessage({ attempt: 2 });
+    const result = await client.send(message, { timeoutMs: 5000 });
+    await client.close();
+    expect(result.error).toBeUndefined();
+    expect(result.acknowledged).toBe(true);
+
+    const [entry, ...rest] = await entries(key);
+    expect(rest).toEqual([]);
+    expect(Object.keys(entry!)).toEqual([...REDIS_STREAM_FIELDS]);
+    expect(entry).toMatchObject({
+      body: message.body,
+      event_id: message.eventId,
+      event_type: 'page.updated',
+      delivery_id: message.deliveryId,
+      attempt: '2',
+    });
+    expect(JSON.parse(entry!.headers!)).toMatchObject({
+      'x-platform-signature': 't=1767225600,v1=abc123',
+      'x-platform-delivery-id': message.deliveryId,
+      'x-platform-delivery-attempt': '2',
+    });
+  });
+
+  it('stores every message published; maxLen caps the stream', async () => {
+    const key = newKey();
+    const client = redisStreamsDestination.open(redisStreamsDestination.parse({ host: '127.0.0.1', key }), {
+      policy: loopbackPolicy(),
+    });
+    const messages = Array.from({ length: 50 }, () => testMessage());
+    const results = await Promise.all(messages.map((m) => client.send(m, { timeoutMs: 5000 })));
+    await client.close();
+    expect(results.every((r) => r.acknowledged === true)).toBe(true);
+    expect(new Set((await entries(key)).map((e) => e.event_id))).toEqual(
+      new Set(messages.map((m) => m.eventId)),
+    );
+
+    const capped = newKey();
+    const exact = redisStreamsDestination.open(
+      redisStreamsDestination.parse({ url: URL, key: capped, maxLen: 10, approximate: false }),
+      { policy: loopbackPolicy() },
+    );
+    for (const m of messages.slice(0, 25))
+      expect((await exact.send(m, { timeoutMs: 5000 })).acknowledged).toBe(true);
+    await exact.close();
+    const kept = await entries(capped);
+    expect(kept.map((e) => e.event_id)).toEqual(messages.slice(15, 25).map((m) => m.eventId));
+  });
+
+  it('fails a key of another type as broker_rejected', async () => {
+    const key = newKey();
+    await bare.set(key, 'a string');
+    const client = redisStreamsDestination.open(redisStreamsDestination.parse({ url: URL, key }), {
+      policy: loopbackPolicy(),
+    });
+    const result = await client.send(testMessage(), { timeoutMs: 5000 });
+    await client.close();
+    expect(result.error?.code).toBe('broker_rejected');
+    expect(result.error?.message).toContain('WRONGTYPE');
+  });
+
+  it('validates the configuration, naming the field; describe() shows no credentials', () => {
+    const fieldOf = (input: unknown) => zodIssuePaths(() => redisStreamsDestination.parse(input));
+    expect(fieldOf({ url: URL })).toContain('key');
+    expect(fieldOf({ url: URL, key: '' })).toContain('key');
+    expect(fieldOf({ url: URL, key: 'k', maxLen: 0 })).toContain('maxLen');
+    expect(fieldOf({ url: URL, key: 'k', approximate: true })).toContain('approximate');
+    expect(fieldOf({ url: 'redis://h/abc', key: 'k' })).toContain('url');
+    expect(fieldOf({ url: 'redis://h/1', db: 2, key: 'k' })).toContain('db');
+    expect(fieldOf({ url: 'not a url', key: 'k' })).toContain('url');
+    expect(fieldOf({ host: 'h', port: '6379', key: 'k' })).toContain('port');
+
+    const config = redisStreamsDestination.parse({
+      url: 'rediss://default:s3cret@cache.example.com/3',
+      key: 'hooks',
+      maxLen: 1000,
+    });
+    expect(config).toMatchObject({ db: 3, key: 'hooks', maxLen: 1000, approximate: true });
+    expect(config.endpoint).toMatchObject({
+      host: 'cache.example.com',
+      port: 6379,
+      tls: true,
+      password: 's3cret',
+    });
+    const text = redisStreamsDestination.describe(config);
+    expect(text).toBe('redis-streams rediss://cache.example.com:6379/3 key "hooks" maxlen ~1000');
+    expect(redisStreamsDestination.addresses(config)).toEqual([{ host: 'cache.example.com', port: 6379 }]);
+  });
+
+  itBehavesLikeABrokerDestination(redisStreamsDestination, 6379, async () => {
+    const key = newKey();
+    return {
+      config: (host, port) => ({ host, port, key }),
+      storedEventIds: async () => (await entries(key)).map((entry) => entry.event_id ?? ''),
+    };
+  });
+});

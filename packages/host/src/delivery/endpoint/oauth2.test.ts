@@ -1,0 +1,136 @@
+import { OAuth2Server } from 'oauth2-mock-server';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockPrivateTargets, parseAllowPrivateTargets } from '../../net/index.js';
+import { OAuthTokenError, OAuthTokens } from './oauth2.js';
+
+// A real OAuth2 server on 127.0.0.1 (oauth2-mock-server); the clock is injected.
+describe('OAuthTokens', () => {
+  let server: OAuth2Server;
+  let requests: Array<{ body: Record<string, string>; authorization: string }> = [];
+  let ttl: number | undefined = 120;
+  let ttlAsText = false;
+  const dispatcher = new Agent();
+
+  beforeAll(async () => {
+    server = new OAuth2Server();
+    await server.issuer.keys.generate('RS256');
+    await server.start(0, '127.0.0.1');
+    server.service.on(
+      'beforeResponse',
+      (
+        response: { body: Record<string, unknown> },
+        req: { body: Record<string, string>; headers: Record<string, string> },
+      ) => {
+        requests.push({ body: req.body, authorization: String(req.headers.authorization) });
+        if (ttl === undefined) delete response.body.expires_in;
+        else response.body.expires_in = ttlAsText ? String(ttl) : ttl;
+        response.body.access_token = `token-${requests.length}`;
+      },
+    );
+  });
+  afterAll(async () => {
+    await server.stop();
+    await dispatcher.close();
+  });
+
+  const auth = () => ({
+    type: 'oauth2_client_credentials' as const,
+    token_url: `${server.issuer.url}/token`,
+    client_id: 'client a',
+    client_secret: 's:cret',
+    scope: 'hooks',
+    audience: 'https://receiver.example',
+  });
+
+  it('asks with HTTP Basic client auth and the grant, caches until expiry (less 5 s), renews on demand', async () => {
+    requests = [];
+    ttl = 120;
+    let now = 1_000_000;
+    const tokens = new OAuthTokens({
+      dispatcher,
+      policy: parseAllowPrivateTargets('1'),
+      timeoutMs: 2000,
+      now: () => now,
+    });
+    const [a, b] = await Promise.all([
+      tokens.authorization('inst_1', auth()),
+      tokens.authorization('inst_1', auth()),
+    ]);
+    expect(a).toBe('Bearer token-1');
+    expect(b).toBe('Bearer token-1'); // one request for concurrent callers
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.body).toMatchObject({
+      grant_type: 'client_credentials',
+      scope: 'hooks',
+      audience: 'https://receiver.example',
+    });
+    expect(Buffer.from(requests[0]!.authorization.replace('Basic ', ''), 'base64').toString()).toBe(
+      'client%20a:s%3Acret',
+    );
+    now += 114_999;
+    expect(await tokens.authorization('inst_1', auth())).toBe('Bearer token-1');
+    now += 1;
+    expect(await tokens.authorization('inst_1', auth())).toBe('Bearer token-2');
+    expect(await tokens.renew('inst_1', auth())).toBe('Bearer token-3');
+    expect(await tokens.authorization('inst_1', auth())).toBe('Bearer token-3');
+    // Another endpoint, or edited settings, get their own token.
+    expect(await tokens.authorization('inst_2', auth())).toBe('Bearer token-4');
+    expect(await tokens.authorization('inst_1', { ...auth(), client_secret: 'other' })).toBe(
+      'Bearer token-5',
+    );
+  });
+
+  it('keeps a token without expires_in for an hour', async () => {
+    requests = [];
+    ttl = undefined;
+    let now = 0;
+    const tokens = new OAuthTokens({
+      dispatcher,
+      policy: parseAllowPrivateTargets('1'),
+      timeoutMs: 2000,
+      now: () => now,
+    });
+    await tokens.authorization('inst_1', auth());
+    now += 3_594_999;
+    await tokens.authorization('inst_1', auth());
+    expect(requests).toHaveLength(1);
+    now += 1;
+    await tokens.authorization('inst_1', auth());
+    expect(requests).toHaveLength(2);
+  });
+
+  it('reads an expires_in sent as a string of digits', async () => {
+    requests = [];
+    ttl = 30;
+    ttlAsText = true;
+    let now = 0;
+    const tokens = new OAuthTokens({
+      dispatcher,
+      policy: parseAllowPrivateTargets('1'),
+      timeoutMs: 2000,
+      now: () => now,
+    });
+    await tokens.authorization('inst_1', auth());
+    now += 24_999;
+    await tokens.authorization('inst_1', auth());
+    expect(requests).toHaveLength(1);
+    now += 1;
+    await tokens.authorization('inst_1', auth());
+    expect(requests).toHaveLength(2);
+    ttlAsText = false;
+  });
+
+  it('refuses a token URL the address policy refuses, without a request; a failure is not cached', async () => {
+    requests = [];
+    const tokens = new OAuthTokens({ dispatcher, policy: blockPrivateTargets(), timeoutMs: 2000 });
+    await expect(tokens.authorization('inst_1', auth())).rejects.toThrow(OAuthTokenError);
+    expect(requests).toHaveLength(0);
+    const refused = new OAuthTokens({ dispatcher, policy: parseAllowPrivateTargets('1'), timeoutMs: 2000 });
+    const closed = { ...auth(), token_url: 'http://127.0.0.1:9/token' };
+    await expect(refused.authorization('inst_1', closed)).rejects.toThrow(
+      /token endpoint 127\.0\.0\.1:9: connection_refused/,
+    );
+    await expect(refused.authorization('inst_1', closed)).rejects.toThrow(OAuthTokenError);
+  });
+});

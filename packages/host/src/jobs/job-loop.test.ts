@@ -1,0 +1,510 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { DeliverySlots } from '../delivery/host/slots.js';
+import { createJobLoop, type JobLoopErrorPhase } from './job-loop.js';
+
+/** A tiny due-time queue (the real one lives in storage/ and is tested there). */
+function timedQueue() {
+  const pending: Array<{ id: number; dueAt: number }> = [];
+  const claims: Array<{ at: number; limit: number; got: number }> = [];
+  return {
+    claims,
+    add(id: number, dueAt = Date.now()) {
+      pending.push({ id, dueAt });
+    },
+    async claim(limit: number) {
+      const now = Date.now();
+      const due = pending.filter((job) => job.dueAt <= now).slice(0, limit);
+      for (const job of due) pending.splice(pending.indexOf(job), 1);
+      claims.push({ at: now, limit, got: due.length });
+      return due;
+    },
+    async nextDueAt() {
+      return pending.length === 0 ? null : Math.min(...pending.map((job) => job.dueAt));
+    },
+  };
+}
+
+/** A handle that sleeps `ms(job)` and records the jobs it finished and the most it ran at once. */
+function probe(ms: (job: { id: number }) => number) {
+  let running = 0;
+  const state = { done: [] as number[], peak: 0 };
+  const handle = async (job: { id: number }) => {
+    running++;
+    state.peak = Math.max(state.peak, running);
+    await sleep(ms(job));
+    running--;
+    state.done.push(job.id);
+  };
+  return Object.assign(state, { handle });
+}
+
+/** Runs `body` and returns the longest event-loop stall (ms) seen meanwhile: a busy machine's share. */
+async function withStall(body: () => Promise<void>): Promise<number> {
+  const monitor = monitorEventLoopDelay({ resolution: 5 });
+  monitor.enable();
+  await body();
+  monitor.disable();
+  return monitor.max / 1e6;
+}
+
+const noErrors = (error: unknown, phase: JobLoopErrorPhase) => {
+  throw new Error(`unexpected ${phase} error: ${String(error)}`);
+};
+
+describe('createJobLoop', () => {
+  it('never runs more than `concurrency` handles and claims only free slots', async () => {
+    const queue = timedQueue();
+    for (let id = 0; id < 7; id++) queue.add(id);
+    const jobs = probe(() => 40);
+    const worker = createJobLoop({ ...queue, concurrency: 3, onError: noErrors, handle: jobs.handle });
+    worker.start();
+    await expect.poll(() => jobs.done.length, { timeout: 2000 }).toBe(7);
+    await worker.stop();
+    expect(jobs.peak).toBe(3);
+    expect(queue.claims[0]).toMatchObject({ limit: 3, got: 3 });
+    expect(Math.max(...queue.claims.map((c) => c.limit))).toBe(3);
+    expect(queue.claims.every((c) => c.got <= c.limit)).toBe(true);
+  });
+
+  it('claims in batches: not one claim per finished job while at least half the slots are busy', async () => {
+    const queue = timedQueue();
+    for (let id = 0; id < 200; id++) queue.add(id);
+    const jobs = probe((job) => 1 + (job.id % 4));
+    const worker = createJobLoop({
+      ...queue,
+      concurrency: 8,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: jobs.handle,
+    });
+    worker.start();
+    await expect.poll(() => jobs.done.length, { timeout: 5000 }).toBe(200);
+    await worker.stop();
+    expect(jobs.peak).toBeLessThanOrEqual(8);
+    expect(queue.claims.every((c) => c.got <= c.limit)).toBe(true);
+    // One claim per finished job would be ~200; batches of >= 2 on average.
+    expect(queue.claims.filter((c) => c.got > 0).length).toBeLessThanOrEqual(100);
+    expect(queue.claims.length).toBeLessThanOrEqual(110);
+  });
+
+  it('with half the slots busy, notify() still claims within batchDelayMs', async () => {
+    const queue = timedQueue();
+    queue.add(1);
+    queue.add(2);
+    const handledAt = new Map<number, number>();
+    const worker = createJobLoop({
+      ...queue,
+      concurrency: 4,
+      idleCheckMs: 60_000,
+      batchDelayMs: 10,
+      onError: noErrors,
+      handle: async (job) => {
+        handledAt.set(job.id, Date.now());
+        if (job.id <= 2) await sleep(400);
+      },
+    });
+    worker.start();
+    await expect.poll(() => worker.inFlight).toBe(2);
+    const enqueuedAt = Date.now();
+    const stall = await withStall(async () => {
+      queue.add(3);
+      worker.notify();
+      await expect.poll(() => handledAt.has(3), { timeout: 1000, interval: 2 }).toBe(true);
+    });
+    expect(handledAt.get(3)! - enqueuedAt).toBeGreaterThanOrEqual(5); // batched, not at once
+    expect(handledAt.get(3)! - enqueuedAt).toBeLessThan(10 + 30 + stall);
+    await worker.stop();
+  });
+
+  it('wakes at the exact due time with one timer, not by polling', async () => {
+    const queue = timedQueue();
+    const start = Date.now();
+    queue.add(1, start + 300);
+    const handledAt: number[] = [];
+    const worker = createJobLoop({
+      ...queue,
+      concurrency: 2,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async () => {
+        handledAt.push(Date.now());
+      },
+    });
+    const stall = await withStall(async () => {
+      worker.start();
+      await expect.poll(() => handledAt.length, { timeout: 2000 }).toBe(1);
+    });
+    await worker.stop();
+    expect(handledAt[0]! - start).toBeGreaterThanOrEqual(300);
+    expect(handledAt[0]! - start).toBeLessThan(330 + stall);
+    // One claim at start (nothing due), one at the due time (allowing one early-wake re-arm):
+    // a polling loop would have claimed many times in 300 ms.
+    const upToDue = queue.claims.slice(0, queue.claims.findIndex((c) => c.got === 1) + 1);
+    expect(upToDue.length).toBeGreaterThanOrEqual(2);
+    expect(upToDue.length).toBeLessThanOrEqual(3);
+  });
+
+  it('a job rescheduled by a handle is picked up at its due time via notifyDue(), not the idle check', async () => {
+    const queue = timedQueue();
+    queue.add(1);
+    const handledAt: number[] = [];
+    let dueAt = 0;
+    const worker = createJobLoop({
+      ...queue,
+      concurrency: 4,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async (job) => {
+        handledAt.push(Date.now());
+        if (handledAt.length === 1) {
+          dueAt = Date.now() + 200;
+          queue.add(job.id, dueAt);
+          worker.notifyDue(dueAt);
+        }
+      },
+    });
+    const stall = await withStall(async () => {
+      worker.start();
+      await expect.poll(() => handledAt.length, { timeout: 2000 }).toBe(2);
+    });
+    await worker.stop();
+    expect(handledAt[1]!).toBeGreaterThanOrEqual(dueAt);
+    // Missing the notifyDue() would mean waiting for the 60 s idle check; 150 ms leaves room for a loaded CI.
+    expect(handledAt[1]! - dueAt).toBeLessThan(150 + stall);
+  });
+
+  it('a notifyDue() that lands while the cycle reads the next due time is not overwritten by that read', async () => {
+    // The read answers what was committed when it began (the later job); the retry announced during it
+    // is earlier and must keep its timer.
+    const queue = timedQueue();
+    const start = Date.now();
+    queue.add(1, start + 400);
+    const handled: Array<{ id: number; at: number }> = [];
+    let retryDue = 0;
+    let reads = 0;
+    const worker = createJobLoop({
+      claim: queue.claim,
+      nextDueAt: async () => {
+        const answer = await queue.nextDueAt();
+        reads++;
+        if (reads === 1) {
+          retryDue = Date.now() + 100;
+          queue.add(2, retryDue);
+          worker.notifyDue(retryDue);
+        }
+        await sleep(30);
+        return answer;
+      },
+      concurrency: 4,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async (job) => {
+        handled.push({ id: job.id, at: Date.now() });
+      },
+    });
+    const stall = await withStall(async () => {
+      worker.start();
+      await expect.poll(() => handled.length, { timeout: 2000 }).toBe(2);
+    });
+    await worker.stop();
+    expect(handled[0]?.id).toBe(2);
+    expect(handled[0]!.at).toBeGreaterThanOrEqual(retryDue);
+    // Overwritten by the read, the retry would wait for job 1 (300 ms later); 150 ms leaves room for a loaded CI.
+    expect(handled[0]!.at - retryDue).toBeLessThan(150 + stall);
+  });
+
+  it('a steady stream of new jobs (each due just after a claim) does not push a due retry back', async () => {
+    // Every claim is followed by a new job due at once, as when events keep arriving: the next due time
+    // read after the claim is always "now". That is progress, not a job that could not be claimed, so it
+    // must not grow the back-off that guards against an unclaimable queue (1, 2, 4 ... ms up to the idle
+    // check), which would leave the retry due at +300 ms hundreds of ms late.
+    const queue = timedQueue();
+    const start = Date.now();
+    const retryDue = start + 300;
+    queue.add(0, retryDue);
+    let next = 1;
+    const streaming = { on: true };
+    const handled: Array<{ id: number; at: number }> = [];
+    const worker = createJobLoop({
+      claim: async (limit) => {
+        const jobs = await queue.claim(limit);
+        if (streaming.on) queue.add(next++); // arrives right after this claim
+        return jobs;
+      },
+      nextDueAt: queue.nextDueAt,
+      concurrency: 8,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async (job) => {
+        handled.push({ id: job.id, at: Date.now() });
+      },
+    });
+    const stall = await withStall(async () => {
+      worker.start();
+      await expect.poll(() => handled.some((h) => h.id === 0), { timeout: 3000 }).toBe(true);
+    });
+    streaming.on = false;
+    await worker.stop();
+    const retry = handled.find((h) => h.id === 0)!;
+    expect(retry.at).toBeGreaterThanOrEqual(retryDue);
+    expect(retry.at - retryDue).toBeLessThan(30 + stall);
+    expect(handled.length).toBeGreaterThan(10); // the stream was being served meanwhile
+  });
+
+  it('notify() claims new work at once', async () => {
+    const queue = timedQueue();
+    const handledAt: number[] = [];
+    const worker = createJobLoop({
+      ...queue,
+      concurrency: 1,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+      handle: async () => {
+        handledAt.push(Date.now());
+      },
+    });
+    worker.start();
+    await sleep(50);
+    const enqueuedAt = Date.now();
+    const stall = await withStall(async () => {
+      queue.add(1);
+      worker.notify();
+      await expect.poll(() => handledAt.length, { timeout: 1000, interval: 5 }).toBe(1);
+    });
+    expect(handledAt[0]! - enqueuedAt).toBeLessThan(30 + stall);
+    await worker.stop();
+  });
+
+  it('the idle check picks up work enqueued without notify()', async () => {
+    const queue = timedQueue();
+    let handled = 0;
+    const worker = createJobLoop({
+      ...queue,
+      concurrency: 1,
+      idleCheckMs: 100,
+      onError: noErrors,
+      handle: async () => {
+        handled++;
+      },
+    });
+    worker.start();
+    await sleep(20);
+    queue.add(1);
+    await expect.poll(() => handled, { timeout: 1000, interval: 10 }).toBe(1);
+    await worker.stop();
+  });
+
+  it('graceful stop waits for in-flight handles and claims nothing more', async () => {
+    const queue = timedQueue();
+    queue.add(1);
+    queue.add(2);
+    queue.add(3);
+    const finished: number[] = [];
+    const worker = createJobLoop({
+      ...queue,
+      concurrency: 2,
+      onError: noErrors,
+      handle: async (job) => {
+        await sleep(200);
+        finished.push(job.id);
+      },
+    });
+    worker.start();
+    await expect.poll(() => worker.inFlight).toBe(2);
+    const stopping = worker.stop({ graceful: true });
+    expect(worker.state).toBe('stopping');
+    await stopping;
+    expect(finished.sort()).toEqual([1, 2]);
+    expect(worker.inFlight).toBe(0);
+    expect(worker.state).toBe('stopped');
+    const claimsAtStop = queue.claims.length;
+    await sleep(50);
+    expect(queue.claims.length).toBe(claimsAtStop);
+    expect(await queue.nextDueAt()).not.toBeNull(); // job 3 stays queued
+  });
+
+  it('reports claim and handle errors and keeps going', async () => {
+    const queue = timedQueue();
+    queue.add(1);
+    queue.add(2);
+    const errors: Array<[string, JobLoopErrorPhase]> = [];
+    let claimCalls = 0;
+    const handled: number[] = [];
+    const worker = createJobLoop({
+      nextDueAt: queue.nextDueAt,
+      claim: async (limit) => {
+        if (++claimCalls === 1) throw new Error('database down');
+        return queue.claim(limit);
+      },
+      concurrency: 2,
+      idleCheckMs: 50,
+      onError: (error, phase) => errors.push([(error as Error).message, phase]),
+      handle: async (job) => {
+        handled.push(job.id);
+        if (job.id === 1) throw new Error('boom');
+      },
+    });
+    worker.start();
+    await expect.poll(() => handled.length, { timeout: 1000 }).toBe(2);
+    await worker.stop();
+    expect(errors).toEqual([
+      ['database down', 'claim'],
+      ['boom', 'handle'],
+    ]);
+  });
+
+  it('rejects a bad concurrency', () => {
+    expect(() =>
+      createJobLoop({ ...timedQueue(), handle: async () => {}, concurrency: 0, onError: noErrors }),
+    ).toThrow(/concurrency must be a positive integer/);
+  });
+});
+
+describe('createJobLoop with shared slots (jobs handed over by another thread)', () => {
+  it('claims only slots that are free, runs adopted jobs without a claim, gives every slot back', async () => {
+    const slots = DeliverySlots.create();
+    const queue = timedQueue();
+    const jobs = probe(() => 30);
+    const { done } = jobs;
+    const worker = createJobLoop<{ id: number }>({
+      ...queue,
+      concurrency: 4,
+      slots,
+      onError: noErrors,
+      handle: jobs.handle,
+    });
+    worker.start();
+    await expect.poll(() => slots.free).toBe(4); // start() gave its concurrency; nothing was due
+    await expect.poll(() => queue.claims.length).toBeGreaterThan(0);
+    // Another thread reserves 3 slots and hands over 3 jobs it leased; 5 more wait in the queue.
+    slots.want(false);
+    expect(slots.reserve(3)).toBe(3);
+    for (let id = 10; id < 15; id++) queue.add(id);
+    worker.notify();
+    await expect.poll(() => queue.claims.at(-1)?.limit).toBe(1); // only the one free slot is claimed
+    worker.adopt([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    await expect.poll(() => done.length, { timeout: 2000 }).toBe(8);
+    await worker.stop();
+    expect(jobs.peak).toBeLessThanOrEqual(4);
+    expect(done.filter((id) => id < 10).sort()).toEqual([1, 2, 3]);
+    expect(queue.claims.every((c) => c.limit <= 4)).toBe(true);
+    expect(slots.free).toBe(4);
+  });
+
+  it('says whether it knows of due work: wanted after notify(), not once a claim drained the queue', async () => {
+    const slots = DeliverySlots.create();
+    const queue = timedQueue();
+    const worker = createJobLoop<{ id: number }>({
+      ...queue,
+      concurrency: 4,
+      slots,
+      onError: noErrors,
+      handle: async () => sleep(5),
+    });
+    worker.start();
+    await expect.poll(() => slots.reserve(1)).toBe(1); // drained: the other thread may hand over
+    slots.give(1);
+    queue.add(1);
+    worker.notify();
+    expect(slots.reserve(1)).toBe(0); // queued work first
+    await expect.poll(() => slots.reserve(1)).toBe(1);
+    slots.give(1);
+    await worker.stop();
+    expect(slots.reserve(1)).toBe(0); // stopped: nothing more is handed over
+  });
+
+  it('a stopped worker runs no adopted job and gives its slots back (the lease brings the job back)', async () => {
+    const slots = DeliverySlots.create();
+    const ran: number[] = [];
+    const worker = createJobLoop<{ id: number }>({
+      ...timedQueue(),
+      concurrency: 2,
+      slots,
+      onError: noErrors,
+      handle: async (job) => {
+        ran.push(job.id);
+      },
+    });
+    worker.start();
+    await expect.poll(() => slots.free).toBe(2);
+    slots.want(false);
+    expect(slots.reserve(2)).toBe(2);
+    await worker.stop();
+    worker.adopt([{ id: 1 }, { id: 2 }]);
+    expect(ran).toEqual([]);
+    expect(slots.free).toBe(2);
+    // Started again: its slots are the same two, not two more.
+    worker.start();
+    await expect.poll(() => slots.free).toBe(2); // after its first claim gave the unused slots back
+    await sleep(50);
+    expect(slots.free).toBe(2);
+    await worker.stop();
+  });
+});
+
+describe('createJobLoop: announced work another process holds', () => {
+  it('a claim that misses work announced as due (locked elsewhere) looks again soon, not at the idle check', async () => {
+    const queue = timedQueue();
+    let locked = true; // the job is due, but another process's transaction holds its row (SKIP LOCKED)
+    const claim = async (limit: number) => (locked ? [] : queue.claim(limit));
+    const jobs = probe(() => 1);
+    const worker = createJobLoop({
+      claim,
+      nextDueAt: () => queue.nextDueAt(),
+      handle: jobs.handle,
+      concurrency: 4,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+    });
+    worker.start();
+    await sleep(50); // the start-up cycle found nothing due and armed the idle check
+    const due = Date.now();
+    queue.add(1, due);
+    worker.notifyDue(due); // a queue signal: another host queued it, due now
+    await sleep(30);
+    locked = false; // the other transaction ends
+    const deadline = Date.now() + 5_000;
+    while (jobs.done.length === 0 && Date.now() < deadline) await sleep(10);
+    await worker.stop();
+    // Found by the bounded back-off (1, 2, 4 ... ms), long before the 60 s idle check.
+    expect(jobs.done).toEqual([1]);
+    expect(Date.now() - due).toBeLessThan(5_000);
+  });
+
+  it('a signal is answered by one read of the next due time, not by one read per short claim after it', async () => {
+    // Another host's signal, then local wake-ups (finishing handles, hand-overs) whose claims come back
+    // short: until the loop's timer next fired, each read the next due time again, as if the signal were
+    // still unanswered.
+    const queue = timedQueue();
+    let reads = 0;
+    const jobs = probe(() => 1);
+    const worker = createJobLoop({
+      claim: (limit) => queue.claim(limit),
+      nextDueAt: async () => {
+        reads += 1;
+        return queue.nextDueAt();
+      },
+      handle: jobs.handle,
+      concurrency: 8,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+    });
+    worker.start();
+    await sleep(50);
+    const before = reads;
+    queue.add(1);
+    worker.notifyDue(Date.now()); // the signal
+    await sleep(30);
+    for (let i = 2; i < 12; i++) {
+      queue.add(i);
+      worker.notify(); // local work: claimed at once, the claim short of the free slots
+      await sleep(10);
+    }
+    await worker.stop();
+    expect(jobs.done).toHaveLength(11);
+    expect(queue.claims.length - 1).toBeGreaterThanOrEqual(11); // every wake-up claimed
+    expect(reads - before).toBe(1); // the signal's one read (2 before the change)
+  });
+});
