@@ -37,6 +37,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
                   HTTP {a.statusCode}
                 </span>
               ) : null}
+              {a.acknowledged ? <span class="code code-ok">acknowledged by the broker</span> : null}
               {a.error ? <span class="code code-bad">{a.error}</span> : null}
             </td>
             <td data-label="Response">
@@ -106,9 +107,11 @@ function DeliveryRow({
             {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? '' : 's'}
             {last?.statusCode !== undefined
               ? ` · last HTTP ${last.statusCode}`
-              : last?.error
-                ? ` · last: ${last.error}`
-                : ''}
+              : last?.acknowledged
+                ? ' · acknowledged by the broker'
+                : last?.error
+                  ? ` · last: ${last.error}`
+                  : ''}
           </span>
           {delivery.state === 'queued' && delivery.nextAttemptAt ? (
             <span class="next-attempt" data-testid="next-attempt">
