@@ -4,21 +4,13 @@ import { join } from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  type DashboardHost,
-  type DashboardSession,
-  SHOTS,
-  startDashboardSession,
-  type startReceiver,
-} from './harness';
+import { ADMIN_TOKEN, type DashboardHost, SHOTS, type startReceiver, useDashboardSession } from './harness';
 
 const TIMEOUT = 15_000;
 
 let t: DashboardHost;
 let context: BrowserContext;
 let page: Page;
-let session: DashboardSession | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let provider: OAuth2Server;
 const issuedTokens: string[] = [];
@@ -37,19 +29,18 @@ beforeAll(async () => {
       }
     },
   );
-  session = await startDashboardSession({
-    issuerUrl: provider.issuer.url ?? '',
-    receiverStatuses: [500, 200, 200, 200],
-    profilePrefix: 'dashboard-chromium-',
-    timeoutMs: TIMEOUT,
-  });
-  ({ t, receiver, context, page } = session);
 }, 90_000);
 
-afterAll(async () => {
-  await session?.close();
-  await provider?.stop();
-});
+useDashboardSession(
+  {
+    issuerUrl: () => provider.issuer.url ?? '',
+    receiverStatuses: [500, 200, 200, 200],
+    profilePrefix: 'dashboard-chromium-',
+  },
+  (session) => ({ t, receiver, context, page } = session),
+);
+
+afterAll(() => provider?.stop());
 
 describe('dashboard in Chromium against a real host', () => {
   it('refuses a wrong token in words, then signs in from the /#token= link and drops it from the address', async () => {

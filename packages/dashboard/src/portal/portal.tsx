@@ -1,10 +1,10 @@
 /** @jsxImportSource preact */
 import { useMemo, useState } from 'preact/hooks';
-import { type ApiCall, createApiClient, describeError, type Installation } from '../app/api';
+import { type ApiCall, createApiClient, type Installation } from '../app/api';
 import { DeliveryLog } from '../app/pages/deliveries';
 import { WebhookSecret } from '../app/pages/webhook-secret';
 import { WebhookSigning } from '../app/pages/webhook-signing';
-import { EmptyState, ErrorNotice, StatusBadge, useLoad } from '../app/ui';
+import { EmptyState, ErrorNotice, StatusBadge, useAction, useLoad } from '../app/ui';
 import type { PortalLink } from './link';
 import { EndpointSettings, placeOf } from './settings';
 
@@ -33,22 +33,17 @@ export function PortalProblem({ title, message }: { title: string; message: stri
 
 function SendTestEvent({ client, installationId }: { client: ApiCall; installationId: string }) {
   const [note, setNote] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const send = async () => {
-    setBusy(true);
-    try {
+    const ok = await run(async () => {
       const delivery = await client('POST /v1/installations/{id}/test', {
         params: { id: installationId },
         body: {},
       });
       setNote(`Test event ${delivery.eventType} queued: it appears in the deliveries below.`);
-      setError(null);
-    } catch (e) {
+    });
+    if (!ok) {
       setNote('');
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
     }
   };
   return (

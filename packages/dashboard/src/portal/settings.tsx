@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { type ApiCall, describeError, type Installation } from '../app/api';
-import { ErrorNotice } from '../app/ui';
+import type { ApiCall, Installation } from '../app/api';
+import { ErrorNotice, useAction } from '../app/ui';
 
 /** One event a webhook installation can select (a boolean of the webhook integration's configuration). */
 interface EventChoice {
@@ -73,31 +73,26 @@ export function EndpointSettings({
   const [selected, setSelected] = useState<Record<string, boolean>>(() =>
     Object.fromEntries(events.map((e) => [e.key, config[e.key] === true])),
   );
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
   const urlError = installation.configurationErrors.find((e) => e.key === 'url')?.message;
 
   const save = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    try {
+    const ok = await run(async () => {
       const updated = await client('PATCH /v1/installations/{id}', {
         params: { id: installation.id },
         body: { configuration: { url: url.trim(), ...selected } },
       });
       onSaved(updated);
-      setError(null);
       setNote(
         updated.configurationErrors.length
           ? 'Saved, but the webhook is not active until the problems above are fixed.'
           : 'Saved: the next events go to this URL.',
       );
-    } catch (e) {
+    });
+    if (!ok) {
       setNote('');
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
     }
   };
 

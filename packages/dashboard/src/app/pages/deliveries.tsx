@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, type Delivery, describeError } from '../api';
-import { EmptyState, ErrorNotice, StatusBadge, Time, usePolling } from '../ui';
+import { EmptyState, ErrorNotice, StatusBadge, TableHead, Time, useAction, usePolling } from '../ui';
 import { EndpointHealthNotice } from './endpoint-health';
 
 const POLL_MS = 1000;
@@ -11,15 +11,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
   return (
     <table class="attempts">
       <caption class="sr-only">Attempts</caption>
-      <thead>
-        <tr>
-          <th scope="col">Attempt</th>
-          <th scope="col">Started</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Result</th>
-          <th scope="col">Response</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Attempt', 'Started', 'Duration', 'Result', 'Response']} />
       <tbody>
         {delivery.attempts.map((a) => (
           <tr key={`${a.series}-${a.number}`} data-testid="attempt">
@@ -64,22 +56,15 @@ function DeliveryRow({
   onChanged(): void;
   client: ApiCall;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const finished = delivery.state !== 'queued' && delivery.state !== 'running';
   const redeliver = async () => {
-    setBusy(true);
-    try {
+    await run(async () => {
       await client('POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver', {
         params: { id: installationId, deliveryId: delivery.id },
       });
-      setError(null);
       onChanged();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const last = delivery.attempts[delivery.attempts.length - 1];
   // Controlled, so the row stays open across the live refreshes, and says so (aria-expanded).

@@ -1,16 +1,15 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { api } from '../api';
 import { navigate } from '../router';
-import { EmptyState, ErrorNotice, Link, useLoad, When } from '../ui';
+import { EmptyState, ErrorNotice, Link, TableHead, useAction, useLoad, When } from '../ui';
 
 const ID_RULE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 function CreateOrganization({ onCreated }: { onCreated(): void }) {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
     const trimmed = id.trim();
@@ -20,17 +19,13 @@ function CreateOrganization({ onCreated }: { onCreated(): void }) {
       );
       return;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       const created = await api('POST /v1/organizations', {
         body: { id: trimmed, ...(name.trim() ? { name: name.trim() } : {}) },
       });
       onCreated();
       navigate(`/organizations/${encodeURIComponent(created.id)}`);
-    } catch (e) {
-      setError(describeError(e));
-      setBusy(false);
-    }
+    });
   };
   return (
     <section class="card" aria-labelledby="new-org-title">
@@ -94,13 +89,7 @@ export function OrganizationsPage() {
       ) : null}
       {organizations.length ? (
         <table class="table stack" aria-label="Organizations">
-          <thead>
-            <tr>
-              <th scope="col">Organization</th>
-              <th scope="col">Id</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Organization', 'Id', 'Created']} />
           <tbody>
             {organizations.map((o) => (
               <tr key={o.id}>
