@@ -1,10 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type DashboardHost, SHOTS, type startReceiver, useDashboardSession } from './harness';
+import { startOAuthProvider } from './oauth-provider';
 
 const TIMEOUT = 15_000;
 
@@ -18,17 +19,11 @@ const issuedTokens: string[] = [];
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
-  provider = new OAuth2Server();
-  await provider.issuer.keys.generate('RS256');
-  await provider.start(0, '127.0.0.1');
-  provider.service.on(
-    'beforeResponse',
-    (response: { statusCode: number; body: { access_token?: unknown } }) => {
-      if (response.statusCode === 200 && typeof response.body.access_token === 'string') {
-        issuedTokens.push(response.body.access_token);
-      }
-    },
-  );
+  provider = await startOAuthProvider((response) => {
+    if (response.statusCode === 200 && typeof response.body.access_token === 'string') {
+      issuedTokens.push(response.body.access_token);
+    }
+  });
 }, 90_000);
 
 useDashboardSession(

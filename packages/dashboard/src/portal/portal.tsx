@@ -6,7 +6,7 @@ import { WebhookSecret } from '../app/pages/webhook-secret';
 import { WebhookSigning } from '../app/pages/webhook-signing';
 import { EmptyState, ErrorNotice, StatusBadge, useAction, useLoad } from '../app/ui';
 import type { PortalLink } from './link';
-import { EndpointSettings, placeOf } from './settings';
+import { EndpointSettings, type InstallationProps, placeOf } from './settings';
 
 /** How often the delivery log is refreshed while the page is visible. */
 const POLL_MS = 2000;
@@ -59,15 +59,7 @@ function SendTestEvent({ client, installationId }: { client: ApiCall; installati
   );
 }
 
-function InstallationView({
-  client,
-  installation,
-  onSaved,
-}: {
-  client: ApiCall;
-  installation: Installation;
-  onSaved(updated: Installation): void;
-}) {
+function InstallationView({ client, installation, onSaved }: InstallationProps) {
   const url = typeof installation.configuration.url === 'string' ? installation.configuration.url : '';
   return (
     <div class="portal-installation" data-testid="portal-installation">

@@ -51,6 +51,13 @@ export function placeOf(
   return `Organization ${installation.organization ?? ''}`.trim();
 }
 
+/** What the portal's views of one installation take: the API client, the installation, and who to tell when it is saved. */
+export interface InstallationProps {
+  client: ApiCall;
+  installation: Installation;
+  onSaved(updated: Installation): void;
+}
+
 /**
  * The form of a webhook installation's URL and selected events: saved with `PATCH /v1/installations/{id}`
  * (`{configuration: {url, <event>: boolean}}`); the host's validation errors are shown by their field.
@@ -58,15 +65,7 @@ export function placeOf(
  * @example
  * <EndpointSettings client={client} installation={installation} onSaved={(i) => setInstallation(i)} />
  */
-export function EndpointSettings({
-  client,
-  installation,
-  onSaved,
-}: {
-  client: ApiCall;
-  installation: Installation;
-  onSaved(updated: Installation): void;
-}) {
+export function EndpointSettings({ client, installation, onSaved }: InstallationProps) {
   const events = eventsOf(installation);
   const config = installation.configuration;
   const [url, setUrl] = useState(typeof config.url === 'string' ? config.url : '');
