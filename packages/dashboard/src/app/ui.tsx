@@ -38,62 +38,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data, error, loading, reload, set: setData };
 }
 
-/**
- * The header row of a table: one column header (`scope="col"`) per entry, in order.
- * @example <TableHead columns={['Name', 'Status', <span class="sr-only">Actions</span>]} />
- */
-export function TableHead({ columns }: { columns: ComponentChildren[] }) {
-  return (
-    <thead>
-      <tr>
-        {columns.map((column, index) => (
-          <th key={index} scope="col">
-            {column}
-          </th>
-        ))}
-      </tr>
-    </thead>
-  );
-}
-
-/** The state of a user action that calls the API (a button or a form): busy while it runs, and its error. */
-export interface Action {
-  busy: boolean;
-  error: string | null;
-  setError(message: string | null): void;
-  /**
-   * Runs `work` with `busy` set: clears the error when it succeeds, shows why (described) when it throws,
-   * then calls `settled` either way. Resolves whether it succeeded.
-   */
-  run(work: () => Promise<unknown>, settled?: () => void): Promise<boolean>;
-}
-
-/**
- * The busy flag and error of an action, and how to run it.
- * @example
- * const { busy, error, run } = useAction();
- * <button disabled={busy} onClick={() => void run(() => api('POST /v1/installations/{id}/pause', { params }))} />
- */
-export function useAction(): Action {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (work: () => Promise<unknown>, settled?: () => void) => {
-    setBusy(true);
-    try {
-      await work();
-      setError(null);
-      return true;
-    } catch (e) {
-      setError(describeError(e));
-      return false;
-    } finally {
-      setBusy(false);
-      settled?.();
-    }
-  };
-  return { busy, error, setError, run };
-}
-
 /** State of a value {@link usePolling} keeps fresh. */
 export interface Polled<T> {
   data: T | null;

@@ -1,10 +1,11 @@
 /** @jsxImportSource preact */
 import { useMemo, useState } from 'preact/hooks';
 import { type ApiCall, createApiClient, type Installation } from '../app/api';
+import { useAction } from '../app/controls';
 import { DeliveryLog } from '../app/pages/deliveries';
 import { WebhookSecret } from '../app/pages/webhook-secret';
 import { WebhookSigning } from '../app/pages/webhook-signing';
-import { EmptyState, ErrorNotice, StatusBadge, useAction, useLoad } from '../app/ui';
+import { EmptyState, ErrorNotice, StatusBadge, useLoad } from '../app/ui';
 import type { PortalLink } from './link';
 import { EndpointSettings, type InstallationProps, placeOf } from './settings';
 

@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import type { ApiCall, Installation } from '../app/api';
-import { ErrorNotice, useAction } from '../app/ui';
+import { useAction } from '../app/controls';
+import { ErrorNotice } from '../app/ui';
 
 /** One event a webhook installation can select (a boolean of the webhook integration's configuration). */
 interface EventChoice {

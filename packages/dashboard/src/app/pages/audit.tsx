@@ -1,8 +1,9 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from 'preact/hooks';
 import { type AuditEntry, api, describeError } from '../api';
+import { TableHead } from '../controls';
 import { isOperator, usePrincipal } from '../session';
-import { EmptyState, ErrorNotice, TableHead, useLoad, When } from '../ui';
+import { EmptyState, ErrorNotice, useLoad, When } from '../ui';
 
 /** Entries asked for per page. */
 const PAGE_SIZE = 50;

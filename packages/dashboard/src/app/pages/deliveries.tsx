@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, type Delivery, describeError } from '../api';
-import { EmptyState, ErrorNotice, StatusBadge, TableHead, Time, useAction, usePolling } from '../ui';
+import { InlineField, TableHead, useAction } from '../controls';
+import { EmptyState, ErrorNotice, StatusBadge, Time, usePolling } from '../ui';
 import { EndpointHealthNotice } from './endpoint-health';
 
 const POLL_MS = 1000;
@@ -143,15 +144,13 @@ function toIso(local: string): string | undefined {
 /** A labelled local date-and-time input of the redelivery range. */
 function TimeField(props: { id: string; label: string; value: string; onChange: (value: string) => void }) {
   return (
-    <div class="field-inline">
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        type="datetime-local"
-        value={props.value}
-        onInput={(e) => props.onChange((e.currentTarget as HTMLInputElement).value)}
-      />
-    </div>
+    <InlineField
+      id={props.id}
+      label={props.label}
+      type="datetime-local"
+      value={props.value}
+      onValue={props.onChange}
+    />
   );
 }
 

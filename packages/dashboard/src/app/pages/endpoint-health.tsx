@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import type { ApiCall } from '../api';
-import { ErrorNotice, Time, useAction } from '../ui';
+import { useAction } from '../controls';
+import { ErrorNotice, Time } from '../ui';
 
 /** The endpoint's health as `GET /v1/installations/{id}/deliveries` tells it. */
 export interface EndpointHealthState {

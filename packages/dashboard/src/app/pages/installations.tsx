@@ -1,9 +1,10 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api, type Installation } from '../api';
+import { InlineField, TableHead } from '../controls';
 import { navigate } from '../router';
 import { isOperator, usePrincipal } from '../session';
-import { EmptyState, ErrorNotice, Link, StatusBadge, TableHead, Time, useLoad } from '../ui';
+import { EmptyState, ErrorNotice, Link, StatusBadge, Time, useLoad } from '../ui';
 import { ownerOfInstallation, placeOfInstallation } from './installation';
 
 /** Every installation, and the spaces they are in (each with a link to its editor). */
@@ -64,15 +65,13 @@ export function InstallationsPage() {
               if (space.trim()) navigate(`/spaces/${encodeURIComponent(space.trim())}`);
             }}
           >
-            <div class="field-inline">
-              <label for="open-space">Space id</label>
-              <input
-                id="open-space"
-                value={space}
-                placeholder="e.g. docs"
-                onInput={(e) => setSpace((e.currentTarget as HTMLInputElement).value)}
-              />
-            </div>
+            <InlineField
+              id="open-space"
+              label="Space id"
+              value={space}
+              placeholder="e.g. docs"
+              onValue={setSpace}
+            />
             <button type="submit" class="btn btn-secondary" disabled={!space.trim()}>
               Open editor
             </button>

@@ -1,10 +1,11 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api, type Integration } from '../api';
+import { useAction } from '../controls';
 import { markdownToSafeHtml } from '../markdown';
 import { navigate } from '../router';
 import { scopeInWords, visibilityInWords } from '../scopes';
-import { EmptyState, ErrorNotice, useAction, useLoad } from '../ui';
+import { EmptyState, ErrorNotice, useLoad } from '../ui';
 
 type Where = 'space' | 'site' | 'organization';
 

@@ -1,8 +1,9 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import { InlineField, TableHead, useAction } from '../controls';
 import { navigate } from '../router';
-import { EmptyState, ErrorNotice, Link, TableHead, useAction, useLoad, When } from '../ui';
+import { EmptyState, ErrorNotice, Link, useLoad, When } from '../ui';
 
 const ID_RULE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -35,29 +36,25 @@ function CreateOrganization({ onCreated }: { onCreated(): void }) {
         <code>organization</code> of a manifest). Its id is what tokens, installations and the audit log name.
       </p>
       <form class="stack-form" onSubmit={(e) => void submit(e)} noValidate>
-        <div class="field-inline">
-          <label for="org-id">Id</label>
-          <input
-            id="org-id"
-            value={id}
-            placeholder="e.g. acme"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'org-error' : undefined}
-            onInput={(e) => {
-              setId((e.currentTarget as HTMLInputElement).value);
-              setError(null);
-            }}
-          />
-        </div>
-        <div class="field-inline">
-          <label for="org-name">Name</label>
-          <input
-            id="org-name"
-            value={name}
-            placeholder="optional, e.g. Acme Inc."
-            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          />
-        </div>
+        <InlineField
+          id="org-id"
+          label="Id"
+          value={id}
+          placeholder="e.g. acme"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'org-error' : undefined}
+          onValue={(value) => {
+            setId(value);
+            setError(null);
+          }}
+        />
+        <InlineField
+          id="org-name"
+          label="Name"
+          value={name}
+          placeholder="optional, e.g. Acme Inc."
+          onValue={setName}
+        />
         <button type="submit" class="btn btn-primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create organization'}
         </button>

@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api, describeError, type PortalSession } from '../api';
-import { CopyButton, ErrorNotice, useAction, When } from '../ui';
+import { useAction } from '../controls';
+import { CopyButton, ErrorNotice, When } from '../ui';
 
 const DURATIONS = [
   { minutes: 15, label: '15 minutes' },

@@ -1,19 +1,10 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api, type CreatedToken, type OrganizationToken } from '../api';
+import { InlineField, TableHead, useAction } from '../controls';
 import { can, usePrincipal } from '../session';
 import { TOKEN_SCOPES } from '../token-scopes';
-import {
-  CopyButton,
-  EmptyState,
-  ErrorNotice,
-  StatusBadge,
-  TableHead,
-  Time,
-  useAction,
-  useLoad,
-  When,
-} from '../ui';
+import { CopyButton, EmptyState, ErrorNotice, StatusBadge, Time, useLoad, When } from '../ui';
 
 /**
  * The end of a chosen day (23:59:59.999 local time) as ISO 8601, or an error when the day is not in the
@@ -67,26 +58,22 @@ function CreateToken({
     <form class="token-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="new-token-title">
       <h3 id="new-token-title">New token</h3>
       <div class="token-form-row">
-        <div class="field-inline">
-          <label for="token-name">Name</label>
-          <input
-            id="token-name"
-            value={name}
-            placeholder="e.g. ci"
-            maxLength={100}
-            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          />
-        </div>
-        <div class="field-inline">
-          <label for="token-expiry">Expires</label>
-          <input
-            id="token-expiry"
-            type="date"
-            value={expiry}
-            aria-describedby="token-expiry-help"
-            onInput={(e) => setExpiry((e.currentTarget as HTMLInputElement).value)}
-          />
-        </div>
+        <InlineField
+          id="token-name"
+          label="Name"
+          value={name}
+          placeholder="e.g. ci"
+          maxLength={100}
+          onValue={setName}
+        />
+        <InlineField
+          id="token-expiry"
+          label="Expires"
+          type="date"
+          value={expiry}
+          aria-describedby="token-expiry-help"
+          onValue={setExpiry}
+        />
       </div>
       <p id="token-expiry-help" class="meta">
         Expires at the end of that day; empty: never expires (revoke it when it is no longer needed).
