@@ -29,18 +29,10 @@ useHostAndBrowser({ PLATFORM_STATS_INTERVAL_MS: '300' }, async (session) => {
   await install(ok.url, 'space-ok');
   failing = await install(down.url, 'space-down');
   for (let i = 0; i < 12; i += 1) {
-    await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId: 'space-ok',
-      revisionId: `r${i}`,
-    });
+    await t.contentUpdated('space-ok', `r${i}`);
   }
   for (let i = 0; i < 2; i += 1) {
-    await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId: 'space-down',
-      revisionId: `r${i}`,
-    });
+    await t.contentUpdated('space-down', `r${i}`);
   }
   // 12 × 200, and 2 deliveries × 4 attempts of 500 (the last exhausted, ~7 s after the first).
   const deadline = Date.now() + 30_000;

@@ -172,11 +172,7 @@ describe('dashboard in Chromium against a real host', () => {
     await page.getByRole('button', { name: 'Reveal' }).click();
     await expect.poll(() => page.getByTestId('webhook-secret').textContent()).toBe(secret.body.secret);
 
-    const event = await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId: 'docs',
-      revisionId: 'rev-42',
-    });
+    const event = await t.contentUpdated('docs', 'rev-42');
     expect(event.status).toBe(202);
     const delivery = page.getByTestId('delivery').first();
     await expect.poll(() => delivery.getAttribute('data-state'), { timeout: TIMEOUT }).toBe('succeeded');
@@ -217,8 +213,7 @@ describe('dashboard in Chromium against a real host', () => {
         configuration: { url, space_content_updated: true },
       });
       expect(installed.status).toBe(201);
-      const event = { type: 'space_content_updated', spaceId: 'slow-docs', revisionId: 'rev-slow' };
-      expect((await t.api('POST', '/v1/events', event)).status).toBe(202);
+      expect((await t.contentUpdated('slow-docs', 'rev-slow')).status).toBe(202);
       await page.goto(`${t.url}/installations/${installed.body.id}`);
       const notice = page.getByText('This endpoint is slow.');
       await notice.waitFor({ timeout: TIMEOUT });

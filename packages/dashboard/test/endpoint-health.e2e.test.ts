@@ -61,8 +61,7 @@ describe('retry schedules, endpoint health and operator events in the dashboard'
     await operator?.close();
   });
 
-  const send = (revisionId: string) =>
-    t.api('POST', '/v1/events', { type: 'space_content_updated', spaceId: 'health-docs', revisionId });
+  const send = (revisionId: string) => t.contentUpdated('health-docs', revisionId);
   const endpoint = async (id: string) =>
     (await t.api<{ endpoint: { disabled: boolean } }>('GET', `/v1/installations/${id}/deliveries`)).body
       .endpoint;

@@ -53,6 +53,8 @@ export interface DashboardHost {
     target: { space: string } | { site: string },
     configuration: Record<string, unknown>,
   ): Promise<string>;
+  /** Posts a `space_content_updated` event of `spaceId`; the host's answer. */
+  contentUpdated(spaceId: string, revisionId: string): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,8 @@ export async function startDashboardHost(env: Record<string, string> = {}): Prom
   const t: DashboardHost = {
     url,
     host,
+    contentUpdated: (spaceId, revisionId) =>
+      t.api('POST', '/v1/events', { type: 'space_content_updated', spaceId, revisionId }),
     async installWebhook(target, configuration) {
       const res = await t.api<{ id: string }>('POST', '/v1/installations', {
         integration: 'webhook',

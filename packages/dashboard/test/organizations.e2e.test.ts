@@ -210,11 +210,7 @@ describe('organizations in the dashboard (Chromium, real host)', () => {
         configuration: { url: receiverUrl, space_content_updated: true },
       });
       expect(hook.status).toBe(201);
-      await t.api('POST', '/v1/events', {
-        type: 'space_content_updated',
-        spaceId: 'phone-space',
-        revisionId: 'r1',
-      });
+      await t.contentUpdated('phone-space', 'r1');
       await page.goto(`${t.url}/installations/${hook.body.id}`);
       await page.getByTestId('attempt').first().waitFor({ state: 'attached' });
       await page.getByTestId('delivery').first().locator('summary').click();

@@ -68,11 +68,7 @@ describe('dashboard usability in Chromium', () => {
   });
 
   it('shows that a delivery row opens (aria-expanded) and the next attempt time of a queued one', async () => {
-    const event = await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId: 'required-docs',
-      revisionId: 'rev-1',
-    });
+    const event = await t.contentUpdated('required-docs', 'rev-1');
     expect(event.status).toBe(202);
     const row = page.getByTestId('delivery').first();
     // The receiver answers 500: between attempts the delivery waits, queued, for its next one.
