@@ -6,26 +6,13 @@ const ms = (x) => fmt(x, 1);
 
 export function printReport(r) {
   const rows = [
-    [
-      `(a) raw undici, ${r.raw.connections} sockets`,
-      r.raw.verified,
-      fmt(r.raw.deliveriesPerSecond),
-      r.raw.peakPerSecond,
-      '-',
-      '-',
-      '-',
-      '-',
-    ],
-    [
-      `(a) raw undici, ${r.raw8.connections} sockets`,
-      r.raw8.verified,
-      fmt(r.raw8.deliveriesPerSecond),
-      r.raw8.peakPerSecond,
-      '-',
-      '-',
-      '-',
-      '-',
-    ],
+    ...[r.raw, r.raw8].map((raw) => [
+      `(a) raw undici, ${raw.connections} sockets`,
+      raw.verified,
+      fmt(raw.deliveriesPerSecond),
+      raw.peakPerSecond,
+      ...Array(4).fill('-'),
+    ]),
     ...[
       ['(b) host burst', r.burst],
       [`(b) host paced ${r.paced.rate}/s (½ peak)`, r.paced],

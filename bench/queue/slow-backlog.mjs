@@ -10,24 +10,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { arg, importHostInternals } from '../host-internals.mjs';
 
 // The host's storage layer is internal (not an export of @platform/host): bundled from source here.
-// Written under node_modules/.cache so that its imports resolve the repository's packages.
-const out = new URL('../../node_modules/.cache/bench/storage.mjs', import.meta.url).pathname;
-await build({
-  entryPoints: [new URL('../../packages/host/src/storage/index.ts', import.meta.url).pathname],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  packages: 'external',
-  outfile: out,
-  logLevel: 'warning',
-});
-const { openStorage } = await import(out);
+const { openStorage } = await importHostInternals(
+  'storage',
+  "export { openStorage } from './storage/index.ts';",
+);
 
-const arg = (name, fallback) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const backlogs = arg('backlogs', '0,10000,100000').split(',').map(Number);
 const claims = Number(arg('claims', '200'));
 

@@ -10,28 +10,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { arg, importHostInternals } from '../host-internals.mjs';
 
-// The storage layer and the box are internal (not exports of @platform/host): bundled from source here,
-// under node_modules/.cache so that their imports resolve the repository's packages.
-const out = new URL('../../node_modules/.cache/bench/secrets-storage.mjs', import.meta.url).pathname;
-await build({
-  stdin: {
-    contents: `export { openStorage } from './storage/index.ts'; export { createSecretBox, generateKey } from './secrets/index.ts';`,
-    resolveDir: new URL('../../packages/host/src', import.meta.url).pathname,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  packages: 'external',
-  outfile: out,
-  logLevel: 'warning',
-});
-const { openStorage, createSecretBox, generateKey } = await import(out);
+// The storage layer and the box are internal (not exports of @platform/host): bundled from source here.
+const { openStorage, createSecretBox, generateKey } = await importHostInternals(
+  'secrets-storage',
+  `export { openStorage } from './storage/index.ts'; export { createSecretBox, generateKey } from './secrets/index.ts';`,
+);
 
-const arg = (name, fallback) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const reads = Number(arg('reads', '5000'));
 const rounds = Number(arg('rounds', '4'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,35 +1,32 @@
 import { join } from 'node:path';
 import { CHECK_STEPS, runCheck } from '@platform/cli';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  publishFolder,
-  repoRoot,
-  useExampleSession,
-} from '../../../packages/dashboard/test/harness';
+import { ADMIN_TOKEN, SHOTS, useExampleSession } from '../../../packages/dashboard/test/harness';
+import { startOAuthProvider } from '../../../packages/dashboard/test/oauth-provider';
 
-const dir = join(repoRoot, 'examples/connect');
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 
-const example = useExampleSession({ width: 1100, height: 1000 });
+const example = useExampleSession('examples/connect', { width: 1100, height: 1000 });
 let provider: OAuth2Server;
 
 beforeAll(async () => {
-  provider = new OAuth2Server();
-  await provider.issuer.keys.generate('RS256');
-  await provider.start(0, '127.0.0.1');
+  provider = await startOAuthProvider();
 });
 
 afterAll(() => provider?.stop());
 
 describe('examples/connect', () => {
   it('passes platform check', async () => {
-    expect(await runCheck(dir, { steps: CHECK_STEPS })).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(await runCheck(example.dir, { steps: CHECK_STEPS })).toEqual({
+      ok: true,
+      errors: [],
+      warnings: [],
+    });
   });
 
   it('renders its own configuration screen: connect with OAuth, choose a project, save; the installation becomes active', async () => {
-    const published = await publishFolder(example.t, 'examples/connect', {
+    const published = await example.publish({
       TRACKER_CLIENT_ID: 'tracker-client',
       TRACKER_CLIENT_SECRET: 'tracker-secret',
       TRACKER_AUTHORIZE_URL: `${provider.issuer.url}/authorize`,
@@ -68,7 +65,7 @@ describe('examples/connect', () => {
     expect(after.body.configuration.project).toBe('mobile');
     expect(after.body.status).toBe('active');
     await example.page.screenshot({
-      path: join(repoRoot, 'docs/screenshots/example-connect.png'),
+      path: join(SHOTS, 'example-connect.png'),
       fullPage: true,
     });
   });

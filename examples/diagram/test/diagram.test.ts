@@ -1,25 +1,23 @@
 import { join } from 'node:path';
 import { CHECK_STEPS, runCheck } from '@platform/cli';
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  publishFolder,
-  repoRoot,
-  useExampleSession,
-} from '../../../packages/dashboard/test/harness';
+import { ADMIN_TOKEN, SHOTS, useExampleSession } from '../../../packages/dashboard/test/harness';
 
-const dir = join(repoRoot, 'examples/diagram');
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 
-const example = useExampleSession();
+const example = useExampleSession('examples/diagram');
 
 describe('examples/diagram', () => {
   it('passes platform check (bundled, booted in workerd, its block rendered and validated)', async () => {
-    expect(await runCheck(dir, { steps: CHECK_STEPS })).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(await runCheck(example.dir, { steps: CHECK_STEPS })).toEqual({
+      ok: true,
+      errors: [],
+      warnings: [],
+    });
   });
 
   it('is edited in Chromium: typing redraws the webframe preview, leaving saves the props', async () => {
-    const published = await publishFolder(example.t, 'examples/diagram');
+    const published = await example.publish();
     expect(published.status, JSON.stringify(published.body)).toBe(201);
     const installed = await example.t.api<{ id: string }>('POST', '/v1/installations', {
       integration: 'diagram',
@@ -52,7 +50,7 @@ describe('examples/diagram', () => {
     await saved;
     await poll(() => editor.inputValue()).toBe('Idea --> Draft\nDraft --> Review');
     await example.page.screenshot({
-      path: join(repoRoot, 'docs/screenshots/example-diagram.png'),
+      path: join(SHOTS, 'example-diagram.png'),
       fullPage: true,
     });
   });

@@ -2,19 +2,13 @@ import { join } from 'node:path';
 import { CHECK_STEPS, runCheck } from '@platform/cli';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  publishFolder,
-  repoRoot,
-  useExampleSession,
-} from '../../../packages/dashboard/test/harness';
+import { ADMIN_TOKEN, SHOTS, useExampleSession } from '../../../packages/dashboard/test/harness';
 
-const dir = join(repoRoot, 'examples/embed');
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 const loaded = (img: ReturnType<Page['locator']>) =>
   img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0));
 
-const example = useExampleSession();
+const example = useExampleSession('examples/embed');
 
 /** Pastes `text` into the focused element, as a user's Ctrl+V would. */
 async function paste(text: string) {
@@ -29,11 +23,15 @@ async function paste(text: string) {
 
 describe('examples/embed', () => {
   it('passes platform check (its urlUnfurl block rendered after @link.unfurl)', async () => {
-    expect(await runCheck(dir, { steps: CHECK_STEPS })).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(await runCheck(example.dir, { steps: CHECK_STEPS })).toEqual({
+      ok: true,
+      errors: [],
+      warnings: [],
+    });
   });
 
   it('becomes a card when its link is pasted in the editor; the preview opens in a modal', async () => {
-    const published = await publishFolder(example.t, 'examples/embed');
+    const published = await example.publish();
     expect(published.status, JSON.stringify(published.body)).toBe(201);
     const installed = await example.t.api('POST', '/v1/installations', {
       integration: 'boards-embed',
@@ -58,7 +56,7 @@ describe('examples/embed', () => {
     const dialog = example.page.getByRole('dialog');
     await poll(() => loaded(dialog.getByRole('img', { name: 'Large preview of roadmap-q3' }))).toBe(640);
     await example.page.screenshot({
-      path: join(repoRoot, 'docs/screenshots/example-embed.png'),
+      path: join(SHOTS, 'example-embed.png'),
       fullPage: true,
     });
     await dialog.getByRole('button', { name: 'Done' }).click();

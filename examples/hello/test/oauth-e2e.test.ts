@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { envelopeRequest } from '@platform/runtime/testing';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOAuthProvider } from '../../../packages/dashboard/test/oauth-provider';
 import hello from '../src/index';
 import { bundleHello, helloEnvironment, startWorkerd, type Workerd } from './harness';
 
@@ -22,25 +23,16 @@ let refuseNextExchange = false;
 let worker: Workerd;
 
 beforeAll(async () => {
-  provider = new OAuth2Server();
-  await provider.issuer.keys.generate('RS256');
-  await provider.start(0, '127.0.0.1');
-  provider.service.on(
-    'beforeResponse',
-    (
-      response: { statusCode: number; body: Record<string, unknown> },
-      req: { body: Record<string, string> },
-    ) => {
-      tokenRequests.push({ ...req.body });
-      if (refuseNextExchange) {
-        refuseNextExchange = false;
-        response.statusCode = 400;
-        response.body = { error: 'invalid_grant' };
-        return;
-      }
-      issued.push(String(response.body.access_token));
-    },
-  );
+  provider = await startOAuthProvider((response, req) => {
+    tokenRequests.push({ ...req.body });
+    if (refuseNextExchange) {
+      refuseNextExchange = false;
+      response.statusCode = 400;
+      response.body = { error: 'invalid_grant' };
+      return;
+    }
+    issued.push(String(response.body.access_token));
+  });
 
   host = createServer((req, res) => {
     let text = '';

@@ -244,23 +244,25 @@ describe('platform listen', () => {
     ).toEqual({});
   }, 60_000);
 
+  /** POSTs `body` to the host's API with the operator token (`flags[3]`); the answer's JSON. */
+  const post = (path: string, body: unknown) =>
+    fetch(`${host.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${flags[3]}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+
   it('deliveries list and status say when the endpoint is slow (an attempt runs past 500 ms)', async () => {
     const silent = createServer(() => {}); // takes the request, never answers
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/webhook`;
-      const api = (path: string, body: unknown) =>
-        fetch(`${host.url}${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${flags[3]}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }).then((r) => r.json() as Promise<{ id: string }>);
-      const { id } = await api('/v1/installations', {
+      const { id } = await post('/v1/installations', {
         integration: 'webhook',
         space: 'space_slow',
         configuration: { url, space_content_updated: true },
       });
-      await api('/v1/events', { type: 'space_content_updated', spaceId: 'space_slow', revisionId: 'r' });
+      await post('/v1/events', { type: 'space_content_updated', spaceId: 'space_slow', revisionId: 'r' });
       // The attempt hangs; past 500 ms the delivery engine holds the endpoint for slow.
       let out = '';
       for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
@@ -293,13 +295,7 @@ describe('platform listen', () => {
   });
 
   it('configure sets endpoint settings and shows their credentials masked; deliveries list counts filtered events', async () => {
-    const api = (path: string, body: unknown) =>
-      fetch(`${host.url}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${flags[3]}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }).then((r) => r.json() as Promise<{ id: string }>);
-    const { id } = await api('/v1/installations', {
+    const { id } = await post('/v1/installations', {
       integration: 'webhook',
       space: 'space_filtered',
       configuration: { url: 'http://127.0.0.1:9/hook', space_content_updated: true },
@@ -322,7 +318,7 @@ describe('platform listen', () => {
     const refused = await run(['configure', 'headers={"Host":"x"}', '--installation', id, ...flags], { env });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('configuration.headers: header "Host"');
-    await api('/v1/events', {
+    await post('/v1/events', {
       type: 'space_content_updated',
       spaceId: 'space_filtered',
       revisionId: 'drop-1',

@@ -18,6 +18,9 @@ async function operatorApi(host: Host, token: string, method: string, path: stri
   return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
 }
 
+/** A command line's words (none of them holds a space). */
+const words = (line: string) => line.split(' ');
+
 describe.each(BACKENDS)('the CLI as an organization (%s)', (backend) => {
   let host: Host;
   let close: () => Promise<void>;
@@ -54,17 +57,7 @@ describe.each(BACKENDS)('the CLI as an organization (%s)', (backend) => {
       'error: which organization? the operator token (from --token) belongs to no organization: pass --organization <id>, e.g. `platform tokens create --organization acme --name x --scope deliveries:read`.\n',
     );
     const badScope = await run(
-      [
-        'tokens',
-        'create',
-        '--organization',
-        'acme',
-        '--name',
-        'x',
-        '--scope',
-        'deliveries:write',
-        ...operator,
-      ],
+      [...words('tokens create --organization acme --name x --scope deliveries:write'), ...operator],
       { env },
     );
     expect(badScope.code).toBe(1);
@@ -93,18 +86,9 @@ describe.each(BACKENDS)('the CLI as an organization (%s)', (backend) => {
     // the operator makes the owner's token: shown once, with the warning
     const made = await run(
       [
-        'tokens',
-        'create',
-        '--organization',
-        'acme',
-        '--name',
-        'owner',
-        '--scope',
-        'tokens:manage,integrations:publish',
-        '--scope',
-        'portal:create',
-        '--expires-in',
-        '30d',
+        ...words(
+          'tokens create --organization acme --name owner --scope tokens:manage,integrations:publish --scope portal:create --expires-in 30d',
+        ),
         ...operator,
       ],
       { env },

@@ -13,44 +13,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Builds dist/public (index.html + assets/); returns the names of the files written. */
 export async function buildDashboardAssets({ minify = true } = {}) {
   const publicDir = join(root, 'dist', 'public');
-  const out = join(publicDir, 'assets');
-  await rm(publicDir, { recursive: true, force: true });
-  await mkdir(out, { recursive: true });
-  const result = await build({
-    absWorkingDir: root,
+  const outputs = await buildPage({
+    dir: publicDir,
     entryPoints: { app: join(root, 'src/app/main.tsx'), styles: join(root, 'src/app/styles.css') },
-    outdir: out,
-    entryNames: '[name]-[hash]',
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['chrome110', 'firefox110', 'safari16'],
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
+    isJs: (f) => f.startsWith('app-'),
+    isCss: (f) => f.startsWith('styles-'),
+    template: 'src/app/index.html',
+    assetsUrl: '/assets/',
     minify,
-    sourcemap: 'linked',
-    metafile: true,
-    legalComments: 'linked',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'warning',
   });
-  const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
-  const js = outputs.find((f) => f.startsWith('app-') && f.endsWith('.js'));
-  const css = outputs.find((f) => f.startsWith('styles-') && f.endsWith('.css'));
-  if (!js || !css) throw new Error(`dashboard build: missing outputs in ${outputs.join(', ')}`);
-  const template = await readFile(join(root, 'src/app/index.html'), 'utf8');
-  const html = template.replace('%APP_JS%', `/assets/${js}`).replace('%STYLES_CSS%', `/assets/${css}`);
-  await writeFile(join(publicDir, 'index.html'), html);
   // The gallery's webframe demo (a page speaking the webframe message bridge; no inline script).
-  await writeFile(
-    join(publicDir, 'webframe-demo.html'),
-    await readFile(join(root, 'src/app/webframe-demo.html')),
-  );
-  await writeFile(join(out, 'webframe-demo.js'), await readFile(join(root, 'src/app/webframe-demo.js')));
-  await writeFile(
-    join(publicDir, 'gallery-image.svg'),
-    await readFile(join(root, 'src/app/gallery-image.svg')),
-  );
+  const copies = [
+    ['src/app/webframe-demo.html', 'webframe-demo.html'],
+    ['src/app/webframe-demo.js', 'assets/webframe-demo.js'],
+    ['src/app/gallery-image.svg', 'gallery-image.svg'],
+  ];
+  for (const [from, to] of copies) await copyFile(join(root, from), join(publicDir, to));
   const portal = await buildPortalAssets({ minify });
   return [
     ...outputs,
@@ -69,16 +47,33 @@ export async function buildDashboardAssets({ minify = true } = {}) {
  * Returns the names of the files written, relative to dist/portal.
  */
 export async function buildPortalAssets({ minify = true } = {}) {
-  const portalDir = join(root, 'dist', 'portal');
-  const out = join(portalDir, 'assets');
-  await rm(portalDir, { recursive: true, force: true });
-  await mkdir(out, { recursive: true });
-  const result = await build({
-    absWorkingDir: root,
+  const outputs = await buildPage({
+    dir: join(root, 'dist', 'portal'),
     entryPoints: {
       portal: join(root, 'src/portal/main.tsx'),
       'portal-styles': join(root, 'src/portal/portal.css'),
     },
+    isJs: (f) => f.startsWith('portal-') && !f.startsWith('portal-styles-'),
+    isCss: (f) => f.startsWith('portal-styles-'),
+    template: 'src/portal/index.html',
+    assetsUrl: 'assets/',
+    minify,
+  });
+  return [...outputs.map((f) => `assets/${f}`), 'index.html'];
+}
+
+/**
+ * One page: empties `dir`, bundles `entryPoints` (a script and a stylesheet) into `dir/assets` with content
+ * hashes in their names, and writes `dir/index.html` from `template` with `%APP_JS%` and `%STYLES_CSS%`
+ * replaced by their URLs (`assetsUrl` + name). Returns the names of the bundle's files (in assets/).
+ */
+async function buildPage({ dir, entryPoints, isJs, isCss, template, assetsUrl, minify }) {
+  const out = join(dir, 'assets');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints,
     outdir: out,
     entryNames: '[name]-[hash]',
     bundle: true,
@@ -95,15 +90,14 @@ export async function buildPortalAssets({ minify = true } = {}) {
     logLevel: 'warning',
   });
   const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
-  const js = outputs.find(
-    (f) => f.startsWith('portal-') && !f.startsWith('portal-styles-') && f.endsWith('.js'),
-  );
-  const css = outputs.find((f) => f.startsWith('portal-styles-') && f.endsWith('.css'));
-  if (!js || !css) throw new Error(`portal build: missing outputs in ${outputs.join(', ')}`);
-  const template = await readFile(join(root, 'src/portal/index.html'), 'utf8');
-  const html = template.replace('%APP_JS%', `assets/${js}`).replace('%STYLES_CSS%', `assets/${css}`);
-  await writeFile(join(portalDir, 'index.html'), html);
-  return [...outputs.map((f) => `assets/${f}`), 'index.html'];
+  const js = outputs.find((f) => isJs(f) && f.endsWith('.js'));
+  const css = outputs.find((f) => isCss(f) && f.endsWith('.css'));
+  if (!js || !css) throw new Error(`${template}: missing outputs in ${outputs.join(', ')}`);
+  const html = (await readFile(join(root, template), 'utf8'))
+    .replace('%APP_JS%', `${assetsUrl}${js}`)
+    .replace('%STYLES_CSS%', `${assetsUrl}${css}`);
+  await writeFile(join(dir, 'index.html'), html);
+  return outputs;
 }
 
 /**

@@ -1,15 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  buildAll,
-  type DashboardHost,
-  launchBrowser,
-  SHOTS,
-  startDashboardHost,
-  startReceiver,
-} from './harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type DashboardHost, expectFitsWidth, SHOTS, startReceiver, useHostAndBrowser } from './harness';
 
 /**
  * The delivery charts (docs/operations.md "Charts") in Chromium against a real host whose rollup runs
@@ -18,7 +10,6 @@ import {
  * and the week, and the pages fit 1400 px and 390 px without scrolling sideways.
  */
 let t: DashboardHost;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
 let failing = '';
@@ -28,36 +19,20 @@ const sumAttempts = async (query: string) => {
   return res.body.buckets.reduce((n, b) => n + b.attempts, 0);
 };
 
-beforeAll(async () => {
-  buildAll();
-  t = await startDashboardHost({ PLATFORM_STATS_INTERVAL_MS: '300' });
+useHostAndBrowser({ PLATFORM_STATS_INTERVAL_MS: '300' }, async (session) => {
+  ({ t, page } = session);
   const ok = await startReceiver([]);
   const down = await startReceiver(Array.from({ length: 100 }, () => 500));
   receivers.push(ok, down);
-  const install = async (url: string, space: string) => {
-    const res = await t.api<{ id: string }>('POST', '/v1/installations', {
-      integration: 'webhook',
-      space,
-      configuration: { url, space_content_updated: true },
-    });
-    if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-    return res.body.id;
-  };
+  const install = (url: string, space: string) =>
+    t.installWebhook({ space }, { url, space_content_updated: true });
   await install(ok.url, 'space-ok');
   failing = await install(down.url, 'space-down');
   for (let i = 0; i < 12; i += 1) {
-    await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId: 'space-ok',
-      revisionId: `r${i}`,
-    });
+    await t.contentUpdated('space-ok', `r${i}`);
   }
   for (let i = 0; i < 2; i += 1) {
-    await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId: 'space-down',
-      revisionId: `r${i}`,
-    });
+    await t.contentUpdated('space-down', `r${i}`);
   }
   // 12 × 200, and 2 deliveries × 4 attempts of 500 (the last exhausted, ~7 s after the first).
   const deadline = Date.now() + 30_000;
@@ -66,17 +41,9 @@ beforeAll(async () => {
       throw new Error(`the rollup counted ${await sumAttempts('range=hour')} attempts, not 20`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  browser = await launchBrowser({ width: 1400, height: 900 });
-  page = browser.page;
-  await page.goto(`${t.url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
-  await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(receivers.map((r) => r.close()));
-  await t?.close();
 });
+
+afterAll(() => Promise.all(receivers.map((r) => r.close())));
 
 /** Each chart drew a canvas with some of its points, for `range`. */
 async function chartsDrawn(range: string, attempts: number, flat: readonly string[] = ['backlog']) {
@@ -100,8 +67,7 @@ async function chartsDrawn(range: string, attempts: number, flat: readonly strin
   }
 }
 
-const fitsWidth = async (width: number) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+const fitsWidth = (width: number) => expectFitsWidth(page, width);
 
 describe('delivery charts in Chromium', () => {
   it('draws the host-wide charts on the Host page, switches the range, and fits 1400 and 390 px', async () => {

@@ -1,24 +1,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  type DashboardHost,
-  type DashboardSession,
-  SHOTS,
-  startDashboardSession,
-  type startReceiver,
-} from './harness';
+import { ADMIN_TOKEN, type DashboardHost, SHOTS, type startReceiver, useDashboardSession } from './harness';
+import { startOAuthProvider } from './oauth-provider';
 
 const TIMEOUT = 15_000;
 
 let t: DashboardHost;
 let context: BrowserContext;
 let page: Page;
-let session: DashboardSession | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let provider: OAuth2Server;
 const issuedTokens: string[] = [];
@@ -26,30 +19,23 @@ const issuedTokens: string[] = [];
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
-  provider = new OAuth2Server();
-  await provider.issuer.keys.generate('RS256');
-  await provider.start(0, '127.0.0.1');
-  provider.service.on(
-    'beforeResponse',
-    (response: { statusCode: number; body: { access_token?: unknown } }) => {
-      if (response.statusCode === 200 && typeof response.body.access_token === 'string') {
-        issuedTokens.push(response.body.access_token);
-      }
-    },
-  );
-  session = await startDashboardSession({
-    issuerUrl: provider.issuer.url ?? '',
-    receiverStatuses: [500, 200, 200, 200],
-    profilePrefix: 'dashboard-chromium-',
-    timeoutMs: TIMEOUT,
+  provider = await startOAuthProvider((response) => {
+    if (response.statusCode === 200 && typeof response.body.access_token === 'string') {
+      issuedTokens.push(response.body.access_token);
+    }
   });
-  ({ t, receiver, context, page } = session);
 }, 90_000);
 
-afterAll(async () => {
-  await session?.close();
-  await provider?.stop();
-});
+useDashboardSession(
+  {
+    issuerUrl: () => provider.issuer.url ?? '',
+    receiverStatuses: [500, 200, 200, 200],
+    profilePrefix: 'dashboard-chromium-',
+  },
+  (session) => ({ t, receiver, context, page } = session),
+);
+
+afterAll(() => provider?.stop());
 
 describe('dashboard in Chromium against a real host', () => {
   it('refuses a wrong token in words, then signs in from the /#token= link and drops it from the address', async () => {
@@ -186,11 +172,7 @@ describe('dashboard in Chromium against a real host', () => {
     await page.getByRole('button', { name: 'Reveal' }).click();
     await expect.poll(() => page.getByTestId('webhook-secret').textContent()).toBe(secret.body.secret);
 
-    const event = await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId: 'docs',
-      revisionId: 'rev-42',
-    });
+    const event = await t.contentUpdated('docs', 'rev-42');
     expect(event.status).toBe(202);
     const delivery = page.getByTestId('delivery').first();
     await expect.poll(() => delivery.getAttribute('data-state'), { timeout: TIMEOUT }).toBe('succeeded');
@@ -231,8 +213,7 @@ describe('dashboard in Chromium against a real host', () => {
         configuration: { url, space_content_updated: true },
       });
       expect(installed.status).toBe(201);
-      const event = { type: 'space_content_updated', spaceId: 'slow-docs', revisionId: 'rev-slow' };
-      expect((await t.api('POST', '/v1/events', event)).status).toBe(202);
+      expect((await t.contentUpdated('slow-docs', 'rev-slow')).status).toBe(202);
       await page.goto(`${t.url}/installations/${installed.body.id}`);
       const notice = page.getByText('This endpoint is slow.');
       await notice.waitFor({ timeout: TIMEOUT });

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN_TOKEN,
-  buildAll,
   type DashboardHost,
-  launchBrowser,
+  expectFitsWidth,
+  type HostAndBrowser,
   SHOTS,
-  startDashboardHost,
+  signInAsOperator,
+  startHostAndBrowser,
 } from './harness';
 
 /** A receiver answering 503 until `ok` is set; counts requests. */
@@ -40,37 +40,34 @@ async function flakyReceiver() {
  */
 describe('retry schedules, endpoint health and operator events in the dashboard', () => {
   let t: DashboardHost;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let session: HostAndBrowser | undefined;
   let hook: Awaited<ReturnType<typeof flakyReceiver>>;
   let operator: Awaited<ReturnType<typeof flakyReceiver>>;
 
   beforeAll(async () => {
-    buildAll();
     hook = await flakyReceiver();
     operator = await flakyReceiver();
     operator.state.ok = true;
-    t = await startDashboardHost({
+    session = await startHostAndBrowser({
       PLATFORM_ENDPOINT_DISABLE_AFTER: '2s',
       PLATFORM_OPERATOR_EVENTS_URL: operator.url,
       PLATFORM_OPERATOR_EVENTS_SECRET: 'whsec_dashboard_operator_events_secret_01',
     });
-    browser = await launchBrowser({ width: 1400, height: 900 });
+    t = session.t;
   }, 90_000);
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await session?.close();
     await hook?.close();
     await operator?.close();
   });
 
-  const send = (revisionId: string) =>
-    t.api('POST', '/v1/events', { type: 'space_content_updated', spaceId: 'health-docs', revisionId });
+  const send = (revisionId: string) => t.contentUpdated('health-docs', revisionId);
   const endpoint = async (id: string) =>
     (await t.api<{ endpoint: { disabled: boolean } }>('GET', `/v1/installations/${id}/deliveries`)).body
       .endpoint;
 
   it('refuses a wrong retry schedule under its field, shows a disabled endpoint and enables it', async () => {
-    const { page } = browser;
+    const { page } = session!;
     const installed = await t.api<{ id: string }>('POST', '/v1/installations', {
       integration: 'webhook',
       space: 'health-docs',
@@ -78,8 +75,7 @@ describe('retry schedules, endpoint health and operator events in the dashboard'
     });
     expect(installed.status).toBe(201);
     const id = installed.body.id;
-    await page.goto(`${t.url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
-    await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
+    await signInAsOperator(page, t.url);
     await page.goto(`${t.url}/installations/${id}`);
 
     // The retry schedule field: a typo is refused by the host, said under the field, nothing saved.
@@ -105,7 +101,7 @@ describe('retry schedules, endpoint health and operator events in the dashboard'
     await page.screenshot({ path: join(SHOTS, 'webhook-endpoint-disabled.png'), fullPage: true });
     // At phone width: the notice and its button fit without scrolling sideways.
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectFitsWidth(page, 390);
     await notice.screenshot({ path: join(SHOTS, 'webhook-endpoint-disabled-390.png') });
     await page.setViewportSize({ width: 1400, height: 900 });
 

@@ -10,7 +10,7 @@ import { type Host, loadConfig, startHost } from '@platform/host';
 import { loadManifest, readAssetFiles } from '@platform/manifest';
 import { pino } from 'pino';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { CHROMIUM } from './chromium.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -45,6 +45,16 @@ export interface DashboardHost {
   url: string;
   host: Host;
   api<T>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }>;
+  /**
+   * Installs the built-in `webhook` integration on a space or site with `configuration`; returns the
+   * installation's id (throws with the host's answer unless it is a 201).
+   */
+  installWebhook(
+    target: { space: string } | { site: string },
+    configuration: Record<string, unknown>,
+  ): Promise<string>;
+  /** Posts a `space_content_updated` event of `spaceId`; the host's answer. */
+  contentUpdated(spaceId: string, revisionId: string): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -63,9 +73,20 @@ export async function startDashboardHost(env: Record<string, string> = {}): Prom
     pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   );
   const url = host.url;
-  return {
+  const t: DashboardHost = {
     url,
     host,
+    contentUpdated: (spaceId, revisionId) =>
+      t.api('POST', '/v1/events', { type: 'space_content_updated', spaceId, revisionId }),
+    async installWebhook(target, configuration) {
+      const res = await t.api<{ id: string }>('POST', '/v1/installations', {
+        integration: 'webhook',
+        ...target,
+        configuration,
+      });
+      if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+      return res.body.id;
+    },
     async api(method, path, body, token = ADMIN_TOKEN) {
       const response = await fetch(`${url}${path}`, {
         method,
@@ -83,6 +104,7 @@ export async function startDashboardHost(env: Record<string, string> = {}): Prom
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return t;
 }
 
 /** Bundles examples/hello the way `platform build` does. */
@@ -219,17 +241,22 @@ export interface ExampleSession {
   readonly t: DashboardHost;
   readonly page: Page;
   readonly context: BrowserContext;
+  /** The example's folder (absolute); the repository's when the session names no example. */
+  readonly dir: string;
+  /** Publishes the example (bundled as `platform build` does) with `env`: the host's answer. */
+  publish(env?: Record<string, string>): Promise<{ status: number; body: unknown }>;
 }
 
 /**
- * Registers the hooks of an example's browser test: before all, builds the workspace, starts a dashboard
- * host and a Chromium on it; after all, closes both. The returned session is usable inside the tests.
+ * Registers the hooks of the browser test of the example in `folder` (e.g. `examples/embed`): before all,
+ * builds the workspace, starts a dashboard host and a Chromium on it; after all, closes both. The
+ * returned session is usable inside the tests.
  *
  * @example
- * const example = useExampleSession();
- * it('opens', async () => { await example.page.goto(example.t.url); });
+ * const example = useExampleSession('examples/embed');
+ * it('opens', async () => { await example.publish(); await example.page.goto(example.t.url); });
  */
-export function useExampleSession(viewport?: { width: number; height: number }): ExampleSession {
+export function useExampleSession(folder = '', viewport?: { width: number; height: number }): ExampleSession {
   let host: DashboardHost | undefined;
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   beforeAll(async () => {
@@ -254,6 +281,11 @@ export function useExampleSession(viewport?: { width: number; height: number }):
     },
     get context() {
       return started(browser).context;
+    },
+    dir: join(repoRoot, folder),
+    publish(env = {}) {
+      if (!folder) throw new Error('this session names no example folder to publish');
+      return publishFolder(started(host), folder, env);
     },
   };
 }
@@ -289,4 +321,102 @@ export async function openInsertMenu(page: Page, query: string, option: RegExp):
   await page.keyboard.press('Control+/');
   await page.keyboard.type(query);
   await page.getByRole('dialog', { name: 'Insert a block' }).getByRole('option', { name: option }).waitFor();
+}
+
+/**
+ * Signs `page` in as the operator through the `/#token=` link and waits for the Integrations page.
+ *
+ * @example
+ * await signInAsOperator(page, t.url);
+ */
+export async function signInAsOperator(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
+  await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
+}
+
+/**
+ * Fails unless the page is at most `width` px wide (it does not scroll sideways).
+ *
+ * @example
+ * await page.setViewportSize({ width: 390, height: 844 }); await expectFitsWidth(page, 390);
+ */
+export async function expectFitsWidth(page: Page, width: number): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+}
+
+/** A host and a Chromium page (1400×900) for it; `close` closes both. */
+export interface HostAndBrowser {
+  t: DashboardHost;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds everything, starts a dashboard host with `env` and Chromium (1400×900, not signed in yet).
+ *
+ * @example
+ * const session = await startHostAndBrowser({ PLATFORM_STATS_INTERVAL_MS: '300' });
+ * await signInAsOperator(session.page, session.t.url);
+ */
+export async function startHostAndBrowser(env: Record<string, string> = {}): Promise<HostAndBrowser> {
+  buildAll();
+  const t = await startDashboardHost(env);
+  const browser = await launchBrowser({ width: 1400, height: 900 });
+  return {
+    t,
+    page: browser.page,
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+/**
+ * Registers the hooks of a browser test: before all, {@link startHostAndBrowser} with `env`, then `setUp`
+ * (installations, events: it receives the host and page to keep), then signs in as the operator; after
+ * all, closes the browser and the host.
+ *
+ * @example
+ * let t: DashboardHost;
+ * let page: Page;
+ * useHostAndBrowser({}, async (session) => ({ t, page } = session));
+ */
+export function useHostAndBrowser(
+  env: Record<string, string>,
+  setUp: (session: HostAndBrowser) => Promise<unknown>,
+): void {
+  let session: HostAndBrowser | undefined;
+  beforeAll(async () => {
+    session = await startHostAndBrowser(env);
+    await setUp(session);
+    await signInAsOperator(session.page, session.t.url);
+  }, 90_000);
+  afterAll(() => session?.close());
+}
+
+/**
+ * Registers the hooks of a dashboard browser test: before all, {@link startDashboardSession} (hello's
+ * OAuth issuer at `issuerUrl()`, default a closed port; 15 s per browser action), handing the session to
+ * `keep`; after all, closes it.
+ *
+ * @example
+ * let page: Page;
+ * useDashboardSession({ receiverStatuses: [200], profilePrefix: 'x-' }, (session) => ({ page } = session));
+ */
+export function useDashboardSession(
+  options: { issuerUrl?: () => string; receiverStatuses: number[]; profilePrefix: string },
+  keep: (session: DashboardSession) => unknown,
+): void {
+  let session: DashboardSession | undefined;
+  beforeAll(async () => {
+    session = await startDashboardSession({
+      issuerUrl: options.issuerUrl?.() ?? 'http://127.0.0.1:9',
+      receiverStatuses: options.receiverStatuses,
+      profilePrefix: options.profilePrefix,
+      timeoutMs: 15_000,
+    });
+    await keep(session);
+  }, 90_000);
+  afterAll(() => session?.close());
 }

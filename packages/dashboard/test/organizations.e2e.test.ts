@@ -1,46 +1,29 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  type DashboardHost,
-  type DashboardSession,
-  SHOTS,
-  startDashboardSession,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, type DashboardHost, SHOTS, useDashboardSession } from './harness';
 
 // The dashboard as the operator of organizations, and as an organization (its token), in Chromium
 // against a real host.
-const TIMEOUT = 15_000;
-
 let t: DashboardHost;
 let context: BrowserContext;
 let page: Page;
-let session: DashboardSession | undefined;
 /** The organization token made in the UI ("ci"), and the installations made through the API. */
 let ciToken = '';
 let ciTokenId = '';
 let acmeInstallation = '';
 let globexInstallation = '';
+let receiverUrl = '';
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 const navLabels = () => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
 const fitsWidth = async (width: number) =>
   page.evaluate(() => document.documentElement.scrollWidth).then((w) => expect(w).toBeLessThanOrEqual(width));
 
-beforeAll(async () => {
-  session = await startDashboardSession({
-    issuerUrl: 'http://127.0.0.1:9',
-    receiverStatuses: [200],
-    profilePrefix: 'dashboard-organizations-',
-    timeoutMs: TIMEOUT,
-  });
+useDashboardSession({ receiverStatuses: [200], profilePrefix: 'dashboard-organizations-' }, (session) => {
   ({ t, context, page } = session);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
-}, 90_000);
-
-afterAll(async () => {
-  await session?.close();
+  receiverUrl = session.receiver.url;
+  return context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
 });
 
 describe('organizations in the dashboard (Chromium, real host)', () => {
@@ -130,7 +113,7 @@ describe('organizations in the dashboard (Chromium, real host)', () => {
       const installed = await t.api<{ id: string; owner?: string }>('POST', '/v1/installations', {
         integration: 'webhook',
         space,
-        configuration: { url: session?.receiver.url },
+        configuration: { url: receiverUrl },
       });
       expect(installed.status).toBe(201);
       expect(installed.body.owner).toBe(organization);
@@ -224,14 +207,10 @@ describe('organizations in the dashboard (Chromium, real host)', () => {
       const hook = await t.api<{ id: string }>('POST', '/v1/installations', {
         integration: 'webhook',
         space: 'phone-space',
-        configuration: { url: session?.receiver.url, space_content_updated: true },
+        configuration: { url: receiverUrl, space_content_updated: true },
       });
       expect(hook.status).toBe(201);
-      await t.api('POST', '/v1/events', {
-        type: 'space_content_updated',
-        spaceId: 'phone-space',
-        revisionId: 'r1',
-      });
+      await t.contentUpdated('phone-space', 'r1');
       await page.goto(`${t.url}/installations/${hook.body.id}`);
       await page.getByTestId('attempt').first().waitFor({ state: 'attached' });
       await page.getByTestId('delivery').first().locator('summary').click();

@@ -1,46 +1,23 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  buildAll,
-  type DashboardHost,
-  launchBrowser,
-  SHOTS,
-  startDashboardHost,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { type DashboardHost, expectFitsWidth, SHOTS, useHostAndBrowser } from './harness';
 
 // Choosing a webhook's signature scheme on its installation page, in Chromium against a real host: a wrong
 // combination is shown inline under its field (the host's verdict) and leaves the installation pending;
 // ed25519 shows the public key the API serves; the page fits 1400 and 390 px wide.
 
 let t: DashboardHost;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
 let id = '';
 
-beforeAll(async () => {
-  buildAll();
-  t = await startDashboardHost();
-  const installed = await t.api<{ id: string }>('POST', '/v1/installations', {
-    integration: 'webhook',
-    space: 'docs-signing',
-    configuration: { url: 'http://127.0.0.1:9/hook', space_content_updated: true },
-  });
-  id = installed.body.id;
-  browser = await launchBrowser({ width: 1400, height: 900 });
-  page = browser.page;
-  await page.goto(`${t.url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
-  await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+useHostAndBrowser({}, async (session) => {
+  ({ t, page } = session);
+  const configuration = { url: 'http://127.0.0.1:9/hook', space_content_updated: true };
+  id = await t.installWebhook({ space: 'docs-signing' }, configuration);
 });
 
-const fitsWidth = async (width: number) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+const fitsWidth = (width: number) => expectFitsWidth(page, width);
 
 describe('signature scheme on the installation page', () => {
   it('shows a wrong combination inline, then ed25519 with the public key of the API; fits 1400 and 390 px', async () => {

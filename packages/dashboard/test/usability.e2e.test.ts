@@ -1,14 +1,7 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  type DashboardHost,
-  type DashboardSession,
-  SHOTS,
-  startDashboardSession,
-  type startReceiver,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, type DashboardHost, SHOTS, type startReceiver, useDashboardSession } from './harness';
 
 // What a first-time operator tripped on in the dashboard, each checked in Chromium against a real host.
 const TIMEOUT = 15_000;
@@ -20,21 +13,10 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
-let session: DashboardSession | undefined;
-
-beforeAll(async () => {
-  session = await startDashboardSession({
-    issuerUrl: 'http://127.0.0.1:9',
-    receiverStatuses: [500, 500, 500, 500],
-    profilePrefix: 'dashboard-usability-',
-    timeoutMs: TIMEOUT,
-  });
-  ({ t, receiver, context, page } = session);
-}, 90_000);
-
-afterAll(async () => {
-  await session?.close();
-});
+useDashboardSession(
+  { receiverStatuses: [500, 500, 500, 500], profilePrefix: 'dashboard-usability-' },
+  (session) => ({ t, receiver, context, page } = session),
+);
 
 const signIn = async (target: Page, remember: boolean) => {
   await target.goto(`${t.url}/`);
@@ -86,11 +68,7 @@ describe('dashboard usability in Chromium', () => {
   });
 
   it('shows that a delivery row opens (aria-expanded) and the next attempt time of a queued one', async () => {
-    const event = await t.api('POST', '/v1/events', {
-      type: 'space_content_updated',
-      spaceId: 'required-docs',
-      revisionId: 'rev-1',
-    });
+    const event = await t.contentUpdated('required-docs', 'rev-1');
     expect(event.status).toBe(202);
     const row = page.getByTestId('delivery').first();
     // The receiver answers 500: between attempts the delivery waits, queued, for its next one.

@@ -1,15 +1,7 @@
 import { sampleEvent } from '@platform/events';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  buildAll,
-  type DashboardHost,
-  launchBrowser,
-  SHOTS,
-  startDashboardHost,
-  startReceiver,
-} from './harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type DashboardHost, expectFitsWidth, SHOTS, startReceiver, useHostAndBrowser } from './harness';
 
 /**
  * The endpoint settings of a webhook installation (docs/contracts.md "Endpoint settings") on its dashboard
@@ -18,43 +10,25 @@ import {
  * (credentials masked), and the filtered count shows in the delivery log. Screenshots at 1400 and 390 px.
  */
 let t: DashboardHost;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let id = '';
 
-beforeAll(async () => {
-  buildAll();
-  t = await startDashboardHost();
+useHostAndBrowser({}, async (session) => {
+  ({ t, page } = session);
   receiver = await startReceiver([]);
-  const res = await t.api<{ id: string }>('POST', '/v1/installations', {
-    integration: 'webhook',
-    site: 'site-endpoint',
-    configuration: {
-      url: receiver.url,
-      page_feedback: true,
-      filter: { field: 'feedback.rating', equals: 'bad' },
-    },
-  });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  id = res.body.id;
+  id = await t.installWebhook(
+    { site: 'site-endpoint' },
+    { url: receiver.url, page_feedback: true, filter: { field: 'feedback.rating', equals: 'bad' } },
+  );
   // One event the filter keeps out: the delivery log counts it.
   const event = sampleEvent('page_feedback', { site: 'site-endpoint' });
   await t.api('POST', '/v1/events', { ...event, feedback: { ...event.feedback, rating: 'good' } });
-  browser = await launchBrowser({ width: 1400, height: 900 });
-  page = browser.page;
-  await page.goto(`${t.url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
-  await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await t?.close();
 });
 
-const fitsWidth = async (width: number) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+afterAll(() => receiver?.close());
+
+const fitsWidth = (width: number) => expectFitsWidth(page, width);
 
 describe('endpoint settings in Chromium', () => {
   it('validates inline, saves, masks the credentials, and shows the filtered count; fits 1400 and 390 px', async () => {

@@ -5,6 +5,15 @@ import pg from 'pg';
 export const BACKENDS = ['sqlite', 'postgres'] as const;
 export type Backend = (typeof BACKENDS)[number];
 
+/**
+ * Each backend with each delivery mode: `[backend, mode name, PLATFORM_DELIVERY_THREAD]`, for the suites
+ * that run on both (`describe.each(BACKEND_MODES)('… (%s, %s)', (backend, _mode, thread) => …)`).
+ */
+export const BACKEND_MODES = BACKENDS.flatMap((backend) => [
+  [backend, 'delivery thread', '1'] as const,
+  [backend, 'main-thread delivery', '0'] as const,
+]);
+
 /** Where the PostgreSQL suites make their databases (a server with trust auth on loopback). */
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -229,6 +229,12 @@ describe.each(BACKENDS.flatMap((backend) => BROKERS.map(([kind, open]) => [backe
       );
       expect(list.deliveries.filter((d) => d.state !== 'succeeded')).toEqual([]);
       expect(new Set(list.deliveries.map((d) => d.eventId))).toEqual(new Set(accepted));
+      // The attempt log shows the broker's acknowledgement (no HTTP status, no error).
+      const last = list.deliveries[0]?.attempts.at(-1) as
+        | { acknowledged?: boolean; error?: string }
+        | undefined;
+      expect(last?.acknowledged).toBe(true);
+      expect(last?.error).toBeUndefined();
       const arrived = await broker.eventIds();
       // Every accepted event is in the broker; a repeat (a publish whose record the kill cut off) only
       // with an event id that was accepted.

@@ -1,10 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { bundleIntegration as bundle } from '@platform/bundler';
 import { type Logger, pino } from 'pino';
 import { loadConfig } from '../src/config.js';
@@ -87,9 +88,30 @@ export async function startTestHost(
   };
 }
 
-/** Bundles an integration folder's script with the project's one bundler (`platform build`'s). */
+/**
+ * Bundles an integration folder's script (`dir` relative to the repository, or absolute) with the
+ * project's one bundler (`platform build`'s).
+ *
+ * @example
+ * const code = await bundleIntegration('examples/hello', 'src/index.tsx');
+ */
 export async function bundleIntegration(dir: string, entry: string): Promise<string> {
-  return (await bundle(dir, { entry, mode: 'dev' })).code;
+  return (await bundle(resolve(repoRoot, dir), { entry, mode: 'dev' })).code;
+}
+
+/**
+ * What `platform deliveries list --installation <id>` prints (no colours) against a test host.
+ *
+ * @example
+ * expect(await cliDeliveriesList(t, id)).toContain('Endpoint disabled since');
+ */
+export async function cliDeliveriesList(t: TestHost, installationId: string): Promise<string> {
+  const cli = join(repoRoot, 'packages/cli/bin/platform.js');
+  const args = ['deliveries', 'list', '--installation', installationId, '--url', t.host.url];
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, ...args, '--token', ADMIN_TOKEN], {
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return stdout;
 }
 
 /** Reads a file of the repository. */

@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
 import {
@@ -7,7 +6,6 @@ import {
   eventually,
   type Receiver,
   readRepoFile,
-  repoRoot,
   startReceiver,
   startTestHost,
   type TestHost,
@@ -46,7 +44,7 @@ describe.each(BACKENDS)('%s', (backend) => {
   beforeAll(async () => {
     t = await startTestHost({ PLATFORM_INVOCATION_TIMEOUT_MS: '2000' }, backend);
     receiver = await startReceiver();
-    const bundle = await bundleIntegration(join(repoRoot, 'examples/hello'), 'src/index.tsx');
+    const bundle = await bundleIntegration('examples/hello', 'src/index.tsx');
     const published = await t.api('POST', '/v1/integrations', {
       manifest: await readRepoFile('examples/hello/platform-manifest.yaml'),
       bundle,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS } from './backends.js';
+import { BACKEND_MODES } from './backends.js';
 import {
   ADMIN_TOKEN,
   eventually,
@@ -17,12 +17,7 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-describe.each(
-  BACKENDS.flatMap((backend) => [
-    [backend, 'delivery thread', '1'],
-    [backend, 'main-thread delivery', '0'],
-  ]),
-)('GET /metrics (%s, %s)', (backend, _mode, thread) => {
+describe.each(BACKEND_MODES)('GET /metrics (%s, %s)', (backend, _mode, thread) => {
   let t: TestHost;
   let ok: Receiver;
   let failing: Receiver;

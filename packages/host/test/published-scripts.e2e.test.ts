@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
-import { bundleIntegration, readRepoFile, repoRoot, startTestHost, type TestHost } from './helpers.js';
+import { bundleIntegration, readRepoFile, startTestHost, type TestHost } from './helpers.js';
 
 /**
  * Published-page scripts (docs/published-scripts.md) end to end: the site-analytics example bundled and
@@ -39,7 +38,7 @@ describe.each(BACKENDS)('%s', (backend) => {
       backend,
     );
     manifest = await readRepoFile('examples/site-analytics/platform-manifest.yaml');
-    bundle = await bundleIntegration(join(repoRoot, 'examples/site-analytics'), 'src/index.ts');
+    bundle = await bundleIntegration('examples/site-analytics', 'src/index.ts');
   });
   afterAll(async () => {
     await t?.close();

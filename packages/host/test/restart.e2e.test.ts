@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestDatabase, type TestDatabase } from './backends.js';
+import { BACKEND_MODES, createTestDatabase, type TestDatabase } from './backends.js';
 import { ADMIN_TOKEN, buildWorkspace, type Receiver, spawnHostProcess, startReceiver } from './helpers.js';
 import { freeLoopbackPort } from './ports.js';
 
@@ -16,12 +16,7 @@ function spawnHost(dataDir: string, port: number, thread: string, databaseUrl: s
   });
 }
 
-describe.each(
-  BACKENDS.flatMap((backend) => [
-    [backend, 'delivery thread', '1'],
-    [backend, 'main-thread delivery', '0'],
-  ]),
-)('crash safety (kill -9), %s, %s', (backend, _mode, thread) => {
+describe.each(BACKEND_MODES)('crash safety (kill -9), %s, %s', (backend, _mode, thread) => {
   let dataDir: string;
   let database: TestDatabase | undefined;
   let receiver: Receiver;

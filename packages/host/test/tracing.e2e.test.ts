@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
@@ -7,7 +6,6 @@ import {
   bundleIntegration,
   eventually,
   type Receiver,
-  repoRoot,
   startReceiver,
   startTestHost,
   type TestHost,
@@ -65,7 +63,7 @@ function failOnce(): Parameters<typeof startReceiver>[0] {
 describe.each(BACKENDS)('%s', (backend) => {
   let bundle: string;
   beforeAll(async () => {
-    bundle = await bundleIntegration(join(repoRoot, 'packages/host/test/fixtures/traced'), 'src/index.ts');
+    bundle = await bundleIntegration('packages/host/test/fixtures/traced', 'src/index.ts');
   });
 
   /** Publishes the fixture and installs it and a webhook to `url` in `space`. */

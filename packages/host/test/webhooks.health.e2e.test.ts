@@ -1,16 +1,6 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS } from './backends.js';
-import {
-  ADMIN_TOKEN,
-  type Receiver,
-  repoRoot,
-  startReceiver,
-  startTestHost,
-  type TestHost,
-} from './helpers.js';
+import { BACKEND_MODES } from './backends.js';
+import { cliDeliveriesList, type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
 
 interface Delivery {
   id: string;
@@ -34,12 +24,7 @@ const DISABLE_AFTER_MS = 2000;
  * exhausted deliveries longer than PLATFORM_ENDPOINT_DISABLE_AFTER disables the endpoint, what arrives
  * meanwhile is kept (held, listed, never sent), and enabling it delivers or cancels what was kept.
  */
-describe.each(
-  BACKENDS.flatMap((backend) => [
-    [backend, 'delivery thread', '1'],
-    [backend, 'main-thread delivery', '0'],
-  ]),
-)('endpoint health (%s, %s)', (backend, _mode, thread) => {
+describe.each(BACKEND_MODES)('endpoint health (%s, %s)', (backend, _mode, thread) => {
   let t: TestHost;
   const receivers: Receiver[] = [];
 
@@ -50,7 +35,7 @@ describe.each(
         PLATFORM_ENDPOINT_DISABLE_AFTER: `${DISABLE_AFTER_MS / 1000}s`,
         PLATFORM_DELIVERY_THREAD: thread,
       },
-      backend as (typeof BACKENDS)[number],
+      backend,
     );
   });
   afterAll(async () => {
@@ -140,24 +125,10 @@ describe.each(
     }
 
     // The CLI says so.
-    const cli = await promisify(execFile)(
-      process.execPath,
-      [
-        join(repoRoot, 'packages/cli/bin/platform.js'),
-        'deliveries',
-        'list',
-        '--installation',
-        id,
-        '--url',
-        t.host.url,
-        '--token',
-        ADMIN_TOKEN,
-      ],
-      { env: { ...process.env, NO_COLOR: '1' } },
-    );
-    expect(cli.stdout).toContain('Endpoint disabled since');
-    expect(cli.stdout).toContain('2 new deliveries are kept (held)');
-    expect(cli.stdout.split('held (endpoint disabled)')).toHaveLength(3);
+    const cli = await cliDeliveriesList(t, id);
+    expect(cli).toContain('Endpoint disabled since');
+    expect(cli).toContain('2 new deliveries are kept (held)');
+    expect(cli.split('held (endpoint disabled)')).toHaveLength(3);
 
     ok.value = true;
     const enabled = await t.api<{ delivering: number; cancelled: number; endpoint: Endpoint }>(

@@ -1,19 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestDatabase, type TestDatabase } from './backends.js';
-import {
-  ADMIN_TOKEN,
-  type Receiver,
-  repoRoot,
-  startReceiver,
-  startTestHost,
-  type TestHost,
-} from './helpers.js';
+import { cliDeliveriesList, type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
 
 interface Delivery {
   id: string;
@@ -193,23 +184,9 @@ describe.each(BACKENDS)('retry schedules (%s)', (backend) => {
     expect(Date.parse(before.nextAttemptAt!) - end).toBeLessThanOrEqual(2.2 * 3_600_000);
 
     // The CLI shows when the next attempt is.
-    const cli = await promisify(execFile)(
-      process.execPath,
-      [
-        join(repoRoot, 'packages/cli/bin/platform.js'),
-        'deliveries',
-        'list',
-        '--installation',
-        hours,
-        '--url',
-        t.host.url,
-        '--token',
-        ADMIN_TOKEN,
-      ],
-      { env: { ...process.env, NO_COLOR: '1' } },
-    );
-    expect(cli.stdout).toContain(`queued`);
-    expect(cli.stdout).toContain(`next attempt at ${before.nextAttemptAt}`);
+    const cli = await cliDeliveriesList(t, hours);
+    expect(cli).toContain(`queued`);
+    expect(cli).toContain(`next attempt at ${before.nextAttemptAt}`);
 
     // Restart on the same data: the stored jobs are all there is.
     await t.host.stop();

@@ -16,6 +16,13 @@ async function call(handler: (r: Request) => Promise<Response>, req: SentRequest
   return { status: res.status, headers: res.headers, json: (await res.json()) as unknown };
 }
 
+/** A promise (`gate`) that resolves when `release()` is called. */
+function gated(): { gate: Promise<void>; release: () => void } {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => (release = r));
+  return { gate, release };
+}
+
 describe('createWebhookHandler (fetch style)', () => {
   receiverContract(async (options: WebhookHandlerOptions) => {
     const handler = createWebhookHandler(options);
@@ -24,8 +31,7 @@ describe('createWebhookHandler (fetch style)', () => {
 
   it('runs onEvent once for concurrent redeliveries and reports the rest as duplicates', async () => {
     let calls = 0;
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => (release = r));
+    const { gate, release } = gated();
     const handler = createWebhookHandler({
       secret: SECRET,
       onEvent: async () => {
@@ -48,8 +54,7 @@ describe('createWebhookHandler (fetch style)', () => {
 
   it('lets a concurrent redelivery process the event when the first attempt fails', async () => {
     let calls = 0;
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => (release = r));
+    const { gate, release } = gated();
     const handler = createWebhookHandler({
       secret: SECRET,
       onError: () => {},

@@ -34,44 +34,73 @@ async function readNodeBody(req: NodeWebhookRequest, max: number): Promise<Uint8
   if (req.readableEnded || (preset !== undefined && preset !== null && !req.readable)) {
     throw new WebhookRequestError('body_already_parsed', 500, PARSED_HINT);
   }
+  const chunks = await readCappedBody(req, max, {
+    tooLarge: () => tooLarge(max),
+    unreadable: () =>
+      new WebhookRequestError('body_read_failed', 400, 'The request body could not be read completely.'),
+  });
+  return concatBytes(chunks);
+}
+
+/**
+ * The chunks of a Node request body, refusing more than `maxBytes` (declared in `Content-Length` or
+ * actually sent) with `errors.tooLarge()`; the rest of an oversized body is drained unread so the
+ * connection can still answer. A read error, or a connection closed before the end of the body,
+ * rejects with `errors.unreadable(cause)`. The caller decodes the chunks (bytes, or UTF-8 text).
+ * Used by this package's receivers and by the host's JSON body reader.
+ *
+ * @example
+ * const chunks = await readCappedBody(req, 1024 * 1024, {
+ *   tooLarge: () => new Error('too large'),
+ *   unreadable: (cause) => new Error(`unreadable: ${cause.message}`),
+ * });
+ * const bytes = concatBytes(chunks);
+ */
+export function readCappedBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  errors: { tooLarge: () => Error; unreadable: (cause: Error) => Error },
+): Promise<Uint8Array[]> {
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > max) {
-    req.resume();
-    throw tooLarge(max);
+  if (declared > maxBytes) {
+    req.resume(); // let the rest drain so the connection can answer
+    return Promise.reject(errors.tooLarge());
   }
-  return new Promise<Uint8Array>((resolve, reject) => {
+  return new Promise<Uint8Array[]>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let total = 0;
-    const cleanup = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
     const onData = (chunk: Uint8Array | string): void => {
       const bytes = typeof chunk === 'string' ? utf8(chunk) : chunk;
       total += bytes.byteLength;
-      if (total > max) {
+      if (total > maxBytes) {
         // Stop buffering but keep draining (without storing) so the 413 can still be written.
         cleanup();
         req.resume();
-        reject(tooLarge(max));
+        reject(errors.tooLarge());
         return;
       }
       chunks.push(bytes);
     };
     const onEnd = (): void => {
       cleanup();
-      resolve(concatBytes(chunks));
+      resolve(chunks);
     };
-    const onError = (): void => {
+    const onError = (error: Error): void => {
       cleanup();
-      reject(
-        new WebhookRequestError('body_read_failed', 400, 'The request body could not be read completely.'),
-      );
+      reject(errors.unreadable(error));
+    };
+    // The client went away before the end of its body: nothing to answer, but do not wait forever.
+    const onClose = (): void => onError(new Error('the connection closed before the end of the body'));
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 

@@ -43,7 +43,9 @@ export function formatAttempt(
       ? ok
         ? c.green(String(attempt.statusCode))
         : c.red(String(attempt.statusCode))
-      : c.red(attempt.error ?? 'error');
+      : attempt.acknowledged
+        ? c.green('acknowledged')
+        : c.red(attempt.error ?? 'error');
   const series = attempt.series > 1 ? ` (redelivery ${attempt.series - 1})` : '';
   return `${c.dim(time)} ${c.bold(delivery.eventType)} ${delivery.eventId} ${c.dim(delivery.id)} attempt ${attempt.number}${series} → ${result} ${c.dim(`(${attempt.durationMs} ms)`)}\n`;
 }

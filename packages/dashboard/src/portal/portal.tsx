@@ -1,12 +1,13 @@
 /** @jsxImportSource preact */
 import { useMemo, useState } from 'preact/hooks';
-import { type ApiCall, createApiClient, describeError, type Installation } from '../app/api';
+import { type ApiCall, createApiClient, type Installation } from '../app/api';
+import { useAction } from '../app/controls';
 import { DeliveryLog } from '../app/pages/deliveries';
 import { WebhookSecret } from '../app/pages/webhook-secret';
 import { WebhookSigning } from '../app/pages/webhook-signing';
 import { EmptyState, ErrorNotice, StatusBadge, useLoad } from '../app/ui';
 import type { PortalLink } from './link';
-import { EndpointSettings, placeOf } from './settings';
+import { EndpointSettings, type InstallationProps, placeOf } from './settings';
 
 /** How often the delivery log is refreshed while the page is visible. */
 const POLL_MS = 2000;
@@ -33,22 +34,17 @@ export function PortalProblem({ title, message }: { title: string; message: stri
 
 function SendTestEvent({ client, installationId }: { client: ApiCall; installationId: string }) {
   const [note, setNote] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const send = async () => {
-    setBusy(true);
-    try {
+    const ok = await run(async () => {
       const delivery = await client('POST /v1/installations/{id}/test', {
         params: { id: installationId },
         body: {},
       });
       setNote(`Test event ${delivery.eventType} queued: it appears in the deliveries below.`);
-      setError(null);
-    } catch (e) {
+    });
+    if (!ok) {
       setNote('');
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
     }
   };
   return (
@@ -64,15 +60,7 @@ function SendTestEvent({ client, installationId }: { client: ApiCall; installati
   );
 }
 
-function InstallationView({
-  client,
-  installation,
-  onSaved,
-}: {
-  client: ApiCall;
-  installation: Installation;
-  onSaved(updated: Installation): void;
-}) {
+function InstallationView({ client, installation, onSaved }: InstallationProps) {
   const url = typeof installation.configuration.url === 'string' ? installation.configuration.url : '';
   return (
     <div class="portal-installation" data-testid="portal-installation">

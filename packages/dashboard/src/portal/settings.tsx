@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { type ApiCall, describeError, type Installation } from '../app/api';
+import type { ApiCall, Installation } from '../app/api';
+import { useAction } from '../app/controls';
 import { ErrorNotice } from '../app/ui';
 
 /** One event a webhook installation can select (a boolean of the webhook integration's configuration). */
@@ -51,6 +52,13 @@ export function placeOf(
   return `Organization ${installation.organization ?? ''}`.trim();
 }
 
+/** What the portal's views of one installation take: the API client, the installation, and who to tell when it is saved. */
+export interface InstallationProps {
+  client: ApiCall;
+  installation: Installation;
+  onSaved(updated: Installation): void;
+}
+
 /**
  * The form of a webhook installation's URL and selected events: saved with `PATCH /v1/installations/{id}`
  * (`{configuration: {url, <event>: boolean}}`); the host's validation errors are shown by their field.
@@ -58,46 +66,33 @@ export function placeOf(
  * @example
  * <EndpointSettings client={client} installation={installation} onSaved={(i) => setInstallation(i)} />
  */
-export function EndpointSettings({
-  client,
-  installation,
-  onSaved,
-}: {
-  client: ApiCall;
-  installation: Installation;
-  onSaved(updated: Installation): void;
-}) {
+export function EndpointSettings({ client, installation, onSaved }: InstallationProps) {
   const events = eventsOf(installation);
   const config = installation.configuration;
   const [url, setUrl] = useState(typeof config.url === 'string' ? config.url : '');
   const [selected, setSelected] = useState<Record<string, boolean>>(() =>
     Object.fromEntries(events.map((e) => [e.key, config[e.key] === true])),
   );
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
   const urlError = installation.configurationErrors.find((e) => e.key === 'url')?.message;
 
   const save = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    try {
+    const ok = await run(async () => {
       const updated = await client('PATCH /v1/installations/{id}', {
         params: { id: installation.id },
         body: { configuration: { url: url.trim(), ...selected } },
       });
       onSaved(updated);
-      setError(null);
       setNote(
         updated.configurationErrors.length
           ? 'Saved, but the webhook is not active until the problems above are fixed.'
           : 'Saved: the next events go to this URL.',
       );
-    } catch (e) {
+    });
+    if (!ok) {
       setNote('');
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
     }
   };
 

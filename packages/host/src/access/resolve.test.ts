@@ -48,6 +48,24 @@ function resolver(): TokenResolver {
 }
 
 /** Stores an organization token of acme and answers it. */
+/** Stores a portal session of organization acme made by the operator (at `now`, default T0); its token. */
+async function storeSession(session: {
+  id: string;
+  installationId: string | null;
+  expiresAt: number;
+  now?: number;
+}): Promise<string> {
+  const token = randomToken('pps_');
+  await storage.accessTokens.createSession({
+    tokenHash: hashToken(token),
+    organizationId: 'acme',
+    createdBy: 'operator',
+    ...session,
+    now: session.now ?? T0,
+  });
+  return token;
+}
+
 async function storeToken(
   overrides: { expiresAt?: number | null; scopes?: string[]; id?: string } = {},
 ): Promise<{ token: string; id: string }> {
@@ -136,16 +154,7 @@ describe('createTokenResolver', () => {
   });
 
   it('resolves a portal session of an installation', async () => {
-    const token = randomToken('pps_');
-    await storage.accessTokens.createSession({
-      id: 'psn_1',
-      tokenHash: hashToken(token),
-      organizationId: 'acme',
-      installationId: 'inst_1',
-      expiresAt: T0 + 60_000,
-      createdBy: 'operator',
-      now: T0,
-    });
+    const token = await storeSession({ id: 'psn_1', installationId: 'inst_1', expiresAt: T0 + 60_000 });
     expect(await resolver().resolve(token)).toEqual({
       kind: 'portal',
       sessionId: 'psn_1',
@@ -159,16 +168,7 @@ describe('createTokenResolver', () => {
   it('refuses a revoked token and a revoked session, saying so', async () => {
     const { token, id } = await storeToken();
     await storage.accessTokens.revokeToken(id, T0);
-    const session = randomToken('pps_');
-    await storage.accessTokens.createSession({
-      id: 'psn_2',
-      tokenHash: hashToken(session),
-      organizationId: 'acme',
-      installationId: null,
-      expiresAt: T0 + 60_000,
-      createdBy: 'operator',
-      now: T0,
-    });
+    const session = await storeSession({ id: 'psn_2', installationId: null, expiresAt: T0 + 60_000 });
     await storage.accessTokens.revokeSession('psn_2', T0);
     const r = resolver();
     expect(refusal(await r.resolve(token))).toBe(
@@ -195,14 +195,10 @@ describe('createTokenResolver', () => {
   });
 
   it('refuses an expired portal session', async () => {
-    const token = randomToken('pps_');
-    await storage.accessTokens.createSession({
+    const token = await storeSession({
       id: 'psn_3',
-      tokenHash: hashToken(token),
-      organizationId: 'acme',
       installationId: null,
       expiresAt: T0 - 1,
-      createdBy: 'operator',
       now: T0 - 60_000,
     });
     expect(refusal(await resolver().resolve(token))).toBe(

@@ -1,4 +1,5 @@
 import { IncomingMessage } from 'node:http';
+import { readCappedBody } from '@platform/webhooks/node';
 import type { MiddlewareHandler } from 'hono';
 import { HttpError } from '../errors.js';
 import type { HostEnv } from './app-types.js';
@@ -49,46 +50,14 @@ function tooLarge(maxBytes: number): HttpError {
  * @example
  * const text = await readText(incoming, MAX_JSON_BODY_BYTES);
  */
-export function readText(incoming: IncomingMessage, maxBytes: number): Promise<string> {
-  const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
-  if (declared > maxBytes) {
-    incoming.resume(); // let the rest drain so the connection can answer
-    return Promise.reject(tooLarge(maxBytes));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        incoming.resume();
-        reject(tooLarge(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(
-        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-      );
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(new HttpError(400, 'invalid_request', `The request body could not be read: ${error.message}`));
-    };
-    // The client went away before the end of its body: nothing to answer, but do not wait forever.
-    const onClose = () => onError(new Error('the connection closed before the end of the body'));
-    const cleanup = () => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onError);
-      incoming.off('close', onClose);
-    };
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('error', onError);
-    incoming.on('close', onClose);
+export async function readText(incoming: IncomingMessage, maxBytes: number): Promise<string> {
+  const chunks = await readCappedBody(incoming, maxBytes, {
+    tooLarge: () => tooLarge(maxBytes),
+    unreadable: (error) =>
+      new HttpError(400, 'invalid_request', `The request body could not be read: ${error.message}`),
   });
+  const [only] = chunks;
+  if (chunks.length === 1 && only)
+    return Buffer.from(only.buffer, only.byteOffset, only.byteLength).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
 }

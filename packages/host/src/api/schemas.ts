@@ -142,6 +142,9 @@ export const Attempt = z
     startedAt: z.string(),
     durationMs: z.number(),
     statusCode: z.number().int().optional(),
+    acknowledged: z.literal(true).optional().openapi({
+      description: "a broker destination's acknowledgement (no HTTP status): docs/destinations.md",
+    }),
     error: z.string().optional(),
     responseExcerpt: z.string().optional(),
   })

@@ -77,6 +77,7 @@ export function deliveryView(job: JobWithAttempts, endpointDisabled = false) {
       startedAt: new Date(a.startedAt).toISOString(),
       durationMs: a.durationMs,
       ...(a.statusCode === null ? {} : { statusCode: a.statusCode }),
+      ...(a.statusCode === null && a.error === null ? { acknowledged: true as const } : {}),
       ...(a.error === null ? {} : { error: a.error }),
       ...(a.responseExcerpt === null ? {} : { responseExcerpt: a.responseExcerpt }),
     })),

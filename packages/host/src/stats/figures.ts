@@ -64,14 +64,18 @@ export function emptyFigures(): Figures {
  * @example
  * outcomeOf({ statusCode: 503, errorCode: null, number: 1 }); // 'retried'
  * outcomeOf({ statusCode: 503, errorCode: null, number: 4 }); // 'failed' (exhausted)
+ * outcomeOf({ statusCode: null, errorCode: null, number: 1 }); // 'succeeded' (a broker's acknowledgement)
  */
 export function outcomeOf(
   attempt: Pick<AttemptFact, 'statusCode' | 'errorCode' | 'number'>,
 ): 'succeeded' | 'retried' | 'failed' {
+  // Neither a status nor an error: a broker destination acknowledged the message (delivery/policy.ts).
   const outcome: AttemptOutcome =
     attempt.statusCode !== null
       ? { statusCode: attempt.statusCode }
-      : { error: { code: attempt.errorCode ?? 'network_error' } };
+      : attempt.errorCode === null
+        ? { acknowledged: true }
+        : { error: { code: attempt.errorCode } };
   const decision = decide(attempt.number, classify(outcome), () => 0);
   if (!('state' in decision)) return 'retried';
   return decision.state === 'succeeded' ? 'succeeded' : 'failed';

@@ -56,6 +56,10 @@ describe('figures', () => {
     expect(outcomeOf(fact({ statusCode: 404 }))).toBe('failed');
     expect(outcomeOf(fact({ statusCode: null, errorCode: 'timeout' }))).toBe('retried');
     expect(outcomeOf(fact({ statusCode: null, errorCode: 'target_blocked' }))).toBe('failed');
+    // a broker destination's acknowledgement: neither a status nor an error
+    expect(outcomeOf(fact({ statusCode: null, errorCode: null }))).toBe('succeeded');
+    expect(outcomeOf(fact({ statusCode: null, errorCode: 'broker_unavailable' }))).toBe('retried');
+    expect(outcomeOf(fact({ statusCode: null, errorCode: 'broker_rejected' }))).toBe('failed');
   });
 
   it('sums per installation and host-wide; only a first attempt of the first series counts as accepted → first', () => {

@@ -72,6 +72,11 @@ export function formatValue(value: number | null, unit: ChartData['unit']): stri
 export function chartsOf(stats: DeliveryStats): ChartData[] {
   const xs = stats.buckets.map((b) => Date.parse(b.at) / 1000);
   const pick = (f: (b: DeliveryStats['buckets'][number]) => number | null) => stats.buckets.map(f);
+  /** One line per percentile of the figure `of` a bucket. */
+  const percentiles = (
+    of: (b: DeliveryStats['buckets'][number]) => DeliveryStats['buckets'][number]['duration'],
+    which: ReadonlyArray<'p50' | 'p95' | 'p99'>,
+  ): Line[] => which.map((p) => ({ label: p, color: COLORS[p], values: pick((b) => of(b)[p]) }));
   const per = perBucket(stats.bucketSeconds);
   return [
     {
@@ -97,21 +102,14 @@ export function chartsOf(stats: DeliveryStats): ChartData[] {
       title: 'Attempt duration',
       xs,
       unit: 'ms',
-      lines: [
-        { label: 'p50', color: COLORS.p50, values: pick((b) => b.duration.p50) },
-        { label: 'p95', color: COLORS.p95, values: pick((b) => b.duration.p95) },
-        { label: 'p99', color: COLORS.p99, values: pick((b) => b.duration.p99) },
-      ],
+      lines: percentiles((b) => b.duration, ['p50', 'p95', 'p99']),
     },
     {
       id: 'first-attempt',
       title: 'Accepted → first attempt',
       xs,
       unit: 'ms',
-      lines: [
-        { label: 'p50', color: COLORS.p50, values: pick((b) => b.firstAttempt.p50) },
-        { label: 'p99', color: COLORS.p99, values: pick((b) => b.firstAttempt.p99) },
-      ],
+      lines: percentiles((b) => b.firstAttempt, ['p50', 'p99']),
     },
     {
       id: 'backlog',

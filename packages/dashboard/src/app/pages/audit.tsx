@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from 'preact/hooks';
 import { type AuditEntry, api, describeError } from '../api';
+import { TableHead } from '../controls';
 import { isOperator, usePrincipal } from '../session';
 import { EmptyState, ErrorNotice, useLoad, When } from '../ui';
 
@@ -198,15 +199,7 @@ export function AuditPage() {
       ) : null}
       {entries.length ? (
         <table class="table stack audit" aria-label="Audit entries">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Resource</th>
-              <th scope="col">What changed</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Time', 'Who', 'Action', 'Resource', 'What changed']} />
           <tbody>
             {entries.map((e) => (
               <tr key={e.id}>

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, type Delivery, describeError } from '../api';
+import { InlineField, TableHead, useAction } from '../controls';
 import { EmptyState, ErrorNotice, StatusBadge, Time, usePolling } from '../ui';
 import { EndpointHealthNotice } from './endpoint-health';
 
@@ -11,15 +12,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
   return (
     <table class="attempts">
       <caption class="sr-only">Attempts</caption>
-      <thead>
-        <tr>
-          <th scope="col">Attempt</th>
-          <th scope="col">Started</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Result</th>
-          <th scope="col">Response</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Attempt', 'Started', 'Duration', 'Result', 'Response']} />
       <tbody>
         {delivery.attempts.map((a) => (
           <tr key={`${a.series}-${a.number}`} data-testid="attempt">
@@ -37,6 +30,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
                   HTTP {a.statusCode}
                 </span>
               ) : null}
+              {a.acknowledged ? <span class="code code-ok">acknowledged by the broker</span> : null}
               {a.error ? <span class="code code-bad">{a.error}</span> : null}
             </td>
             <td data-label="Response">
@@ -64,22 +58,15 @@ function DeliveryRow({
   onChanged(): void;
   client: ApiCall;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const finished = delivery.state !== 'queued' && delivery.state !== 'running';
   const redeliver = async () => {
-    setBusy(true);
-    try {
+    await run(async () => {
       await client('POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver', {
         params: { id: installationId, deliveryId: delivery.id },
       });
-      setError(null);
       onChanged();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const last = delivery.attempts[delivery.attempts.length - 1];
   // Controlled, so the row stays open across the live refreshes, and says so (aria-expanded).
@@ -106,9 +93,11 @@ function DeliveryRow({
             {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? '' : 's'}
             {last?.statusCode !== undefined
               ? ` · last HTTP ${last.statusCode}`
-              : last?.error
-                ? ` · last: ${last.error}`
-                : ''}
+              : last?.acknowledged
+                ? ' · acknowledged by the broker'
+                : last?.error
+                  ? ` · last: ${last.error}`
+                  : ''}
           </span>
           {delivery.state === 'queued' && delivery.nextAttemptAt ? (
             <span class="next-attempt" data-testid="next-attempt">
@@ -158,15 +147,13 @@ function toIso(local: string): string | undefined {
 /** A labelled local date-and-time input of the redelivery range. */
 function TimeField(props: { id: string; label: string; value: string; onChange: (value: string) => void }) {
   return (
-    <div class="field-inline">
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        type="datetime-local"
-        value={props.value}
-        onInput={(e) => props.onChange((e.currentTarget as HTMLInputElement).value)}
-      />
-    </div>
+    <InlineField
+      id={props.id}
+      label={props.label}
+      type="datetime-local"
+      value={props.value}
+      onValue={props.onChange}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { type ApiCall, describeError } from '../api';
+import type { ApiCall } from '../api';
+import { useAction } from '../controls';
 import { ErrorNotice, Time } from '../ui';
 
 /** The endpoint's health as `GET /v1/installations/{id}/deliveries` tells it. */
@@ -30,8 +31,7 @@ export function EndpointHealthNotice({
   onChanged(): void;
 }) {
   const [kept, setKept] = useState<'deliver' | 'cancel'>('deliver');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const [result, setResult] = useState('');
   if (!endpoint.disabled) {
     if (!endpoint.failingSince) return result ? <p role="status">{result}</p> : null;
@@ -47,8 +47,7 @@ export function EndpointHealthNotice({
   }
   const enable = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    try {
+    await run(async () => {
       const answer = await client('POST /v1/installations/{id}/endpoint/enable', {
         params: { id: installationId },
         body: { held: kept },
@@ -58,13 +57,8 @@ export function EndpointHealthNotice({
           ? `Enabled. ${answer.cancelled} kept deliver${answer.cancelled === 1 ? 'y' : 'ies'} cancelled.`
           : `Enabled. ${answer.delivering} kept deliver${answer.delivering === 1 ? 'y is' : 'ies are'} being sent.`,
       );
-      setError(null);
       onChanged();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div class="alert alert-error endpoint-disabled" role="alert" data-testid="endpoint-disabled">

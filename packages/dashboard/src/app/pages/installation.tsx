@@ -1,10 +1,11 @@
 /** @jsxImportSource preact */
 import { useCallback, useState } from 'preact/hooks';
-import { api, describeError, type Installation } from '../api';
+import { api, type Installation } from '../api';
 import { DeliveryCharts } from '../charts/delivery-charts';
 import { configFields, configurationComponentOf } from '../config-fields';
 import { ConfigForm } from '../config-form';
 import { LiveComponent } from '../contentkit';
+import { useAction } from '../controls';
 import { navigate } from '../router';
 import { can, usePrincipal } from '../session';
 import { BackToInstallations, ErrorNotice, StatusBadge, useLoad } from '../ui';
@@ -34,25 +35,20 @@ function Actions({
   onChange(i: Installation): void;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run: runAction } = useAction();
   const run = async (what: 'pause' | 'resume' | 'uninstall') => {
-    setBusy(true);
-    try {
-      const params = { id: installation.id };
-      if (what === 'uninstall') {
-        await api('DELETE /v1/installations/{id}', { params });
-        navigate('/installations');
-        return;
-      }
-      onChange(await api(`POST /v1/installations/{id}/${what}`, { params }));
-      setError(null);
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-      setConfirming(false);
-    }
+    await runAction(
+      async () => {
+        const params = { id: installation.id };
+        if (what === 'uninstall') {
+          await api('DELETE /v1/installations/{id}', { params });
+          navigate('/installations');
+          return;
+        }
+        onChange(await api(`POST /v1/installations/{id}/${what}`, { params }));
+      },
+      () => setConfirming(false),
+    );
   };
   return (
     <div class="actions">

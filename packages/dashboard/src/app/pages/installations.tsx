@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, type Installation } from '../api';
+import { InlineField, TableHead } from '../controls';
 import { navigate } from '../router';
 import { isOperator, usePrincipal } from '../session';
 import { EmptyState, ErrorNotice, Link, StatusBadge, Time, useLoad } from '../ui';
@@ -36,40 +37,11 @@ export function InstallationsPage() {
         </EmptyState>
       ) : null}
       {data.data?.installations.length ? (
-        <table class="table stack">
-          <thead>
-            <tr>
-              <th scope="col">Integration</th>
-              <th scope="col">Installed in</th>
-              <th scope="col">Status</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.data.installations.map((i) => (
-              <tr key={i.id}>
-                <td data-label="Integration">
-                  <Link href={`/installations/${encodeURIComponent(i.id)}`}>
-                    {data.data?.titles.get(i.integration) ?? i.integration}
-                  </Link>
-                  <div class="meta">
-                    <code>{i.id}</code>
-                  </div>
-                </td>
-                <td data-label="Installed in">
-                  {placeOfInstallation(i)}
-                  {operator ? <div class="meta">{ownerOfInstallation(i)}</div> : null}
-                </td>
-                <td data-label="Status">
-                  <StatusBadge status={i.status} />
-                </td>
-                <td data-label="Updated">
-                  <Time iso={i.updatedAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <InstallationsTable
+          installations={data.data.installations}
+          titleOf={(name) => data.data?.titles.get(name) ?? name}
+          withOwner={operator}
+        />
       ) : null}
       {operator ? (
         <section class="card" aria-labelledby="spaces-title">
@@ -93,15 +65,13 @@ export function InstallationsPage() {
               if (space.trim()) navigate(`/spaces/${encodeURIComponent(space.trim())}`);
             }}
           >
-            <div class="field-inline">
-              <label for="open-space">Space id</label>
-              <input
-                id="open-space"
-                value={space}
-                placeholder="e.g. docs"
-                onInput={(e) => setSpace((e.currentTarget as HTMLInputElement).value)}
-              />
-            </div>
+            <InlineField
+              id="open-space"
+              label="Space id"
+              value={space}
+              placeholder="e.g. docs"
+              onValue={setSpace}
+            />
             <button type="submit" class="btn btn-secondary" disabled={!space.trim()}>
               Open editor
             </button>
@@ -109,5 +79,52 @@ export function InstallationsPage() {
         </section>
       ) : null}
     </main>
+  );
+}
+
+/**
+ * A table of installations: each linked to its page (by `titleOf` its integration's name), where it is
+ * installed (and, `withOwner`, who owns it), its status and when it last changed.
+ *
+ * @example
+ * <InstallationsTable installations={list} label="Installations of the organization" withOwner={false} />
+ */
+export function InstallationsTable({
+  installations,
+  titleOf = (name) => name,
+  withOwner,
+  label,
+}: {
+  installations: Installation[];
+  titleOf?: (integration: string) => string;
+  withOwner: boolean;
+  label?: string;
+}) {
+  return (
+    <table class="table stack" aria-label={label}>
+      <TableHead columns={['Integration', 'Installed in', 'Status', 'Updated']} />
+      <tbody>
+        {installations.map((i) => (
+          <tr key={i.id}>
+            <td data-label="Integration">
+              <Link href={`/installations/${encodeURIComponent(i.id)}`}>{titleOf(i.integration)}</Link>
+              <div class="meta">
+                <code>{i.id}</code>
+              </div>
+            </td>
+            <td data-label="Installed in">
+              {placeOfInstallation(i)}
+              {withOwner ? <div class="meta">{ownerOfInstallation(i)}</div> : null}
+            </td>
+            <td data-label="Status">
+              <StatusBadge status={i.status} />
+            </td>
+            <td data-label="Updated">
+              <Time iso={i.updatedAt} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, describeError, type Integration } from '../api';
+import { api, type Integration } from '../api';
+import { useAction } from '../controls';
 import { markdownToSafeHtml } from '../markdown';
 import { navigate } from '../router';
 import { scopeInWords, visibilityInWords } from '../scopes';
@@ -31,8 +32,7 @@ function Icon({ integration }: { integration: Integration }) {
 function InstallForm({ integration }: { integration: Integration }) {
   const [where, setWhere] = useState<Where>('space');
   const [target, setTarget] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const base = `install-${integration.name}`;
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -40,16 +40,12 @@ function InstallForm({ integration }: { integration: Integration }) {
       setError(`Enter the id of the ${where} to install into.`);
       return;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       const installation = await api('POST /v1/installations', {
         body: { integration: integration.name, [where]: target.trim(), configuration: {} },
       });
       navigate(`/installations/${encodeURIComponent(installation.id)}`);
-    } catch (e) {
-      setError(describeError(e));
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="install-form" onSubmit={(e) => void submit(e)} aria-label={`Install ${integration.title}`}>

@@ -1,8 +1,8 @@
 /** @jsxImportSource preact */
 import { api } from '../api';
 import { isOperator, usePrincipal } from '../session';
-import { EmptyState, ErrorNotice, Link, StatusBadge, Time, useLoad, When } from '../ui';
-import { placeOfInstallation } from './installation';
+import { EmptyState, ErrorNotice, Link, useLoad, When } from '../ui';
+import { InstallationsTable } from './installations';
 import { TokensSection } from './tokens';
 
 function Resources({ organization }: { organization: string }) {
@@ -77,35 +77,11 @@ function Installations({ organization }: { organization: string }) {
       <ErrorNotice message={data.error} onRetry={() => void data.reload()} />
       {data.data?.length === 0 ? <EmptyState title="This organization owns no installation." /> : null}
       {data.data?.length ? (
-        <table class="table stack" aria-label="Installations of the organization">
-          <thead>
-            <tr>
-              <th scope="col">Integration</th>
-              <th scope="col">Installed in</th>
-              <th scope="col">Status</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.data.map((i) => (
-              <tr key={i.id}>
-                <td data-label="Integration">
-                  <Link href={`/installations/${encodeURIComponent(i.id)}`}>{i.integration}</Link>
-                  <div class="meta">
-                    <code>{i.id}</code>
-                  </div>
-                </td>
-                <td data-label="Installed in">{placeOfInstallation(i)}</td>
-                <td data-label="Status">
-                  <StatusBadge status={i.status} />
-                </td>
-                <td data-label="Updated">
-                  <Time iso={i.updatedAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <InstallationsTable
+          installations={data.data}
+          label="Installations of the organization"
+          withOwner={false}
+        />
       ) : null}
     </section>
   );

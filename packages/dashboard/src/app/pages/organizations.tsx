@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { api } from '../api';
+import { InlineField, TableHead, useAction } from '../controls';
 import { navigate } from '../router';
 import { EmptyState, ErrorNotice, Link, useLoad, When } from '../ui';
 
@@ -9,8 +10,7 @@ const ID_RULE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 function CreateOrganization({ onCreated }: { onCreated(): void }) {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
     const trimmed = id.trim();
@@ -20,17 +20,13 @@ function CreateOrganization({ onCreated }: { onCreated(): void }) {
       );
       return;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       const created = await api('POST /v1/organizations', {
         body: { id: trimmed, ...(name.trim() ? { name: name.trim() } : {}) },
       });
       onCreated();
       navigate(`/organizations/${encodeURIComponent(created.id)}`);
-    } catch (e) {
-      setError(describeError(e));
-      setBusy(false);
-    }
+    });
   };
   return (
     <section class="card" aria-labelledby="new-org-title">
@@ -40,29 +36,25 @@ function CreateOrganization({ onCreated }: { onCreated(): void }) {
         <code>organization</code> of a manifest). Its id is what tokens, installations and the audit log name.
       </p>
       <form class="stack-form" onSubmit={(e) => void submit(e)} noValidate>
-        <div class="field-inline">
-          <label for="org-id">Id</label>
-          <input
-            id="org-id"
-            value={id}
-            placeholder="e.g. acme"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'org-error' : undefined}
-            onInput={(e) => {
-              setId((e.currentTarget as HTMLInputElement).value);
-              setError(null);
-            }}
-          />
-        </div>
-        <div class="field-inline">
-          <label for="org-name">Name</label>
-          <input
-            id="org-name"
-            value={name}
-            placeholder="optional, e.g. Acme Inc."
-            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          />
-        </div>
+        <InlineField
+          id="org-id"
+          label="Id"
+          value={id}
+          placeholder="e.g. acme"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'org-error' : undefined}
+          onValue={(value) => {
+            setId(value);
+            setError(null);
+          }}
+        />
+        <InlineField
+          id="org-name"
+          label="Name"
+          value={name}
+          placeholder="optional, e.g. Acme Inc."
+          onValue={setName}
+        />
         <button type="submit" class="btn btn-primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create organization'}
         </button>
@@ -94,13 +86,7 @@ export function OrganizationsPage() {
       ) : null}
       {organizations.length ? (
         <table class="table stack" aria-label="Organizations">
-          <thead>
-            <tr>
-              <th scope="col">Organization</th>
-              <th scope="col">Id</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Organization', 'Id', 'Created']} />
           <tbody>
             {organizations.map((o) => (
               <tr key={o.id}>

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api, describeError, type PortalSession } from '../api';
+import { useAction } from '../controls';
 import { CopyButton, ErrorNotice, When } from '../ui';
 
 const DURATIONS = [
@@ -17,24 +18,17 @@ const DURATIONS = [
 export function PortalLink({ installationId }: { installationId: string }) {
   const [minutes, setMinutes] = useState(15);
   const [session, setSession] = useState<PortalSession | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [revoked, setRevoked] = useState(false);
   const open = async () => {
-    setBusy(true);
-    try {
+    await run(async () => {
       setSession(
         await api('POST /v1/portal/sessions', {
           body: { installation: installationId, ttlMinutes: minutes },
         }),
       );
       setRevoked(false);
-      setError(null);
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const revoke = async () => {
     if (!session) return;

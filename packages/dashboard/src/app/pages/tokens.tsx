@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, type CreatedToken, describeError, type OrganizationToken } from '../api';
+import { api, type CreatedToken, type OrganizationToken } from '../api';
+import { InlineField, TableHead, useAction } from '../controls';
 import { can, usePrincipal } from '../session';
 import { TOKEN_SCOPES } from '../token-scopes';
 import { CopyButton, EmptyState, ErrorNotice, StatusBadge, Time, useLoad, When } from '../ui';
@@ -29,16 +30,14 @@ function CreateToken({
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!name.trim()) return setError('Give the token a name: it says where the token is used, e.g. "ci".');
     if (scopes.length === 0) return setError('Tick at least one scope.');
     const expires = expiry ? expiryOf(expiry) : null;
     if (expires && 'error' in expires) return setError(expires.error);
-    setBusy(true);
-    try {
+    await run(async () => {
       const created = await api('POST /v1/organizations/{organization}/tokens', {
         params: { organization },
         body: {
@@ -50,13 +49,8 @@ function CreateToken({
       setName('');
       setExpiry('');
       setScopes([]);
-      setError(null);
       onCreated(created);
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const toggle = (scope: string, on: boolean) =>
     setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
@@ -64,26 +58,22 @@ function CreateToken({
     <form class="token-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="new-token-title">
       <h3 id="new-token-title">New token</h3>
       <div class="token-form-row">
-        <div class="field-inline">
-          <label for="token-name">Name</label>
-          <input
-            id="token-name"
-            value={name}
-            placeholder="e.g. ci"
-            maxLength={100}
-            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          />
-        </div>
-        <div class="field-inline">
-          <label for="token-expiry">Expires</label>
-          <input
-            id="token-expiry"
-            type="date"
-            value={expiry}
-            aria-describedby="token-expiry-help"
-            onInput={(e) => setExpiry((e.currentTarget as HTMLInputElement).value)}
-          />
-        </div>
+        <InlineField
+          id="token-name"
+          label="Name"
+          value={name}
+          placeholder="e.g. ci"
+          maxLength={100}
+          onValue={setName}
+        />
+        <InlineField
+          id="token-expiry"
+          label="Expires"
+          type="date"
+          value={expiry}
+          aria-describedby="token-expiry-help"
+          onValue={setExpiry}
+        />
       </div>
       <p id="token-expiry-help" class="meta">
         Expires at the end of that day; empty: never expires (revoke it when it is no longer needed).
@@ -142,22 +132,17 @@ function CreatedPanel({ created, onDone }: { created: CreatedToken; onDone(): vo
 
 function RevokeButton({ token, onRevoked }: { token: OrganizationToken; onRevoked(): void }) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const revoke = async () => {
-    setBusy(true);
-    try {
-      await api('DELETE /v1/organizations/{organization}/tokens/{tokenId}', {
-        params: { organization: token.organization, tokenId: token.id },
-      });
-      setError(null);
-      onRevoked();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-      setConfirming(false);
-    }
+    await run(
+      async () => {
+        await api('DELETE /v1/organizations/{organization}/tokens/{tokenId}', {
+          params: { organization: token.organization, tokenId: token.id },
+        });
+        onRevoked();
+      },
+      () => setConfirming(false),
+    );
   };
   return (
     <>
@@ -215,18 +200,16 @@ export function TokensSection({ organization }: { organization: string }) {
       {tokens.data && list.length === 0 ? <EmptyState title="No token yet." /> : null}
       {list.length ? (
         <table class="table stack" aria-label="Tokens">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              'Name',
+              'Status',
+              'Scopes',
+              'Last used',
+              'Expires',
+              <span class="sr-only">Actions</span>,
+            ]}
+          />
           <tbody>
             {list.map((t) => (
               <tr key={t.id} data-testid={`token-${t.name}`}>

@@ -43,16 +43,15 @@ describe('OAuthTokens', () => {
     audience: 'https://receiver.example',
   });
 
+  /** Tokens from loopback servers, on the clock `now`. */
+  const tokensAt = (now: () => number) =>
+    new OAuthTokens({ dispatcher, policy: parseAllowPrivateTargets('1'), timeoutMs: 2000, now });
+
   it('asks with HTTP Basic client auth and the grant, caches until expiry (less 5 s), renews on demand', async () => {
     requests = [];
     ttl = 120;
     let now = 1_000_000;
-    const tokens = new OAuthTokens({
-      dispatcher,
-      policy: parseAllowPrivateTargets('1'),
-      timeoutMs: 2000,
-      now: () => now,
-    });
+    const tokens = tokensAt(() => now);
     const [a, b] = await Promise.all([
       tokens.authorization('inst_1', auth()),
       tokens.authorization('inst_1', auth()),
@@ -81,38 +80,23 @@ describe('OAuthTokens', () => {
     );
   });
 
-  it('keeps a token without expires_in for an hour', async () => {
+  // A token is kept for its lifetime less 5 s: an hour without expires_in, and expires_in read from text.
+  it.each([
+    {
+      name: 'keeps a token without expires_in for an hour',
+      lifetime: undefined,
+      asText: false,
+      keptMs: 3_595_000,
+    },
+    { name: 'reads an expires_in sent as a string of digits', lifetime: 30, asText: true, keptMs: 25_000 },
+  ])('$name', async ({ lifetime, asText, keptMs }) => {
     requests = [];
-    ttl = undefined;
+    ttl = lifetime;
+    ttlAsText = asText;
     let now = 0;
-    const tokens = new OAuthTokens({
-      dispatcher,
-      policy: parseAllowPrivateTargets('1'),
-      timeoutMs: 2000,
-      now: () => now,
-    });
+    const tokens = tokensAt(() => now);
     await tokens.authorization('inst_1', auth());
-    now += 3_594_999;
-    await tokens.authorization('inst_1', auth());
-    expect(requests).toHaveLength(1);
-    now += 1;
-    await tokens.authorization('inst_1', auth());
-    expect(requests).toHaveLength(2);
-  });
-
-  it('reads an expires_in sent as a string of digits', async () => {
-    requests = [];
-    ttl = 30;
-    ttlAsText = true;
-    let now = 0;
-    const tokens = new OAuthTokens({
-      dispatcher,
-      policy: parseAllowPrivateTargets('1'),
-      timeoutMs: 2000,
-      now: () => now,
-    });
-    await tokens.authorization('inst_1', auth());
-    now += 24_999;
+    now += keptMs - 1;
     await tokens.authorization('inst_1', auth());
     expect(requests).toHaveLength(1);
     now += 1;

@@ -71,45 +71,36 @@ export function secretsAtRestRepo(sql: Sql, box: SecretBox): SecretsAtRestRepo {
       await checkKey(sql, box, now);
       const again = (value: string) => box.seal(reveal(box, value));
 
-      for (const row of await sql.all(
-        'SELECT installation_id, current_secret, previous_secret FROM webhook_secrets',
-      )) {
-        const current = str(row, 'current_secret');
-        const previous = strOrNull(row, 'previous_secret');
-        if (!box.needsReseal(current) && (previous === null || !box.needsReseal(previous))) continue;
-        const { changes } = await sql.run(
-          `UPDATE webhook_secrets SET current_secret = ?, previous_secret = ?
-            WHERE installation_id = ? AND current_secret = ? AND previous_secret IS NOT DISTINCT FROM ?`,
-          [
-            again(current),
-            previous === null ? null : again(previous),
-            str(row, 'installation_id'),
-            current,
-            previous,
-          ],
-        );
-        report.webhookSecrets += changes;
-      }
-
-      for (const row of await sql.all(
-        'SELECT installation_id, private_key, previous_private_key FROM webhook_signing_keys',
-      )) {
-        const key = str(row, 'private_key');
-        const previous = strOrNull(row, 'previous_private_key');
-        if (!box.needsReseal(key) && (previous === null || !box.needsReseal(previous))) continue;
-        const { changes } = await sql.run(
-          `UPDATE webhook_signing_keys SET private_key = ?, previous_private_key = ?
-            WHERE installation_id = ? AND private_key = ? AND previous_private_key IS NOT DISTINCT FROM ?`,
-          [
-            again(key),
-            previous === null ? null : again(previous),
-            str(row, 'installation_id'),
-            key,
-            previous,
-          ],
-        );
-        report.webhookSigningKeys += changes;
-      }
+      /** Reseals a table's pair of sealed columns by installation (the second nullable); rows rewritten. */
+      const resealPair = async (table: string, column: string, previousColumn: string) => {
+        let rewritten = 0;
+        for (const row of await sql.all(
+          `SELECT installation_id, ${column}, ${previousColumn} FROM ${table}`,
+        )) {
+          const current = str(row, column);
+          const previous = strOrNull(row, previousColumn);
+          if (!box.needsReseal(current) && (previous === null || !box.needsReseal(previous))) continue;
+          const { changes } = await sql.run(
+            `UPDATE ${table} SET ${column} = ?, ${previousColumn} = ?
+              WHERE installation_id = ? AND ${column} = ? AND ${previousColumn} IS NOT DISTINCT FROM ?`,
+            [
+              again(current),
+              previous === null ? null : again(previous),
+              str(row, 'installation_id'),
+              current,
+              previous,
+            ],
+          );
+          rewritten += changes;
+        }
+        return rewritten;
+      };
+      report.webhookSecrets += await resealPair('webhook_secrets', 'current_secret', 'previous_secret');
+      report.webhookSigningKeys += await resealPair(
+        'webhook_signing_keys',
+        'private_key',
+        'previous_private_key',
+      );
 
       for (const row of await sql.all('SELECT installation_id, credentials FROM webhook_credentials')) {
         const stored = str(row, 'credentials');
