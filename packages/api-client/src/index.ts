@@ -26,6 +26,7 @@ export { type MarkdownBlockSpec, markdownToNodes, nodesToMarkdown } from './docu
 export type { DocumentBlockNode, DocumentNode, DocumentTextNode, SpaceDocument } from './document/schema';
 export type {
   ApiTokens,
+  EnvironmentUrls,
   Installation,
   InstallationConfiguration,
   InstallationStatus,
@@ -38,6 +39,7 @@ export type {
   SpaceInstallation,
   SpaceSelection,
 } from './environment';
+export { environmentUrls } from './environment';
 // Compatibility names (README "Compatibility names"): what code written for a class client imports.
 export { ApiError, ApiError as GitBookAPIError, apiErrorFromResponse } from './errors';
 export type {

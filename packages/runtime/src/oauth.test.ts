@@ -86,7 +86,12 @@ function call(query: string, method = 'GET', extra: Partial<Parameters<typeof cr
   const environment = testEnvironment({
     apiEndpoint: host.url,
     secrets: { CLIENT_ID: 'client_1', CLIENT_SECRET: 'client_secret_1' },
-    integration: { name: 'hello', version: '1', title: 'Hello', urls: { publicEndpoint } },
+    integration: {
+      name: 'hello',
+      version: '1',
+      title: 'Hello',
+      urls: { publicEndpoint, publicContentEndpoint: publicEndpoint },
+    },
   });
   if (environment.installation) environment.installation.urls.publicEndpoint = publicEndpoint;
   const event = {

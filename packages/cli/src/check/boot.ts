@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { IntegrationEnvironment } from '@platform/api-client';
+import { environmentUrls, type IntegrationEnvironment } from '@platform/api-client';
 import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
 import { HOST_EVENT } from '@platform/events/catalogue';
 import type { Manifest } from '@platform/manifest';
@@ -145,7 +145,9 @@ export async function bootBundle(
       version: 'check',
       title: manifest.title,
       urls: {
-        publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public',
+        ...environmentUrls({
+          publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public',
+        }),
         // Where the host would serve the manifest's `icon` once uploaded (a sample address here).
         ...(manifest.icon ? { icon: CHECK_ICON_URL } : {}),
       },

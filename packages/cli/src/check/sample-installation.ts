@@ -60,6 +60,7 @@ export function sampleInstallation(
     manifest,
     {
       id: CHECK_IDS.installation,
+      integrationName: base.integration.name,
       target,
       spaceId: target === 'space' ? CHECK_IDS.space : null,
       siteId: target === 'site' ? CHECK_IDS.site : null,

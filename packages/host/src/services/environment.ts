@@ -1,4 +1,4 @@
-import type { IntegrationEnvironment } from '@platform/api-client';
+import { environmentUrls, type IntegrationEnvironment } from '@platform/api-client';
 import { installationShapes, type Manifest } from '@platform/manifest';
 import type { InstallationRecord, IntegrationRecord } from '../storage/index.js';
 import { type HostContext, publicEndpoint } from './context.js';
@@ -6,8 +6,8 @@ import { integrationIconUrl } from './integrations.js';
 
 /**
  * The normalized `environment` (docs/contracts.md "IntegrationEnvironment") posted with every envelope: API endpoint, a token
- * scoped to this installation, the integration (with the installation's public endpoint and, when
- * uploaded, the URL of its icon),
+ * scoped to this installation, the integration (with the installation's public endpoint, also as
+ * `publicContentEndpoint`: both on the content origin; and, when uploaded, the URL of its icon),
  * secrets, and the organization plus space/site installation shapes (`installationShapes` of
  * `@platform/manifest`; docs/published-scripts.md "Settings and environment of a site installation").
  *
@@ -19,7 +19,7 @@ export function buildEnvironment(
   integration: IntegrationRecord,
   installation: InstallationRecord,
 ): IntegrationEnvironment {
-  const urls = { publicEndpoint: publicEndpoint(ctx, integration.name, installation.id) };
+  const urls = environmentUrls({ publicEndpoint: publicEndpoint(ctx, integration.name, installation.id) });
   const icon = integrationIconUrl(ctx, integration);
   return {
     apiEndpoint: ctx.baseUrl(),
