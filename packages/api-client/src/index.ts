@@ -18,6 +18,23 @@ export type {
   WebhookPayload,
 } from '@platform/events';
 export { EVENT_TYPES, HOST_EVENT, WEBHOOK_EVENT_TYPES } from '@platform/events/catalogue';
+export type {
+  ChangedRevisionFile,
+  ChangedRevisionPage,
+  IntegrationEnvironmentSiteInstallation,
+  RequestUpdateIntegrationInstallation,
+  Revision,
+  RevisionPage,
+  RevisionPageDocument,
+  RevisionPageGroup,
+  RevisionPageLink,
+  RevisionSemanticChange,
+  SearchAIAnswer,
+  SearchAIAnswerSource,
+  SiteAdaptiveJSONSchema,
+  SiteAdaptiveJSONSchemaClaimsProperties,
+} from './api-types';
+export { ContentVisibility, GitSyncOperationState, RevisionSemanticChangeType } from './api-types';
 export type { ApiClient, ApiClientOptions } from './client';
 export { createApiClient } from './client';
 export type * from './contentkit';
