@@ -52,6 +52,18 @@ describe('platform check: the environment an integration reads', () => {
     expect(report).toEqual({ ok: true, errors: [], warnings: [] });
   });
 
+  it('gives each declared secret a sample, a URL when its name says so (a fresh installation has its secrets)', async () => {
+    const withSecrets = `${MANIFEST}secrets:\n  APP_INSTALL_URL: $\{{ env.FRAMES_APP_URL }}\n  API_KEY: $\{{ env.FRAMES_KEY }}\n`;
+    const source = SOURCE.replace(
+      'const own = new URL(',
+      "if (environment.secrets.API_KEY !== 'sample') throw new Error('no key');\n    new URL(environment.secrets.APP_INSTALL_URL + '/installations/new');\n    const own = new URL(",
+    );
+    const report = await runCheck(fixture({ 'src/index.tsx': source }, withSecrets), {
+      steps: [scriptCheckStep],
+    });
+    expect(report).toEqual({ ok: true, errors: [], warnings: [] });
+  });
+
   it('still reports a render that reads a field no environment has', async () => {
     const broken = SOURCE.replace('urls.publicContentEndpoint)', 'urls.publicContentEndpointTypo)');
     const report = await runCheck(fixture({ 'src/index.tsx': broken }, MANIFEST), {
