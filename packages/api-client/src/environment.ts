@@ -150,7 +150,7 @@ export interface SiteInstallation {
  * Details about the integration itself.
  *
  * @example
- * const i: IntegrationInfo = { name: 'hello', version: '1.0.0', title: 'Hello', urls: environmentUrls({ publicEndpoint: 'https://host/p' }) };
+ * const i: IntegrationInfo = { name: 'hello', version: '1.0.0', title: 'Hello', urls: environmentUrls({ publicEndpoint: 'https://host/p' }), externalLinks: [] };
  */
 export interface IntegrationInfo {
   /** Unique name from the manifest. */
@@ -166,6 +166,11 @@ export interface IntegrationInfo {
    * (e.g. for `<image source={{ url: environment.integration.urls.icon }} />`).
    */
   urls: EnvironmentUrls & { icon?: string };
+  /**
+   * The manifest's `externalLinks` (documentation, support...): always a list in a handler's
+   * `context.environment` (the runtime fills `[]`), optional only for hosts and tests that build one.
+   */
+  externalLinks?: Array<{ label: string; url: string }>;
 }
 
 /**

@@ -64,7 +64,8 @@ function normalizeInstallationShape<T>(value: unknown): T | undefined {
 /**
  * Fills defaults so handlers can rely on the documented shape: `secrets` and
  * `apiTokens` are string maps, `integration.urls` exists, and installation shapes
- * that are present always have `configuration`, `externalIds` and `urls`; every `urls` with a
+ * that are present always have `configuration`, `externalIds` and `urls`; `integration.externalLinks`
+ * is a list; every `urls` with a
  * `publicEndpoint` has `publicContentEndpoint` too (the same URL).
  * Call only on a value that passed `describeEnvironmentProblem`.
  *
@@ -83,6 +84,7 @@ export function normalizeEnvironment(raw: Record<string, unknown>): IntegrationE
       title: '',
       ...integration,
       urls: normalizeUrls(integration.urls),
+      externalLinks: Array.isArray(integration.externalLinks) ? integration.externalLinks : [],
     },
   } as unknown as IntegrationEnvironment;
   const installation = normalizeInstallationShape<IntegrationEnvironment['installation']>(raw.installation);

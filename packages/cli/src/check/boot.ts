@@ -146,6 +146,7 @@ export async function bootBundle(
       Object.keys(manifest.secrets ?? {}).map((name) => [name, sampleString(name)]),
     ),
     integration: {
+      externalLinks: manifest.externalLinks ?? [],
       name: manifest.name,
       version: 'check',
       title: manifest.title,

@@ -64,6 +64,21 @@ describe('platform check: the environment an integration reads', () => {
     expect(report).toEqual({ ok: true, errors: [], warnings: [] });
   });
 
+  it("gives the manifest's externalLinks as environment.integration.externalLinks", async () => {
+    const linked = `${MANIFEST}externalLinks:\n  - label: Docs\n    url: https://docs.example.com/frames\n`;
+    const source = SOURCE.replace(
+      'const own = new URL(',
+      "if (environment.integration.externalLinks[0]?.url !== 'https://docs.example.com/frames') throw new Error('no links');\n    const own = new URL(",
+    );
+    const report = await runCheck(fixture({ 'src/index.tsx': source }, linked), { steps: [scriptCheckStep] });
+    expect(report).toEqual({ ok: true, errors: [], warnings: [] });
+    // without the key, a list all the same (the runtime fills it)
+    const unlinked = source.replace("[0]?.url !== 'https://docs.example.com/frames'", '.length !== 0');
+    expect(
+      (await runCheck(fixture({ 'src/index.tsx': unlinked }, MANIFEST), { steps: [scriptCheckStep] })).ok,
+    ).toBe(true);
+  });
+
   it('still reports a render that reads a field no environment has', async () => {
     const broken = SOURCE.replace('urls.publicContentEndpoint)', 'urls.publicContentEndpointTypo)');
     const report = await runCheck(fixture({ 'src/index.tsx': broken }, MANIFEST), {

@@ -29,6 +29,7 @@ export function buildEnvironment(
       version: integration.version,
       title: integration.title,
       urls: { ...urls, ...(icon ? { icon } : {}) },
+      externalLinks: (integration.manifest as Pick<Manifest, 'externalLinks'>).externalLinks ?? [],
     },
     secrets: integration.secrets,
     ...installationShapes(integration.manifest as Pick<Manifest, 'configurations'>, installation, urls),
