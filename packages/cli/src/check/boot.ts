@@ -124,21 +124,29 @@ export async function bootBundle(
 ): Promise<BundleProblem[]> {
   const { Miniflare, Response: OfflineResponse } = await preloadMiniflare();
   const outbound = offlineOutbound();
-  const mf = new Miniflare({
-    modules: true,
-    script: code,
-    compatibilityDate: COMPATIBILITY_DATE,
-    host: '127.0.0.1',
-    port: 0,
-    outboundService: (request: { url: string }) => {
-      const { body, ...init } = outbound.answer(request.url);
-      return new OfflineResponse(body, init);
-    },
-    handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
-      stdout.resume();
-      stderr.resume();
-    },
-  });
+  let mf: InstanceType<typeof Miniflare>;
+  try {
+    mf = new Miniflare({
+      modules: true,
+      script: code,
+      compatibilityDate: COMPATIBILITY_DATE,
+      host: '127.0.0.1',
+      port: 0,
+      outboundService: (request: { url: string }) => {
+        const { body, ...init } = outbound.answer(request.url);
+        return new OfflineResponse(body, init);
+      },
+      handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+        stdout.resume();
+        stderr.resume();
+      },
+    });
+  } catch (error) {
+    // Miniflare refuses some modules before workerd starts (a dynamic `import()`/`require` of a
+    // computed name): that is the bundle's problem, reported, never a crash of check.
+    const reason = error instanceof Error ? error.message : String(error);
+    return [{ path: 'script', message: `workerd refused the bundle: ${reason}` }];
+  }
   const base = testEnvironment({
     // A freshly installed integration has its secrets (set at publish): check gives each declared
     // one a sample by the rule of settings (`sampleString`: a URL when its name says so).
@@ -276,7 +284,8 @@ export async function bootBundle(
       }
     }
   } finally {
-    await mf.dispose();
+    // a bundle workerd refused makes dispose reject with the same error, already reported
+    await mf.dispose().catch(() => undefined);
   }
   return problems;
 }
