@@ -65,7 +65,12 @@ export function helloEnvironment(options: { apiEndpoint?: string; secrets?: Reco
       WEBHOOK_SECRET: 'whk_hello',
       ...options.secrets,
     },
-    integration: { name: 'hello', version: '0.1.0', title: 'Hello', urls: { publicEndpoint } },
+    integration: {
+      name: 'hello',
+      version: '0.1.0',
+      title: 'Hello',
+      urls: { publicEndpoint, publicContentEndpoint: publicEndpoint },
+    },
     installation: {
       id: 'inst_hello',
       target: 'space',
@@ -73,7 +78,7 @@ export function helloEnvironment(options: { apiEndpoint?: string; secrets?: Reco
       configuration: { greeting: 'Howdy' },
       externalIds: [],
       space_selection: { mode: 'all', spaces: [] },
-      urls: { publicEndpoint },
+      urls: { publicEndpoint, publicContentEndpoint: publicEndpoint },
     },
   });
 }

@@ -16,10 +16,12 @@ describe('places', () => {
   });
 
   it('reads the site installation configuration first', () => {
-    const urls = { publicEndpoint: 'http://127.0.0.1:1/p' };
+    const urls = { publicEndpoint: 'http://127.0.0.1:1/p', publicContentEndpoint: 'http://127.0.0.1:1/p' };
     const environment = testEnvironment({
       siteInstallation: {
         site: 's',
+        integration: 'webhook',
+        installation: 'inst_test',
         status: 'active',
         configuration: { site_view: true },
         externalIds: [],

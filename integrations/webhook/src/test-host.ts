@@ -61,8 +61,9 @@ export function webhookEnvironment(
   installationId = `inst_${place}`,
 ): IntegrationEnvironment {
   const publicEndpoint = `${apiEndpoint}/v1/integrations/webhook/installations/${installationId}/public`;
-  const urls = { publicEndpoint };
+  const urls = { publicEndpoint, publicContentEndpoint: publicEndpoint };
   const shape = { status: 'active' as const, configuration, externalIds: [], urls };
+  const owner = { integration: 'webhook', installation: installationId };
   return testEnvironment({
     apiEndpoint,
     apiTokens: { installation: TEST_TOKEN },
@@ -73,7 +74,7 @@ export function webhookEnvironment(
       ...shape,
       space_selection: { mode: 'all', spaces: [] },
     },
-    ...(place === 'site' ? { siteInstallation: { site: 'site_1', ...shape } } : {}),
-    ...(place === 'space' ? { spaceInstallation: { space: 'spc_1', ...shape } } : {}),
+    ...(place === 'site' ? { siteInstallation: { site: 'site_1', ...owner, ...shape } } : {}),
+    ...(place === 'space' ? { spaceInstallation: { space: 'spc_1', ...owner, ...shape } } : {}),
   });
 }

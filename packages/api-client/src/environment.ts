@@ -36,6 +36,32 @@ export interface InstallationUrls {
 }
 
 /**
+ * URLs of an installation as its `environment` carries them: the public endpoint, and the same
+ * endpoint under the name integrations written for the content origin read,
+ * `publicContentEndpoint` (docs/first-integration.md "Environment"). Both are served on the host's
+ * content origin (an origin of its own, never the API's), so a `webframe` pointed at either runs
+ * away from the dashboard's token.
+ *
+ * @example
+ * const frame = new URL(environment.integration.urls.publicContentEndpoint);
+ * frame.searchParams.set('v', environment.integration.version);
+ */
+export interface EnvironmentUrls extends InstallationUrls {
+  /** Where the integration's content is served: its `fetch`, on the content origin. */
+  publicContentEndpoint: string;
+}
+
+/**
+ * The environment's URLs for a public endpoint: `publicContentEndpoint` is that endpoint too.
+ *
+ * @example
+ * environmentUrls({ publicEndpoint: 'https://c.example/p' }).publicContentEndpoint; // 'https://c.example/p'
+ */
+export function environmentUrls(urls: InstallationUrls & Partial<EnvironmentUrls>): EnvironmentUrls {
+  return { ...urls, publicContentEndpoint: urls.publicContentEndpoint ?? urls.publicEndpoint };
+}
+
+/**
  * Which spaces an organization installation covers (`space_selection`, docs/contracts.md "IntegrationEnvironment").
  *
  * @example
@@ -54,7 +80,7 @@ export interface SpaceSelection {
  * @example
  * const i: OrganizationInstallation = {
  *   id: 'inst_1', target: 'organization', status: 'active', configuration: {}, externalIds: [],
- *   space_selection: { mode: 'all', spaces: [] }, urls: { publicEndpoint: 'https://host/p' },
+ *   space_selection: { mode: 'all', spaces: [] }, urls: environmentUrls({ publicEndpoint: 'https://host/p' }),
  * };
  */
 export interface OrganizationInstallation {
@@ -71,18 +97,22 @@ export interface OrganizationInstallation {
   /** Whether all spaces or selected spaces are used. */
   space_selection: SpaceSelection;
   /** URLs of the installation. */
-  urls: InstallationUrls;
+  urls: EnvironmentUrls;
 }
 
 /**
  * A space installation (present only when the installation targets a space).
  *
  * @example
- * const s: SpaceInstallation = { space: 'spc_1', status: 'active', configuration: {}, externalIds: [], urls: { publicEndpoint: 'https://host/p' } };
+ * const s: SpaceInstallation = { space: 'spc_1', integration: 'hello', installation: 'inst_1', status: 'active', configuration: {}, externalIds: [], urls: environmentUrls({ publicEndpoint: 'https://host/p' }) };
  */
 export interface SpaceInstallation {
   /** Id of the space where the integration is installed. */
   space: string;
+  /** Name of the installed integration (`integration.name`). */
+  integration: string;
+  /** Id of the installation this space belongs to (`installation.id`). */
+  installation: string;
   /** Status of this space installation. */
   status: InstallationStatus;
   /** Custom configuration variables for the space. */
@@ -90,18 +120,22 @@ export interface SpaceInstallation {
   /** External identifiers. */
   externalIds: string[];
   /** URLs of the installation. */
-  urls: InstallationUrls;
+  urls: EnvironmentUrls;
 }
 
 /**
  * A site installation (present only when the installation targets a site).
  *
  * @example
- * const s: SiteInstallation = { site: 'site_1', status: 'pending', configuration: {}, externalIds: [], urls: { publicEndpoint: 'https://host/p' } };
+ * const s: SiteInstallation = { site: 'site_1', integration: 'hello', installation: 'inst_1', status: 'pending', configuration: {}, externalIds: [], urls: environmentUrls({ publicEndpoint: 'https://host/p' }) };
  */
 export interface SiteInstallation {
   /** Id of the site where the integration is installed. */
   site: string;
+  /** Name of the installed integration (`integration.name`). */
+  integration: string;
+  /** Id of the installation this site belongs to (`installation.id`). */
+  installation: string;
   /** Status of this site installation. */
   status: InstallationStatus;
   /** Custom configuration variables for the site. */
@@ -112,7 +146,7 @@ export interface SiteInstallation {
    * URLs of the installation; `published`: where the host serves the site to its visitors
    * (`{content origin}/sites/{siteId}`, docs/visitor-authentication.md).
    */
-  urls: InstallationUrls & { published?: string };
+  urls: EnvironmentUrls & { published?: string };
 }
 
 /**
@@ -133,7 +167,7 @@ export interface SigningSecrets {
  * Details about the integration itself.
  *
  * @example
- * const i: IntegrationInfo = { name: 'hello', version: '1.0.0', title: 'Hello', urls: { publicEndpoint: 'https://host/p' } };
+ * const i: IntegrationInfo = { name: 'hello', version: '1.0.0', title: 'Hello', urls: environmentUrls({ publicEndpoint: 'https://host/p' }), externalLinks: [] };
  */
 export interface IntegrationInfo {
   /** Unique name from the manifest. */
@@ -143,11 +177,17 @@ export interface IntegrationInfo {
   /** Display name from the manifest. */
   title: string;
   /**
-   * URLs of the integration: `publicEndpoint` is the current installation's public endpoint;
+   * URLs of the integration: `publicEndpoint` (and `publicContentEndpoint`, the same URL) is the
+   * current installation's public endpoint;
    * `icon`, when the integration's manifest `icon` was uploaded, where the host serves that image
    * (e.g. for `<image source={{ url: environment.integration.urls.icon }} />`).
    */
-  urls: InstallationUrls & { icon?: string };
+  urls: EnvironmentUrls & { icon?: string };
+  /**
+   * The manifest's `externalLinks` (documentation, support...): always a list in a handler's
+   * `context.environment` (the runtime fills `[]`), optional only for hosts and tests that build one.
+   */
+  externalLinks?: Array<{ label: string; url: string }>;
 }
 
 /**

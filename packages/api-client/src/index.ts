@@ -18,6 +18,21 @@ export type {
   WebhookPayload,
 } from '@platform/events';
 export { EVENT_TYPES, HOST_EVENT, WEBHOOK_EVENT_TYPES } from '@platform/events/catalogue';
+export type {
+  ChangedRevisionFile,
+  ChangedRevisionPage,
+  IntegrationEnvironmentSiteInstallation,
+  RequestUpdateIntegrationInstallation,
+  RevisionPageDocument,
+  RevisionPageGroup,
+  RevisionPageLink,
+  RevisionSemanticChange,
+  SearchAIAnswer,
+  SearchAIAnswerSource,
+  SiteAdaptiveJSONSchema,
+  SiteAdaptiveJSONSchemaClaimsProperties,
+} from './api-types';
+export { ContentVisibility, GitSyncOperationState, RevisionSemanticChangeType } from './api-types';
 export type { ApiClient, ApiClientOptions, QueuedTask, QueueTaskRequest } from './client';
 export { createApiClient } from './client';
 export type * from './contentkit';
@@ -31,6 +46,7 @@ export { type MarkdownBlockSpec, markdownToNodes, nodesToMarkdown } from './docu
 export type { DocumentBlockNode, DocumentNode, DocumentTextNode, SpaceDocument } from './document/schema';
 export type {
   ApiTokens,
+  EnvironmentUrls,
   Installation,
   InstallationConfiguration,
   InstallationStatus,
@@ -44,6 +60,7 @@ export type {
   SpaceInstallation,
   SpaceSelection,
 } from './environment';
+export { environmentUrls } from './environment';
 // Compatibility names (README "Compatibility names"): what code written for a class client imports.
 export { ApiError, ApiError as GitBookAPIError, apiErrorFromResponse } from './errors';
 export type {

@@ -51,6 +51,8 @@ export const SCOPE_ALIASES = {
   'space:script:cookies': 'site:script:cookies',
   'space:views:read': 'site:views:read',
   'space:visitor:auth': 'site:visitor:auth',
+  // Page feedback is read with page views here (docs/events.md: `page_feedback` needs `site:views:read`).
+  'page:feedback:read': 'site:views:read',
 } as const satisfies Record<string, Scope>;
 
 /** An old scope name of {@link SCOPE_ALIASES}. */

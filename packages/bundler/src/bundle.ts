@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Message } from 'esbuild';
 import { type BundleMode, integrationBuildOptions } from './options.js';
+import { webframePlugin } from './webframe.js';
 
 /**
  * An integration that cannot be bundled (missing script, syntax or resolution errors): `message`
@@ -93,9 +94,12 @@ export async function bundleIntegration(dir: string, options: BundleOptions = {}
     );
   }
   let result: Awaited<ReturnType<typeof build>>;
+  const webframe = webframePlugin(dir, options.mode ?? 'publish');
   try {
     result = await build({
       ...integrationBuildOptions(options.mode ?? 'publish'),
+      // a `webframe/` folder: its page, built as a second entry, for `import ... from './webframe'`
+      ...(webframe ? { plugins: [webframe] } : {}),
       absWorkingDir: dir,
       // workerd treats every named export of the main module as an entrypoint, so the bundle's
       // entry re-exports only the author's default export (packages/bundler/README.md).

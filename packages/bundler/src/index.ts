@@ -17,3 +17,10 @@ export {
   defaultEntry,
 } from './bundle.js';
 export { type BundleMode, integrationBuildOptions } from './options.js';
+export {
+  WEBFRAME_ENTRIES,
+  WEBFRAME_MARKER,
+  WEBFRAME_PAGES,
+  webframePage,
+  webframePlugin,
+} from './webframe.js';

@@ -93,8 +93,14 @@ export function configurationDefaults(
   return out;
 }
 
-/** The sample a `string` property gets: a URL or an email address when a word of its name says so. */
-function sampleString(key: string): string {
+/**
+ * The sample a `string` property (or, at `platform check`, a secret) gets: a URL or an email address
+ * when a word of its name says so, else `sample`.
+ *
+ * @example
+ * sampleString('APP_INSTALL_URL'); // 'https://example.com/sample'
+ */
+export function sampleString(key: string): string {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cspSourceProblem, parseHostSource } from './csp.js';
+import { cspSourceProblem, cspSourceWarning, parseHostSource } from './csp.js';
 import { parseManifest } from './parse.js';
 import { cspDirectives } from './targets.js';
 import { BASE } from './test-fixtures.js';
@@ -30,7 +30,7 @@ describe('contentSecurityPolicy sources', () => {
     }
   });
 
-  it('refuses what is no source expression, and what would open the policy to every host', () => {
+  it('refuses what is no source expression or a refused keyword', () => {
     expect(cspSourceProblem("'unsafe-eval'")).toMatch(
       /not allowed: integration content may not turn strings/,
     );
@@ -38,17 +38,55 @@ describe('contentSecurityPolicy sources', () => {
     expect(cspSourceProblem("'none'")).toMatch(/not allowed/);
     expect(cspSourceProblem("'nonce-abc'")).toMatch(/a nonce must be new on every response/);
     expect(cspSourceProblem("'selff'")).toMatch(/not a CSP keyword/);
-    expect(cspSourceProblem('self')).toMatch(/write `"'self'"`/);
-    expect(cspSourceProblem('*')).toMatch(/every host/);
-    expect(cspSourceProblem('https://*')).toMatch(/every host/);
-    expect(cspSourceProblem('https:')).toMatch(/every host of the scheme/);
-    expect(cspSourceProblem('javascript:')).toMatch(/every host of the scheme/);
+    // a bare keyword is read as the keyword: fine for `self`, refused for `unsafe-eval`
+    expect(cspSourceProblem('self')).toBeUndefined();
+    expect(cspSourceProblem('unsafe-eval')).toMatch(/not allowed/);
+    expect(cspSourceProblem('javascript:')).toMatch(/not a scheme a manifest may add/);
     for (const bad of ['https://exa_mple.com', 'https://a.com/x?y=1', 'https://a.com,sandbox', 'https://']) {
       expect([bad, cspSourceProblem(bad)]).toEqual([
         bad,
         expect.stringMatching(/not a CSP source expression/),
       ]);
     }
+  });
+
+  it('accepts every-host sources (`*`, `https://*`, `https:`) with a warning, since content runs sandboxed on its own origin', () => {
+    for (const source of ['*', 'https://*', 'https:', 'wss:']) {
+      expect([source, cspSourceProblem(source)]).toEqual([source, undefined]);
+      expect(cspSourceWarning(source)).toMatch(/allows every host; accepted .*sandboxed on its own origin/);
+    }
+    expect(cspSourceWarning('https://*.example.com')).toBeUndefined();
+    expect(cspSourceWarning('data:')).toBeUndefined();
+    const result = parseManifest(`${BASE}contentSecurityPolicy:\n  connect-src: "*"\n`);
+    expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ path: 'contentSecurityPolicy.connect-src', severity: 'warning' }),
+    ]);
+    expect(cspDirectives(result.ok ? result.manifest.contentSecurityPolicy : undefined)).toEqual({
+      'connect-src': ['*'],
+    });
+  });
+
+  it('reads keywords written without their quotes as the keywords, with a warning', () => {
+    const result = parseManifest(
+      `${BASE}contentSecurityPolicy:\n  style-src: |\n    unsafe-inline;\n    self;\n    blob:;\n`,
+    );
+    expect(result.ok).toBe(true);
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /`style-src`: `unsafe-inline` is read as the keyword `'unsafe-inline'`; write it with its single quotes/,
+      ),
+      expect.stringMatching(/`style-src`: `self` is read as the keyword `'self'`/),
+    ]);
+    expect(cspDirectives(result.ok ? result.manifest.contentSecurityPolicy : undefined)).toEqual({
+      'style-src': ["'unsafe-inline'", "'self'", 'blob:'],
+    });
+    expect(issues('contentSecurityPolicy:\n  script-src: unsafe-eval\n')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringMatching(/`'unsafe-eval'` is not allowed/),
+      }),
+    ]);
   });
 
   it('takes a directive as a YAML list of sources, and `child-src`', () => {
@@ -61,8 +99,13 @@ describe('contentSecurityPolicy sources', () => {
       'child-src': ['https://frames.example.com'],
     });
     // Each listed source is checked like one in a text.
-    expect(issues('contentSecurityPolicy:\n  script-src:\n    - cdn.example.com\n    - "*"\n')).toEqual([
-      expect.objectContaining({ severity: 'error', message: expect.stringMatching(/allows every host/) }),
+    expect(
+      issues('contentSecurityPolicy:\n  script-src:\n    - cdn.example.com\n    - "javascript:"\n'),
+    ).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringMatching(/not a scheme a manifest may add/),
+      }),
     ]);
   });
 
@@ -88,7 +131,12 @@ describe('contentSecurityPolicy sources', () => {
       }),
     ]);
     expect(issues("contentSecurityPolicy:\n  frame-src: 'self'\n")).toEqual([
-      expect.objectContaining({ line: 8, column: 14, message: expect.stringMatching(/write `"'self'"`/) }),
+      expect.objectContaining({
+        line: 8,
+        column: 14,
+        severity: 'warning',
+        message: expect.stringMatching(/`"'self'"`/),
+      }),
     ]);
     expect(
       issues('contentSecurityPolicy: "script-src https://a.example; sandbox allow-same-origin"\n'),
@@ -100,11 +148,11 @@ describe('contentSecurityPolicy sources', () => {
         message: expect.stringMatching(/`sandbox` is not a directive a manifest may extend/),
       }),
     ]);
-    expect(issues('envs:\n  dev:\n    contentSecurityPolicy:\n      img-src: "*"\n')).toEqual([
+    expect(issues('envs:\n  dev:\n    contentSecurityPolicy:\n      img-src: "javascript:"\n')).toEqual([
       expect.objectContaining({
         path: 'envs.dev.contentSecurityPolicy.img-src',
         line: 10,
-        message: expect.stringMatching(/allows every host/),
+        message: expect.stringMatching(/not a scheme a manifest may add/),
       }),
     ]);
   });

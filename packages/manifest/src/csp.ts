@@ -1,6 +1,6 @@
 import { isRecord } from './data.js';
 import type { PathSegments } from './issues.js';
-import { CSP_DIRECTIVES, cspDirectives } from './targets.js';
+import { BARE_CSP_KEYWORDS, CSP_DIRECTIVES, cspDirectives } from './targets.js';
 
 /**
  * Quoted keywords a manifest may add (docs/security.md "The integration's own policy"). Left out on
@@ -21,15 +21,36 @@ const REFUSED_KEYWORDS: Record<string, string> = {
 
 /** Schemes a scheme-only source may name: local data and blank documents, never a whole network scheme. */
 const LOCAL_SCHEMES = ['data:', 'blob:', 'mediastream:', 'about:'];
+/** Network schemes a scheme-only source may name: every host of the scheme (a warning, {@link cspSourceWarning}). */
+const NETWORK_SCHEMES = ['https:', 'http:', 'wss:', 'ws:'];
 
 const SCHEME = /^[a-z][a-z0-9+.-]*$/i;
 const HOST = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/i;
 const PATH = /^(\/[A-Za-z0-9\-._~%!$&'()*+=:@]*)*$/;
 const HASH = /^'sha(256|384|512)-[A-Za-z0-9+/_-]+={0,2}'$/;
 
-/** How to write a keyword that YAML stripped of its quotes. */
+/** How to write a keyword that YAML stripped of its quotes (a warning: it is read as the keyword). */
 function quoteHint(word: string): string {
-  return `\`${word}\` is a keyword and must keep its single quotes, which YAML removes from \`'${word}'\`: write \`"'${word}'"\``;
+  return `\`${word}\` is read as the keyword \`'${word}'\`; write it with its single quotes, \`"'${word}'"\` (YAML removes the quotes of \`'${word}'\`), since in a policy a bare word is a host name`;
+}
+
+/**
+ * Why a source that the host accepts is still worth a warning: it allows every host (`*`,
+ * `https://*`, a network scheme alone). Accepted since integration content has an origin of its own
+ * and runs sandboxed, in an opaque origin, while the host's API takes bearer tokens only (no
+ * cookie), so what such content can reach is what any web page can (docs/manifest.md
+ * "contentSecurityPolicy"). `undefined` for any other source.
+ *
+ * @example
+ * ```ts
+ * cspSourceWarning('*'); // '`*` allows every host; ...'
+ * cspSourceWarning('https://plausible.io'); // undefined
+ * ```
+ */
+export function cspSourceWarning(source: string): string | undefined {
+  const scheme = NETWORK_SCHEMES.includes(source.toLowerCase());
+  if (!scheme && parseHostSource(source)?.host !== '*') return undefined;
+  return `\`${source}\` allows every host; accepted (integration content runs sandboxed on its own origin, and the host's API takes no cookie), but listing the hosts (e.g. \`https://*.example.com\`) keeps the content from loading from or sending to anywhere else`;
 }
 
 /** A host-source split into its parts, or why it is not one. */
@@ -84,20 +105,16 @@ export function cspSourceProblem(source: string): string | undefined {
     }
     return `\`${source}\` is not a CSP keyword; keywords: ${[...KEYWORDS].map((k) => `\`${k}\``).join(', ')}, or a hash \`'sha256-<base64>'\``;
   }
-  if (['self', 'unsafe-inline', 'unsafe-hashes', 'wasm-unsafe-eval', 'none', 'unsafe-eval'].includes(lower)) {
-    return quoteHint(lower);
-  }
+  if (BARE_CSP_KEYWORDS.includes(lower)) return cspSourceProblem(`'${lower}'`);
+  // a scheme alone: local data, or every host of a network scheme (a warning, cspSourceWarning)
   if (/^[a-z][a-z0-9+.-]*:$/i.test(source)) {
-    return LOCAL_SCHEMES.includes(lower)
+    return LOCAL_SCHEMES.includes(lower) || NETWORK_SCHEMES.includes(lower)
       ? undefined
-      : `\`${source}\` would allow every host of the scheme (the operator's own origin included); list the hosts instead (e.g. \`https://cdn.example.com\`)`;
+      : `\`${source}\` is not a scheme a manifest may add; use a local one (${LOCAL_SCHEMES.join(', ')}) or a host (\`https://cdn.example.com\`)`;
   }
   const host = parseHostSource(source);
   if (!host) {
     return `\`${source}\` is not a CSP source expression; write a host (\`https://cdn.example.com\`, \`*.example.com\`, \`https://example.com:8443/js/\`), \`data:\`, \`blob:\`, a quoted keyword such as \`'self'\`, or a hash \`'sha256-<base64>'\``;
-  }
-  if (host.host === '*') {
-    return `\`${source}\` allows every host (the operator's own origin included); list the hosts instead (e.g. \`https://*.example.com\`)`;
   }
   return undefined;
 }
@@ -117,18 +134,18 @@ type Report = (path: PathSegments, message: string, severity?: 'error' | 'warnin
 export function checkContentSecurityPolicy(value: unknown, path: PathSegments, report: Report): void {
   if (typeof value !== 'string' && !isRecord(value)) return;
   const keyed = isRecord(value);
-  const directives = cspDirectives(
-    keyed
-      ? Object.fromEntries(
-          Object.entries(value).flatMap(([directive, sources]): Array<[string, string]> => {
-            if (typeof sources === 'string') return [[directive, sources]];
-            if (Array.isArray(sources) && sources.every((s) => typeof s === 'string'))
-              return [[directive, sources.join(' ')]];
-            return [];
-          }),
-        )
-      : value,
-  );
+  const policy = keyed
+    ? Object.fromEntries(
+        Object.entries(value).flatMap(([directive, sources]): Array<[string, string]> => {
+          if (typeof sources === 'string') return [[directive, sources]];
+          if (Array.isArray(sources) && sources.every((s) => typeof s === 'string'))
+            return [[directive, sources.join(' ')]];
+          return [];
+        }),
+      )
+    : value;
+  const directives = cspDirectives(policy);
+  const raw = cspDirectives(policy, { raw: true });
   for (const [directive, sources] of Object.entries(directives)) {
     const at = keyed ? [...path, directive] : path;
     if (!(CSP_DIRECTIVES as readonly string[]).includes(directive)) {
@@ -144,6 +161,13 @@ export function checkContentSecurityPolicy(value: unknown, path: PathSegments, r
     for (const source of sources) {
       const problem = cspSourceProblem(source);
       if (problem) report(at, `\`${directive}\`: ${problem}`);
+      const warning = problem ? undefined : cspSourceWarning(source);
+      if (warning) report(at, `\`${directive}\`: ${warning}`, 'warning');
+    }
+    for (const word of raw[directive] ?? []) {
+      if (BARE_CSP_KEYWORDS.includes(word.toLowerCase()) && !cspSourceProblem(`'${word.toLowerCase()}'`)) {
+        report(at, `\`${directive}\`: ${quoteHint(word.toLowerCase())}`, 'warning');
+      }
     }
     if (directive === 'frame-ancestors') {
       report(

@@ -49,9 +49,23 @@ export class ManifestNotFoundError extends ManifestError {
  */
 export class MissingSecretEnvError extends ManifestError {
   constructor(readonly missing: readonly string[]) {
+    const refs = missing.filter((m) => m.includes('://'));
+    const names = missing.filter((m) => !m.includes('://'));
+    const parts = [
+      ...(names.length
+        ? [
+            `missing environment variable${names.length === 1 ? '' : 's'} for manifest secrets: ${names.join(', ')}`,
+          ]
+        : []),
+      ...(refs.length
+        ? [
+            `unresolved secret-manager reference${refs.length === 1 ? '' : 's'}: ${refs.join(', ')} (platform publish resolves them from --secrets <file> or .secrets.json)`,
+          ]
+        : []),
+    ];
     super(
       'missing_secret_env',
-      `missing environment variable${missing.length === 1 ? '' : 's'} for manifest secrets: ${missing.join(', ')}; set ${missing.length === 1 ? 'it' : 'them'} before starting the integration`,
+      `${parts.join('; ')}; set ${missing.length === 1 ? 'it' : 'them'} before starting the integration`,
     );
   }
 }

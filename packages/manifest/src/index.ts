@@ -4,6 +4,7 @@ export {
   type ConfigurationError,
   configurationDefaults,
   sampleConfiguration,
+  sampleString,
   validateConfiguration,
 } from './configuration.js';
 export { cspSourceProblem, parseHostSource } from './csp.js';

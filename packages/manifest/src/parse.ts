@@ -4,6 +4,7 @@ import { documentForEnv, envNames, unknownEnvMessage } from './envs.js';
 import { checkFiles } from './files.js';
 import { formatPath, type Issue, type PendingIssue } from './issues.js';
 import { locate, position } from './locate.js';
+import { normalizeName } from './names.js';
 import { checkPublishReadiness, checkRules } from './rules.js';
 import { type Manifest, manifestSchema } from './schema.js';
 import { renameScopes } from './scopes.js';
@@ -153,10 +154,12 @@ type Validated = { pending: PendingIssue[] } & ({ success: true; data: Manifest 
 function validate(raw: unknown, options: ParseOptions): Validated {
   // Renamed scopes are read under their new names from here on (docs/contracts.md "Scopes").
   const renamed = renameScopes(raw);
+  // A name with capitals is read in lowercase (docs/manifest.md "name").
+  const named = normalizeName(renamed.data);
   // An optional key with no value (`summary:` alone) counts as left out.
-  const emptied = dropEmptyOptionalKeys(renamed.data);
+  const emptied = dropEmptyOptionalKeys(named.data);
   const data = emptied.data;
-  const pending: PendingIssue[] = [...renamed.warnings, ...emptied.warnings];
+  const pending: PendingIssue[] = [...renamed.warnings, ...named.warnings, ...emptied.warnings];
   const parsed = manifestSchema.safeParse(data);
   if (!parsed.success) pending.push(...fromZodIssues(manifestSchema, parsed.error.issues, data));
   pending.push(...checkRules(data, { firstParty: options.firstParty ?? false }));

@@ -3,13 +3,24 @@ import { type InstallationFacts, installationShapes, settingsPlace } from './pla
 
 const place = { properties: {} };
 const urls = { publicEndpoint: 'https://host.example/p' };
+/** The shapes carry both names of the endpoint. */
+const shapeUrls = { ...urls, publicContentEndpoint: urls.publicEndpoint };
 /** What every installation shape of `facts(...)` carries. */
-const shared = { status: 'active', configuration: { id: 'x' }, externalIds: ['e'], urls };
+const shared = {
+  status: 'active',
+  configuration: { id: 'x' },
+  externalIds: ['e'],
+  urls: shapeUrls,
+  // the installation a space or site installation belongs to
+  integration: 'hello',
+  installation: 'inst_1',
+};
 const facts = (
   target: InstallationFacts['target'],
   over: Partial<InstallationFacts> = {},
 ): InstallationFacts => ({
   id: 'inst_1',
+  integrationName: 'hello',
   target,
   spaceId: target === 'space' ? 'space_1' : null,
   siteId: target === 'site' ? 'site_1' : null,
@@ -47,7 +58,7 @@ describe('installationShapes', () => {
         status: 'active',
         configuration: { id: 'x' },
         externalIds: ['e'],
-        urls,
+        urls: shapeUrls,
       },
     });
   });

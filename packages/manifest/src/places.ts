@@ -1,9 +1,10 @@
-import type {
-  InstallationStatus,
-  InstallationTarget,
-  InstallationUrls,
-  IntegrationEnvironment,
-  SpaceSelection,
+import {
+  environmentUrls,
+  type InstallationStatus,
+  type InstallationTarget,
+  type InstallationUrls,
+  type IntegrationEnvironment,
+  type SpaceSelection,
 } from '@platform/api-client';
 import type { ConfigurationPlaceName, Manifest } from './schema.js';
 
@@ -27,10 +28,12 @@ export function settingsPlace(manifest: Configurations, target: InstallationTarg
 
 /**
  * What {@link installationShapes} needs to know of an installation (the host's `InstallationRecord` has it).
- * @example const facts: InstallationFacts = { id: 'inst_1', target: 'site', spaceId: null, siteId: 'site_1', status: 'active', configuration: {}, externalIds: [], spaceSelection: { mode: 'selected', spaces: [] } };
+ * @example const facts: InstallationFacts = { id: 'inst_1', integrationName: 'hello', target: 'site', spaceId: null, siteId: 'site_1', status: 'active', configuration: {}, externalIds: [], spaceSelection: { mode: 'selected', spaces: [] } };
  */
 export interface InstallationFacts {
   id: string;
+  /** Name of the installed integration (`integration` of the space and site shapes). */
+  integrationName: string;
   target: InstallationTarget;
   /** The space of a space installation. */
   spaceId: string | null;
@@ -71,8 +74,10 @@ export function installationShapes(
     status: installation.status,
     configuration: installation.configuration,
     externalIds: installation.externalIds,
-    urls,
+    urls: environmentUrls(urls),
   };
+  // What a space or site installation says of the installation it belongs to.
+  const owner = { integration: installation.integrationName, installation: installation.id };
   const site = installation.target === 'site' && installation.siteId ? installation.siteId : undefined;
   const space =
     installation.target === 'space' && installation.spaceId
@@ -87,7 +92,7 @@ export function installationShapes(
       space_selection: installation.spaceSelection,
       ...shared,
     },
-    ...(space !== undefined ? { spaceInstallation: { space, ...shared } } : {}),
-    ...(site !== undefined ? { siteInstallation: { site, ...shared } } : {}),
+    ...(space !== undefined ? { spaceInstallation: { space, ...owner, ...shared } } : {}),
+    ...(site !== undefined ? { siteInstallation: { site, ...owner, ...shared } } : {}),
   };
 }

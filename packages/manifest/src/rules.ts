@@ -158,7 +158,7 @@ function checkSecrets(secrets: unknown, report: Report): void {
     if (typeof value !== 'string') continue;
     const { parts, problems } = parseSecretValue(value);
     for (const problem of problems) report(['secrets', name], `secret \`${name}\`: ${problem}`);
-    if (problems.length === 0 && value !== '' && !parts.some((p) => p.kind === 'env')) {
+    if (problems.length === 0 && value !== '' && parts.every((p) => p.kind === 'text')) {
       report(
         ['secrets', name],
         `secret \`${name}\` is a literal value committed in the manifest; read it from the environment with \`\${{ env.${name} }}\``,

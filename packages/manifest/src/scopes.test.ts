@@ -12,6 +12,12 @@ describe('renamed scopes', () => {
     }
   });
 
+  it('reads `page:feedback:read` as `site:views:read`, the scope page feedback needs here', () => {
+    const result = parseManifest(`${HEAD}scopes:\n  - page:feedback:read\n`);
+    expect(result.ok && result.manifest.scopes).toEqual(['site:views:read']);
+    expect(EVENT_SCOPES.page_feedback).toBe('site:views:read');
+  });
+
   it('loads an old name under its new one, with a warning at the list item', () => {
     const result = parseManifest(`${HEAD}scopes:\n  - space:content:read\n  - space:views:read\n`);
     expect(result.ok).toBe(true);

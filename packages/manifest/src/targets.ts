@@ -67,15 +67,35 @@ export const envNameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, {
 });
 
 /**
- * The policy as directive -> list of sources, whatever form the manifest used.
+ * CSP keywords as words: YAML strips the single quotes of `'self'`, and manifests written for the
+ * platform this one models often leave them out (`style-src: unsafe-inline; self;`). A bare word
+ * would be a host named `self`, which no one means; {@link cspDirectives} reads it as the keyword
+ * and `platform check` warns (docs/manifest.md "contentSecurityPolicy").
+ */
+export const BARE_CSP_KEYWORDS = [
+  'self',
+  'unsafe-inline',
+  'unsafe-hashes',
+  'wasm-unsafe-eval',
+  'report-sample',
+  'none',
+  'unsafe-eval',
+  'strict-dynamic',
+];
+
+/**
+ * The policy as directive -> list of sources, whatever form the manifest used; a keyword written
+ * without its quotes ({@link BARE_CSP_KEYWORDS}) is the keyword, quoted (`raw: true` keeps it as written).
  *
  * @example
  * ```ts
  * cspDirectives({ 'script-src': 'https://plausible.io;\n' }); // { 'script-src': ['https://plausible.io'] }
+ * cspDirectives({ 'style-src': 'unsafe-inline' }); // { 'style-src': ["'unsafe-inline'"] }
  * ```
  */
 export function cspDirectives(
   policy: z.infer<typeof contentSecurityPolicySchema> | undefined,
+  options: { raw?: boolean } = {},
 ): Record<string, string[]> {
   if (policy === undefined) return {};
   const out: Record<string, string[]> = {};
@@ -83,7 +103,8 @@ export function cspDirectives(
     const list = (typeof value === 'string' ? value : value.join(' '))
       .split(/[\s;]+/)
       .map((s) => s.trim())
-      .filter(Boolean);
+      .filter(Boolean)
+      .map((s) => (!options.raw && BARE_CSP_KEYWORDS.includes(s.toLowerCase()) ? `'${s.toLowerCase()}'` : s));
     if (list.length) out[directive] = [...(out[directive] ?? []), ...list];
   };
   if (typeof policy === 'string') {

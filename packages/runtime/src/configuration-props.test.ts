@@ -27,10 +27,12 @@ const integration = createIntegration({ components: [screen] });
 const environment = testEnvironment({
   siteInstallation: {
     site: 'site_1',
+    integration: 'hello',
+    installation: 'inst_test',
     status: 'active',
     configuration: { token: 'site-secret' },
     externalIds: [],
-    urls: { publicEndpoint: 'https://host.example/p' },
+    urls: { publicEndpoint: 'https://host.example/p', publicContentEndpoint: 'https://host.example/p' },
   },
 });
 environment.installation = environment.installation && {

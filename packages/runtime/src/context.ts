@@ -46,20 +46,30 @@ function stringRecord(value: unknown): Record<string, string> {
   return out;
 }
 
+/** `urls` with `publicContentEndpoint`, the public endpoint under its other name, when a host sent only the one. */
+function normalizeUrls(value: unknown): Record<string, unknown> {
+  if (!isRecord(value)) return {};
+  return typeof value.publicContentEndpoint !== 'string' && typeof value.publicEndpoint === 'string'
+    ? { ...value, publicContentEndpoint: value.publicEndpoint }
+    : value;
+}
+
 function normalizeInstallationShape<T>(value: unknown): T | undefined {
   if (!isRecord(value)) return undefined;
   return {
     ...value,
     configuration: isRecord(value.configuration) ? value.configuration : {},
     externalIds: Array.isArray(value.externalIds) ? value.externalIds : [],
-    urls: isRecord(value.urls) ? value.urls : {},
+    urls: normalizeUrls(value.urls),
   } as T;
 }
 
 /**
  * Fills defaults so handlers can rely on the documented shape: `secrets` and
  * `apiTokens` are string maps, `integration.urls` exists, and installation shapes
- * that are present always have `configuration`, `externalIds` and `urls`.
+ * that are present always have `configuration`, `externalIds` and `urls`; `integration.externalLinks`
+ * is a list; every `urls` with a
+ * `publicEndpoint` has `publicContentEndpoint` too (the same URL).
  * Call only on a value that passed `describeEnvironmentProblem`.
  *
  * @example const environment = normalizeEnvironment(JSON.parse(part));
@@ -76,7 +86,8 @@ export function normalizeEnvironment(raw: Record<string, unknown>): IntegrationE
       version: '',
       title: '',
       ...integration,
-      urls: isRecord(integration.urls) ? integration.urls : {},
+      urls: normalizeUrls(integration.urls),
+      externalLinks: Array.isArray(integration.externalLinks) ? integration.externalLinks : [],
     },
   } as unknown as IntegrationEnvironment;
   const installation = normalizeInstallationShape<IntegrationEnvironment['installation']>(raw.installation);

@@ -82,11 +82,21 @@ function integration(extra: Partial<Parameters<typeof createOAuthHandler>[0]> = 
   });
 }
 
-function call(query: string, method = 'GET', extra: Partial<Parameters<typeof createOAuthHandler>[0]> = {}) {
+function call(
+  query: string,
+  method = 'GET',
+  extra: Partial<Parameters<typeof createOAuthHandler>[0]> = {},
+  secrets: Record<string, string> = { CLIENT_ID: 'client_1', CLIENT_SECRET: 'client_secret_1' },
+) {
   const environment = testEnvironment({
     apiEndpoint: host.url,
-    secrets: { CLIENT_ID: 'client_1', CLIENT_SECRET: 'client_secret_1' },
-    integration: { name: 'hello', version: '1', title: 'Hello', urls: { publicEndpoint } },
+    secrets,
+    integration: {
+      name: 'hello',
+      version: '1',
+      title: 'Hello',
+      urls: { publicEndpoint, publicContentEndpoint: publicEndpoint },
+    },
   });
   if (environment.installation) environment.installation.urls.publicEndpoint = publicEndpoint;
   const event = {
@@ -98,6 +108,24 @@ function call(query: string, method = 'GET', extra: Partial<Parameters<typeof cr
 }
 
 describe('createOAuthHandler', () => {
+  it('names the missing client secret (and the secrets there are) instead of failing to sign with an empty key', async () => {
+    // The manifest declared CLIENT_SECRET only for another `envs` entry: this installation lacks it.
+    const before = provider.seen.length;
+    for (const query of ['', '?code=c&state=s']) {
+      const response = await call(query, 'GET', {}, { CLIENT_ID: 'client_1' });
+      expect(response.status).toBe(500);
+      expect(await response.text()).toContain('OAuth clientSecret is not set, so it cannot connect');
+      const logged = decodeLogsHeader(response.headers.get('x-platform-logs')).map((l) => l.message);
+      expect(logged).toEqual([
+        expect.stringMatching(
+          /^OAuth: `clientSecret` of createOAuthHandler is empty: .*not set for this installation \(secrets set: CLIENT_ID\)\. Declare it in the manifest `secrets`/,
+        ),
+      ]);
+      expect(logged.join()).not.toMatch(/HMAC|DataError|client_1/);
+    }
+    expect(provider.seen.length).toBe(before); // the provider was never asked
+  });
+
   it('redirects to the provider with every parameter and a signed state', async () => {
     const response = await call('');
     expect(response.status).toBe(302);

@@ -118,6 +118,29 @@ async function exchange(config: OAuthConfig, code: string, redirectUri: string, 
   }
 }
 
+/** Which of the values the flow cannot run without are empty (a secret not set for this environment). */
+function unsetOAuthValues(config: OAuthConfig): Array<'clientId' | 'clientSecret'> {
+  const unset: Array<'clientId' | 'clientSecret'> = [];
+  if (!config.clientId) unset.push('clientId');
+  if (!config.clientSecret) unset.push('clientSecret');
+  return unset;
+}
+
+/**
+ * The log line for an OAuth handler whose `clientId`/`clientSecret` is empty: which, the names of
+ * the secrets the installation does have (never a value), and how to fix it.
+ *
+ * @example
+ * oauthUnsetMessage(['clientSecret'], { CLIENT_ID: 'x' });
+ * // 'OAuth: `clientSecret` is empty ... secrets set for this installation: CLIENT_ID. ...'
+ */
+export function oauthUnsetMessage(unset: readonly string[], secrets: Record<string, string>): string {
+  const present = Object.entries(secrets)
+    .filter(([, value]) => value !== '')
+    .map(([name]) => name);
+  return `OAuth: \`${unset.join('` and `')}\` of createOAuthHandler ${unset.length === 1 ? 'is' : 'are'} empty: the secret ${unset.length === 1 ? 'it is' : 'they are'} read from is not set for this installation (secrets set: ${present.length ? present.join(', ') : 'none'}). Declare ${unset.length === 1 ? 'it' : 'them'} in the manifest \`secrets\` (in the \`envs\` entry published too, e.g. \`CLIENT_SECRET: \${{ env.MY_CLIENT_SECRET }}\`) and publish again with the value.`;
+}
+
 /**
  * The OAuth 2.0 authorization-code flow, served at `{publicEndpoint}/oauth`.
  * Without `code`: 302 to `authorizeURL` with a signed, expiring `state` bound to the
@@ -148,6 +171,17 @@ export function createOAuthHandler(
     const redirectUri = resolved.redirectURL ?? (publicEndpoint ? `${publicEndpoint}/oauth` : undefined);
     if (!installationId || !redirectUri) {
       return htmlPage(400, 'Cannot connect', 'This request is not tied to an installation.', false);
+    }
+    const unset = unsetOAuthValues(resolved);
+    if (unset.length > 0) {
+      // An empty key cannot sign `state` (WebCrypto refuses a 0-byte HMAC key): say what is missing.
+      context.logger.error(oauthUnsetMessage(unset, context.environment.secrets));
+      return htmlPage(
+        500,
+        'Connection not configured',
+        `This integration's OAuth ${unset.join(' and ')} is not set, so it cannot connect. Its publisher must set it.`,
+        false,
+      );
     }
     const key = resolved.stateSecret ?? resolved.clientSecret;
     const url = new URL(request.url);

@@ -16,10 +16,12 @@ const event = {
 function siteEnvironment(configuration: Record<string, unknown>) {
   const siteInstallation: SiteInstallation = {
     site: 'site_1',
+    integration: 'hello',
+    installation: 'inst_test',
     status: 'active',
     configuration,
     externalIds: [],
-    urls: { publicEndpoint: 'http://127.0.0.1:8081/p' },
+    urls: { publicEndpoint: 'http://127.0.0.1:8081/p', publicContentEndpoint: 'http://127.0.0.1:8081/p' },
   };
   return testEnvironment({ siteInstallation });
 }

@@ -1,4 +1,4 @@
-import type { Event, IntegrationEnvironment } from '@platform/api-client';
+import { type Event, environmentUrls, type IntegrationEnvironment } from '@platform/api-client';
 import type { ExecutionContextLike } from './integration';
 
 /**
@@ -6,11 +6,13 @@ import type { ExecutionContextLike } from './integration';
  * @example const environment = testEnvironment({ secrets: { CLIENT_ID: 'id' } });
  */
 export function testEnvironment(overrides: Partial<IntegrationEnvironment> = {}): IntegrationEnvironment {
-  const publicEndpoint = 'http://127.0.0.1:8080/v1/integrations/hello/installations/inst_test/public';
+  const urls = environmentUrls({
+    publicEndpoint: 'http://127.0.0.1:8080/v1/integrations/hello/installations/inst_test/public',
+  });
   return {
     apiEndpoint: 'http://127.0.0.1:8080',
     apiTokens: { installation: 'pit_test_token' },
-    integration: { name: 'hello', version: '1.0.0', title: 'Hello', urls: { publicEndpoint } },
+    integration: { name: 'hello', version: '1.0.0', title: 'Hello', urls },
     secrets: {},
     installation: {
       id: 'inst_test',
@@ -19,7 +21,7 @@ export function testEnvironment(overrides: Partial<IntegrationEnvironment> = {})
       configuration: {},
       externalIds: [],
       space_selection: { mode: 'all', spaces: [] },
-      urls: { publicEndpoint },
+      urls,
     },
     ...overrides,
   };

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { SiteInstallation } from '@platform/api-client';
+import { environmentUrls, type SiteInstallation } from '@platform/api-client';
 import { describe, expect, it } from 'vitest';
 import type { FetchVisitorAuthenticationEventCallback } from './author';
 import { createIntegration } from './integration';
@@ -18,10 +18,15 @@ const event = {
 function siteEnvironment() {
   const siteInstallation: SiteInstallation = {
     site: 'site_1',
+    integration: 'visitor-test',
+    installation: 'inst_1',
     status: 'active',
     configuration: { authorize: 'https://idp.example.com/authorize' },
     externalIds: [],
-    urls: { publicEndpoint: 'http://127.0.0.1:8081/p', published: 'http://127.0.0.1:8081/sites/site_1' },
+    urls: {
+      ...environmentUrls({ publicEndpoint: 'http://127.0.0.1:8081/p' }),
+      published: 'http://127.0.0.1:8081/sites/site_1',
+    },
   };
   return testEnvironment({ siteInstallation, signingSecrets: { siteInstallation: SECRET } });
 }

@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { HOST_EVENT } from '@platform/events/catalogue';
 import { didYouMean, EVENT_SCOPES, INTERNAL_SCOPES, type Manifest } from '@platform/manifest';
 import type { BundleResult } from '../bundle.js';
@@ -93,13 +94,10 @@ export type ModuleInspection =
 /** Events whose handler is a key of the definition itself, since it answers something. */
 const HOOKS: readonly string[] = [HOST_EVENT.fetchPublishedScript, HOST_EVENT.fetchVisitorAuthentication];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 /**
- * Loads the bundle as an ES module and checks that its default export is an integration made
- * with `createIntegration()`; returns its component ids.
+ * Loads the bundle as an ES module, as workerd would (no Node globals, in a worker thread), and
+ * checks that its default export is an integration made with `createIntegration()`; returns its
+ * component ids, `events` keys and hooks.
  *
  * @example
  * ```ts
@@ -108,35 +106,83 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * ```
  */
 export async function inspectBundle(code: string, entry: string): Promise<ModuleInspection> {
-  let mod: unknown;
-  try {
-    mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: `${entry} throws when loaded: ${reason}` };
-  }
-  const integration = isRecord(mod) ? mod.default : undefined;
-  if (
-    !isRecord(integration) ||
-    typeof integration.fetch !== 'function' ||
-    !isRecord(integration.definition)
-  ) {
+  const seen = await loadWithoutNode(code);
+  if (!seen.loaded) return { ok: false, message: `${entry} throws when loaded: ${seen.message}` };
+  if (!seen.integration) {
     return {
       ok: false,
       message: `the default export of ${entry} is not an integration; export the result of \`createIntegration({ ... })\` from @platform/runtime.`,
     };
   }
-  const components = integration.definition.components;
-  const componentIds = Array.isArray(components)
-    ? components.flatMap((c: unknown) =>
-        isRecord(c) && typeof c.componentId === 'string' ? [c.componentId] : [],
-      )
-    : [];
-  const events = integration.definition.events;
-  const handlers = isRecord(events) ? Object.keys(events) : [];
-  const { definition } = integration;
-  const hooks = HOOKS.filter((name) => typeof definition[name] === 'function');
-  return { ok: true, componentIds, handlers, hooks };
+  const { componentIds, handlers, functions } = seen.integration;
+  return { ok: true, componentIds, handlers, hooks: HOOKS.filter((name) => functions.includes(name)) };
+}
+
+/** What {@link loadWithoutNode} saw of the module's default export. */
+type Loaded =
+  | { loaded: false; message: string }
+  | {
+      loaded: true;
+      /** Absent when the default export is no integration (`fetch` and `definition`). */
+      integration?: { componentIds: string[]; handlers: string[]; functions: string[] };
+    };
+
+/**
+ * Runs in a worker thread: loads the module with Node's own globals hidden (workerd has no
+ * `process`, `Buffer` or `global`; a dependency that looks for them to pick a Node-only path, such as
+ * `require('crypto')`, must not take it here when it would not there), then describes its default
+ * export in plain data.
+ */
+const LOADER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const post = parentPort.postMessage.bind(parentPort);
+for (const name of ['process', 'Buffer', 'global']) {
+  Object.defineProperty(globalThis, name, { value: undefined, configurable: true, writable: true });
+}
+const isRecord = (v) => typeof v === 'object' && v !== null;
+import('data:text/javascript;base64,' + workerData).then(
+  (mod) => {
+    const integration = isRecord(mod) ? mod.default : undefined;
+    if (!isRecord(integration) || typeof integration.fetch !== 'function' || !isRecord(integration.definition)) {
+      post({ loaded: true });
+      return;
+    }
+    const definition = integration.definition;
+    const components = Array.isArray(definition.components) ? definition.components : [];
+    post({
+      loaded: true,
+      integration: {
+        componentIds: components.flatMap((c) => (isRecord(c) && typeof c.componentId === 'string' ? [c.componentId] : [])),
+        handlers: isRecord(definition.events) ? Object.keys(definition.events) : [],
+        functions: Object.keys(definition).filter((k) => typeof definition[k] === 'function'),
+      },
+    });
+  },
+  (error) => post({ loaded: false, message: error instanceof Error ? error.message : String(error) }),
+);
+`;
+
+/**
+ * Loads the bundle as an ES module in a worker thread, without Node's globals ({@link LOADER}), and
+ * returns what its default export is; the worker ends with the answer (a module that keeps timers
+ * running cannot hold the check).
+ */
+function loadWithoutNode(code: string): Promise<Loaded> {
+  return new Promise((resolvePromise) => {
+    const worker = new Worker(LOADER, { eval: true, workerData: Buffer.from(code).toString('base64') });
+    let settled = false;
+    const settle = (value: Loaded) => {
+      if (settled) return;
+      settled = true;
+      resolvePromise(value);
+      void worker.terminate();
+    };
+    worker.once('message', (message: Loaded) => settle(message));
+    worker.once('error', (error) => settle({ loaded: false, message: error.message }));
+    worker.once('exit', () =>
+      settle({ loaded: false, message: 'the module ended its thread while loading' }),
+    );
+  });
 }
 
 /** Event types a script may handle in `events` (component renders and hooks have their own slots). */

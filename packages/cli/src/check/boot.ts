@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
-import type { IntegrationEnvironment } from '@platform/api-client';
+import { environmentUrls, type IntegrationEnvironment } from '@platform/api-client';
 import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
 import { HOST_EVENT } from '@platform/events/catalogue';
-import type { Manifest } from '@platform/manifest';
+import { type Manifest, sampleString } from '@platform/manifest';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from '@platform/runtime/testing';
 import type { BundleProblem } from '../build/verify.js';
-import { offlineOutbound, sampleExcuse } from './render-sample.js';
+import { hookExcuse, offlineOutbound, sampleExcuse } from './render-sample.js';
 import {
   blockTarget,
   CHECK_ICON_URL,
@@ -125,28 +125,44 @@ export async function bootBundle(
 ): Promise<BundleProblem[]> {
   const { Miniflare, Response: OfflineResponse } = await preloadMiniflare();
   const outbound = offlineOutbound();
-  const mf = new Miniflare({
-    modules: true,
-    script: code,
-    compatibilityDate: COMPATIBILITY_DATE,
-    host: '127.0.0.1',
-    port: 0,
-    outboundService: (request: { url: string; method: string }) => {
-      const { body, ...init } = taskStandIn(request) ?? outbound.answer(request.url);
-      return new OfflineResponse(body, init);
-    },
-    handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
-      stdout.resume();
-      stderr.resume();
-    },
-  });
+  let mf: InstanceType<typeof Miniflare>;
+  try {
+    mf = new Miniflare({
+      modules: true,
+      script: code,
+      compatibilityDate: COMPATIBILITY_DATE,
+      host: '127.0.0.1',
+      port: 0,
+      outboundService: (request: { url: string; method: string }) => {
+        const { body, ...init } = taskStandIn(request) ?? outbound.answer(request.url);
+        return new OfflineResponse(body, init);
+      },
+      handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+        stdout.resume();
+        stderr.resume();
+      },
+    });
+  } catch (error) {
+    // Miniflare refuses some modules before workerd starts (a dynamic `import()`/`require` of a
+    // computed name): that is the bundle's problem, reported, never a crash of check.
+    const reason = error instanceof Error ? error.message : String(error);
+    return [{ path: 'script', message: `workerd refused the bundle: ${reason}` }];
+  }
   const base = testEnvironment({
+    // A freshly installed integration has its secrets (set at publish): check gives each declared
+    // one a sample by the rule of settings (`sampleString`: a URL when its name says so).
+    secrets: Object.fromEntries(
+      Object.keys(manifest.secrets ?? {}).map((name) => [name, sampleString(name)]),
+    ),
     integration: {
+      externalLinks: manifest.externalLinks ?? [],
       name: manifest.name,
       version: 'check',
       title: manifest.title,
       urls: {
-        publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public',
+        ...environmentUrls({
+          publicEndpoint: 'http://127.0.0.1/v1/integrations/check/installations/inst_check/public',
+        }),
         // Where the host would serve the manifest's `icon` once uploaded (a sample address here).
         ...(manifest.icon ? { icon: CHECK_ICON_URL } : {}),
       },
@@ -241,6 +257,8 @@ export async function bootBundle(
       );
     }
     if (options.hooks?.includes(HOST_EVENT.fetchPublishedScript)) {
+      const site = sampleInstallation(manifest, 'site', base);
+      outbound.take();
       const answer = await post(
         {
           type: HOST_EVENT.fetchPublishedScript,
@@ -248,13 +266,27 @@ export async function bootBundle(
           installationId: CHECK_IDS.installation,
           siteId: CHECK_IDS.site,
         },
-        sampleInstallation(manifest, 'site', base).environment,
+        site.environment,
       );
       const problem = await publishedScriptProblem(answer);
-      if (problem) problems.push({ path: 'script', message: problem });
+      // The module booted, set up and rendered by now: a failure of the hook for the settings check
+      // gave it is configuration-dependent, a warning (docs/published-scripts.md "`platform check`").
+      const excuse = problem && !answer.ok ? hookExcuse(outbound.take(), site) : undefined;
+      if (problem) {
+        problems.push(
+          excuse
+            ? {
+                path: 'script',
+                severity: 'warning',
+                message: `${problem}; a configuration-dependent failure, not a boot failure: ${excuse}. The host calls the hook with each site's own settings and serves no script when it fails; answer 204 (no script) for settings it cannot use.`,
+              }
+            : { path: 'script', message: problem },
+        );
+      }
     }
   } finally {
-    await mf.dispose();
+    // a bundle workerd refused makes dispose reject with the same error, already reported
+    await mf.dispose().catch(() => undefined);
   }
   return problems;
 }

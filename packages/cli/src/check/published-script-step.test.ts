@@ -86,3 +86,93 @@ describe('platform check: fetch_published_script', () => {
     ]);
   });
 });
+
+/** A site integration whose hook needs a `site_key` of a given form, or whose settings a screen saves. */
+const keyed = (settings: string) => `name: keyed
+title: Keyed
+description: A script that needs a key.
+organization: acme
+visibility: private
+target: site
+script: src/index.ts
+scopes: [site:script:inject]
+configurations:
+  site:
+${settings}
+`;
+const REQUIRED_KEY = `    properties:
+      site_key:
+        type: string
+        title: Site key
+        description: Like AB-1234.
+    required: [site_key]`;
+const SCREEN = `    componentId: settings`;
+/** Throws unless the key has the form the integration expects (as real trackers do). */
+const strictHook = `import { createComponent, createIntegration } from '@platform/runtime';
+const settings = createComponent({ componentId: 'settings', render: async () => <configuration><text>Key</text></configuration> });
+export default createIntegration({
+  components: [settings],
+  fetch_published_script: async (event, { environment }) => {
+    const key = String(environment.siteInstallation?.configuration.site_key ?? '');
+    if (!/^AB-\\d+$/.test(key)) throw new Error('site key missing or malformed');
+    return new Response('track(' + JSON.stringify(key) + ')', { headers: { 'content-type': 'application/javascript' } });
+  },
+});
+`;
+
+describe('platform check: a published-script hook that depends on its configuration', () => {
+  it('warns, as a configuration-dependent failure naming the made-up values, when it fails on check samples', async () => {
+    const report = await runCheck(
+      fixture({ 'src/index.tsx': strictHook }, keyed(REQUIRED_KEY).replace('src/index.ts', 'src/index.tsx')),
+      {
+        firstParty: true,
+        steps: [scriptCheckStep],
+      },
+    );
+    expect(report.ok).toBe(true);
+    expect(report.warnings).toEqual([
+      expect.objectContaining({
+        path: 'script',
+        message: expect.stringMatching(
+          /^`fetch_published_script` failed in workerd: HTTP 500 [\s\S]*site key missing or malformed[\s\S]*; a configuration-dependent failure, not a boot failure: it ran with values check made up for required settings without a default \(\{"site_key":"sample"\}\)\. .*answer 204/,
+        ),
+      }),
+    ]);
+  });
+
+  it('warns when a configuration screen saves the settings (a fresh site has none yet)', async () => {
+    const report = await runCheck(
+      fixture({ 'src/index.tsx': strictHook }, keyed(SCREEN).replace('src/index.ts', 'src/index.tsx')),
+      {
+        firstParty: true,
+        steps: [scriptCheckStep],
+      },
+    );
+    expect(report.errors).toEqual([]);
+    expect(report.warnings[0]?.message).toMatch(
+      /configuration-dependent failure, not a boot failure: its settings are saved by the configuration screen `settings`, which check cannot fill, so it ran with the configuration of a freshly installed site \(\{\}\)/,
+    );
+  });
+
+  it('stays an error when the settings check gave are all the manifest defaults', async () => {
+    const defaults = REQUIRED_KEY.replace(
+      'description: Like AB-1234.',
+      'description: Like AB-1234.\n        default: nope',
+    );
+    const report = await runCheck(
+      fixture({ 'src/index.tsx': strictHook }, keyed(defaults).replace('src/index.ts', 'src/index.tsx')),
+      {
+        firstParty: true,
+        steps: [scriptCheckStep],
+      },
+    );
+    expect(report.errors).toEqual([
+      expect.objectContaining({
+        path: 'script',
+        message: expect.stringMatching(
+          /^`fetch_published_script` failed in workerd: [\s\S]*site key missing/,
+        ),
+      }),
+    ]);
+  });
+});

@@ -61,3 +61,37 @@ export function sampleExcuse(requested: readonly string[], unsetKeys: readonly s
   }
   return undefined;
 }
+
+/**
+ * Why a failed published-script hook depends on the configuration check ran it with, if it may:
+ * the render excuses ({@link sampleExcuse}), or settings check had to make up (required keys
+ * without a `default`), or settings saved by a configuration screen, which check cannot fill (a
+ * freshly installed site has none of them yet). Such a failure is a warning of `platform check`,
+ * reported as configuration-dependent, not as a failure to boot; any other is an error.
+ *
+ * @example
+ * ```ts
+ * hookExcuse([], { unsetKeys: [], madeUpKeys: ['script'], configuration: { script: 'sample' } });
+ * // 'it ran with values check made up for required settings without a default ({"script":"sample"})'
+ * ```
+ */
+export function hookExcuse(
+  requested: readonly string[],
+  sample: {
+    unsetKeys: readonly string[];
+    madeUpKeys: readonly string[];
+    screen?: string;
+    configuration: Record<string, unknown>;
+  },
+): string | undefined {
+  const excuse = sampleExcuse(requested, sample.unsetKeys);
+  if (excuse) return excuse;
+  if (sample.madeUpKeys.length > 0) {
+    const values = Object.fromEntries(sample.madeUpKeys.map((k) => [k, sample.configuration[k]]));
+    return `it ran with values check made up for required settings without a default (${JSON.stringify(values)})`;
+  }
+  if (sample.screen) {
+    return `its settings are saved by the configuration screen \`${sample.screen}\`, which check cannot fill, so it ran with the configuration of a freshly installed site (${JSON.stringify(sample.configuration)})`;
+  }
+  return undefined;
+}

@@ -1,6 +1,7 @@
 import type { InstallationTarget, IntegrationEnvironment } from '@platform/api-client';
 import {
   type ConfigurationPlaceName,
+  configurationDefaults,
   installationShapes,
   type Manifest,
   sampleConfiguration,
@@ -35,6 +36,10 @@ export interface SampleInstallation {
    * the installation is then `pending`, as the host would mark it.
    */
   unsetKeys: string[];
+  /** Keys whose value check made up (required, no `default`): `sample`, `https://example.com/sample`... */
+  madeUpKeys: string[];
+  /** The configuration screen that saves this installation's settings, if the place has one. */
+  screen?: string;
   environment: IntegrationEnvironment;
 }
 
@@ -56,10 +61,14 @@ export function sampleInstallation(
   const place = settingsPlace(manifest, target);
   const configuration = sampleConfiguration(manifest, place);
   const unsetKeys = validateConfiguration(manifest, place, configuration).errors.map((e) => e.key);
+  const defaults = configurationDefaults(manifest, place);
+  const madeUpKeys = Object.keys(configuration).filter((key) => !(key in defaults));
+  const screen = manifest.configurations?.[place]?.componentId;
   const shapes = installationShapes(
     manifest,
     {
       id: CHECK_IDS.installation,
+      integrationName: base.integration.name,
       target,
       spaceId: target === 'space' ? CHECK_IDS.space : null,
       siteId: target === 'site' ? CHECK_IDS.site : null,
@@ -76,7 +85,15 @@ export function sampleInstallation(
   const environment: IntegrationEnvironment = { ...base, ...shapes };
   if (!shapes.spaceInstallation) delete environment.spaceInstallation;
   if (!shapes.siteInstallation) delete environment.siteInstallation;
-  return { target, place, configuration, unsetKeys, environment };
+  return {
+    target,
+    place,
+    configuration,
+    unsetKeys,
+    madeUpKeys,
+    ...(screen ? { screen } : {}),
+    environment,
+  };
 }
 
 /**

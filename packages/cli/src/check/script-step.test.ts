@@ -19,6 +19,16 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
     expect(await check(fixture({ 'src/index.ts': source }))).toEqual({ ok: true, errors: [], warnings: [] });
   });
 
+  it('inspects the module as workerd loads it: a Node-only path of a dependency is not taken', async () => {
+    // Libraries pick a Node path when they see `process` (e.g. `require('crypto')`); workerd has none.
+    const source = `if (typeof process === 'object' && process.versions && process.versions.node) throw new Error('took the Node path');\n${SOURCE}`;
+    expect(await check(fixture({ 'src/index.ts': source }))).toEqual({ ok: true, errors: [], warnings: [] });
+    const thrown = `throw new Error('always');\n${SOURCE}`;
+    expect((await check(fixture({ 'src/index.ts': thrown }))).errors[0]?.message).toMatch(
+      /src\/index\.ts throws when loaded: always/,
+    );
+  });
+
   it('reports a handler that crashes in workerd, with its logged error', async () => {
     const source = SOURCE.replace(
       'components: [counter]',

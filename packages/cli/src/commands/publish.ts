@@ -11,6 +11,8 @@ interface PublishOptions {
   env?: string;
   organization?: string;
   release?: string;
+  /** JSON file of the secret-manager references' values. */
+  secrets?: string;
   dev?: boolean;
   json?: boolean;
   url?: string;
@@ -47,6 +49,10 @@ export function registerPublish(program: Command, context: CommandContext): void
         '--organization <id>',
         'owning organization (default: envs.<name>.organization with --env, else the manifest organization)',
       )
+      .option(
+        '--secrets <file>',
+        'JSON file with the values of the manifest\'s secret-manager references such as "op://vault/item/field" (default: .secrets.json)',
+      )
       .option('--release <version>', 'version label, e.g. 1.2.0 (default: the next whole number)')
       .option('--dev', 'development mode: the version "dev" can be published again')
       .option('--json', 'print the published integration as JSON'),
@@ -64,7 +70,9 @@ token, publishing refuses when none is set; an organization token publishes only
 organization's integrations (the host refuses another one).
 
 Secrets: every \${{ env.NAME }} of the manifest \`secrets\` is sent from the environment, else from
-.env.<name> (--env) or .env. Only referenced variables are sent.
+.env.<name> (--env) or .env. Only referenced variables are sent. Every secret-manager reference
+\${{ "op://vault/item/field" }} is sent from a JSON file mapping it to its value: --secrets <file>,
+else .secrets.json in the folder (e.g. written with the secret manager's CLI; keep it out of git).
 
 Examples:
   $ platform publish
@@ -87,7 +95,7 @@ Examples:
         built.manifest.organization ??
         (await host.call('GET /v1/whoami')).organization?.id ??
         publishOrganization(built.manifest, options);
-      const env = secretEnv(folder, built.manifest, io.env, options.env);
+      const env = secretEnv(folder, built.manifest, io.env, options.env, options.secrets);
       const published = await withProgress(io, `Publishing to ${host.target.url}`, () =>
         host.call('POST /v1/integrations', {
           body: {
