@@ -195,6 +195,10 @@ describe.each(BACKENDS)('integration code calling the host API (%s)', (backend) 
     expect(stored.body.configuration).toEqual({ note: `site-${backend}` }); // replaced, not merged
     const site = await call({ call: 'site', organization: 'any' }, endpoint);
     expect(site, JSON.stringify(site)).toMatchObject({ ok: true, site: { object: 'site', id: 'site-self' } });
+    // where the host serves the site to its visitors (content origin), what sign-in redirects build on
+    expect((site as { site: { urls: { published: string } } }).site.urls.published).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/sites\/site-self$/,
+    );
     // an integration without site:metadata:read (the webhook integration) cannot read its site
     const webhook = await t.api<{ id: string }>('POST', '/v1/installations', {
       integration: 'webhook',

@@ -767,7 +767,11 @@ export const SiteInfo = z
     object: z.literal('site'),
     id: z.string(),
     organization: z.string().nullable().openapi({ description: "the site's owner in the directory" }),
-    urls: z.object({}),
+    urls: z.object({
+      published: z
+        .string()
+        .openapi({ description: 'where the host serves the site (content origin, /sites/{siteId})' }),
+    }),
   })
   .openapi('Site');
 

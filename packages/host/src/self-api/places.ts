@@ -1,5 +1,6 @@
 import type { Principal } from '../access/principal.js';
 import { forbidden, HttpError } from '../errors.js';
+import { siteUrl } from '../invocation/site-fields.js';
 import type { HostContext } from '../services/context.js';
 import type { InstallationRecord } from '../storage/index.js';
 
@@ -12,12 +13,12 @@ export interface SpaceView {
   urls: Record<string, never>;
 }
 
-/** A site as the host knows it: its owner in the directory. */
+/** A site as the host knows it: its owner in the directory, and where the host serves it to visitors. */
 export interface SiteView {
   object: 'site';
   id: string;
   organization: string | null;
-  urls: Record<string, never>;
+  urls: { published: string };
 }
 
 /**
@@ -107,10 +108,10 @@ export async function getSpace(ctx: HostContext, principal: Principal, spaceId: 
  * `GET /v1/sites/{siteId}`: the operator, or an installation in the site with `site:metadata:read`.
  *
  * @example
- * const site = await getSite(ctx, principal, 'site_1'); // { object: 'site', id: 'site_1', organization: null, urls: {} }
+ * const site = await getSite(ctx, principal, 'site_1'); // { object: 'site', id: 'site_1', organization: null, urls: { published: 'http://127.0.0.1:8081/sites/site_1' } }
  */
 export async function getSite(ctx: HostContext, principal: Principal, siteId: string): Promise<SiteView> {
   await requirePlace(ctx, principal, 'site', siteId);
   const organization = await ctx.storage.organizations.ownerOf('site', siteId);
-  return { object: 'site', id: siteId, organization, urls: {} };
+  return { object: 'site', id: siteId, organization, urls: { published: siteUrl(ctx, siteId) } };
 }
