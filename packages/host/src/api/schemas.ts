@@ -758,7 +758,9 @@ export const SpaceInfo = z
     id: z.string(),
     organization: z.string().nullable().openapi({ description: "the space's owner in the directory" }),
     currentRevision: z.string().openapi({ description: "the revision of the space's document ('0': none)" }),
-    urls: z.object({}),
+    urls: z.object({
+      app: z.string().openapi({ description: "the space's page in the dashboard (its editor)" }),
+    }),
   })
   .openapi('Space');
 /** A site as the host knows it (`GET /v1/sites/{siteId}`). */
@@ -768,6 +770,7 @@ export const SiteInfo = z
     id: z.string(),
     organization: z.string().nullable().openapi({ description: "the site's owner in the directory" }),
     urls: z.object({
+      app: z.string().openapi({ description: "where the site's installations are managed in the dashboard" }),
       published: z
         .string()
         .openapi({ description: 'where the host serves the site (content origin, /sites/{siteId})' }),

@@ -10,7 +10,8 @@ export interface SpaceView {
   id: string;
   organization: string | null;
   currentRevision: string;
-  urls: Record<string, never>;
+  /** `app`: the space's page in the dashboard (its editor). */
+  urls: { app: string };
 }
 
 /** A site as the host knows it: its owner in the directory, and where the host serves it to visitors. */
@@ -18,7 +19,11 @@ export interface SiteView {
   object: 'site';
   id: string;
   organization: string | null;
-  urls: { published: string };
+  /**
+   * `published`: where the host serves the site (content origin); `app`: where its installations are
+   * managed in the dashboard (the dashboard has no page per site).
+   */
+  urls: { app: string; published: string };
 }
 
 /**
@@ -87,7 +92,7 @@ async function requirePlace(ctx: HostContext, principal: Principal, kind: 'space
  * the space with `space:metadata:read` or `space:content:read`. The host keeps no title, visibility or URLs of spaces: only what it owns.
  *
  * @example
- * const space = await getSpace(ctx, principal, 'sp1'); // { object: 'space', id: 'sp1', organization: 'acme', currentRevision: '2', urls: {} }
+ * const space = await getSpace(ctx, principal, 'sp1'); // { object: 'space', id: 'sp1', organization: 'acme', currentRevision: '2', urls: { app: 'http://127.0.0.1:8080/spaces/sp1' } }
  */
 export async function getSpace(ctx: HostContext, principal: Principal, spaceId: string): Promise<SpaceView> {
   await requirePlace(ctx, principal, 'space', spaceId);
@@ -100,7 +105,7 @@ export async function getSpace(ctx: HostContext, principal: Principal, spaceId: 
     id: spaceId,
     organization,
     currentRevision: String(document?.revision ?? 0),
-    urls: {},
+    urls: { app: `${ctx.baseUrl()}/spaces/${encodeURIComponent(spaceId)}` },
   };
 }
 
@@ -108,10 +113,15 @@ export async function getSpace(ctx: HostContext, principal: Principal, spaceId: 
  * `GET /v1/sites/{siteId}`: the operator, or an installation in the site with `site:metadata:read`.
  *
  * @example
- * const site = await getSite(ctx, principal, 'site_1'); // { object: 'site', id: 'site_1', organization: null, urls: { published: 'http://127.0.0.1:8081/sites/site_1' } }
+ * const site = await getSite(ctx, principal, 'site_1'); // { object: 'site', id: 'site_1', organization: null, urls: { app: 'http://127.0.0.1:8080/installations', published: 'http://127.0.0.1:8081/sites/site_1' } }
  */
 export async function getSite(ctx: HostContext, principal: Principal, siteId: string): Promise<SiteView> {
   await requirePlace(ctx, principal, 'site', siteId);
   const organization = await ctx.storage.organizations.ownerOf('site', siteId);
-  return { object: 'site', id: siteId, organization, urls: { published: siteUrl(ctx, siteId) } };
+  return {
+    object: 'site',
+    id: siteId,
+    organization,
+    urls: { app: `${ctx.baseUrl()}/installations`, published: siteUrl(ctx, siteId) },
+  };
 }
