@@ -56,6 +56,8 @@ const EXPECTED: Record<string, readonly number[]> = {
   'DELETE /v1/spaces/{spaceId}/owner':                            [204, 401, 403, 403, 403, 401, 401, 403, 403],
   'PUT /v1/sites/{siteId}/owner':                                 [200, 401, 403, 403, 403, 401, 401, 403, 403],
   'DELETE /v1/sites/{siteId}/owner':                              [204, 401, 403, 403, 403, 401, 401, 403, 403],
+  // operator only; no content source is installed in the space the call names: 404
+  'POST /v1/spaces/{spaceId}/content-sources/sync':               [404, 401, 403, 403, 403, 401, 401, 403, 403],
   'POST /v1/portal/sessions':                                     [201, 401, 201, 403, 404, 401, 401, 403, 403],
   'DELETE /v1/portal/sessions/{sessionId}':                       [204, 401, 204, 403, 404, 401, 401, 403, 403],
   'GET /v1/audit':                                                [200, 401, 200, 200, 200, 401, 401, 403, 403],
@@ -313,6 +315,10 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
       path: '/v1/integrations/a-hello/install-link/rotate',
     }),
     'GET /v1/integrations/{name}/runs': async () => ({ path: '/v1/integrations/a-hello/runs' }),
+    'POST /v1/spaces/{spaceId}/content-sources/sync': async () => ({
+      path: '/v1/spaces/sp-a/content-sources/sync',
+      body: { installationId: 'inst_none', sourceId: 'pages' },
+    }),
     'POST /v1/integrations/{name}/tasks': async () => ({
       path: '/v1/integrations/webhook/tasks',
       body: { installationId: instA, task: { type: 'matrix' } },

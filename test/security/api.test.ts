@@ -61,7 +61,8 @@ describe('route x token matrix', () => {
       const path = template
         .replace('{id}', own)
         .replace('{deliveryId}', 'dlv_0000')
-        .replace('{name}', 'webhook')
+        // an integration the installations below are not of: its installation-token routes refuse them
+        .replace('{name}', 'another-integration')
         .replace('{hash}', '0'.repeat(64));
       for (const [method, operation] of Object.entries(operations)) {
         // Routes that declare no security need no token (assets: icons and previews an <img> loads).

@@ -30,10 +30,11 @@ export interface AccessRule {
   /** Organization tokens: the scope needed (none: any token of the organization) and what it must own. */
   organization?: { scope?: Scope; owns: Ownership };
   /**
-   * Installation tokens: `own` = the installation of the path's `{id}` only; `route` = the route's own
-   * middleware decides (the document routes, docs/documents.md); `any` = every installation token.
+   * Installation tokens: `own` = the installation of the path's `{id}` only; `integration` = an
+   * installation of the path's `{name}` integration; `route` = the route's own middleware decides (the
+   * document routes, docs/documents.md); `any` = every installation token.
    */
-  installation?: 'own' | 'route' | 'any';
+  installation?: 'own' | 'integration' | 'route' | 'any';
   /** Portal sessions: `own` = an installation of the session (path `{id}`); `any` = answers the session's own. */
   portal?: 'own' | 'any';
   /** Nobody needs a token (the route declares no security). */
@@ -78,7 +79,7 @@ export const ACCESS = {
   'GET /v1/integrations/{name}/install-link': { organization: publish },
   'POST /v1/integrations/{name}/install-link/rotate': { organization: publish },
   // The installation token queues for its own installation (the route checks it is of `{name}`).
-  'POST /v1/integrations/{name}/tasks': { installation: 'route' },
+  'POST /v1/integrations/{name}/tasks': { installation: 'integration' },
   'GET /v1/integrations/{name}/runs': { organization: { scope: 'deliveries:read', owns: 'integration' } },
 
   'POST /v1/installations': { organization: { scope: 'installations:manage', owns: 'listed' } },

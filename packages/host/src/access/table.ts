@@ -26,6 +26,7 @@ function organizationCell(rule: AccessRule): string {
 function installationCell(rule: AccessRule): string {
   if (rule.installation === 'own') return 'its own';
   if (rule.installation === 'any') return 'yes';
+  if (rule.installation === 'integration') return "its integration's";
   if (rule.installation === 'route') return 'by scope and place (docs/documents.md)';
   return '—';
 }

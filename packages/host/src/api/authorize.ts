@@ -117,6 +117,16 @@ export function authorize(ctx: HostContext, key: AccessKey): MiddlewareHandler<H
             'This token belongs to another installation; it can only access its own.',
           );
         }
+        if (rule.installation === 'integration') {
+          const own = await ctx.storage.installations.get(principal.installationId);
+          if (own?.integrationName !== param('name')) {
+            throw new HttpError(
+              403,
+              'forbidden',
+              'This token belongs to an installation of another integration; it can only act for its own.',
+            );
+          }
+        }
         break;
       case 'portal':
         if (!rule.portal) throw refusedKind('portal', key);
