@@ -44,6 +44,27 @@ export function bool(row: Row, column: string): boolean {
   return num(row, column) !== 0;
 }
 
+/** Reads one column of a row: `str`, `num`, `json`... or a function of the caller's. */
+export type ColumnReader<T> = (row: Row, column: string) => T;
+
+/**
+ * A row mapper declared field by field: each field of the record is read from the column of the same name
+ * in snake_case (`createdAt` from `created_at`) by the reader given, in the order given.
+ *
+ * @example
+ * const toOrganization = rowMapper<OrganizationRecord>({ id: str, name: str, createdAt: num });
+ */
+export function rowMapper<T>(readers: { [K in keyof T]-?: ColumnReader<T[K]> }): (row: Row) => T {
+  const fields = Object.entries<ColumnReader<unknown>>(readers).map(
+    ([field, read]) => [field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), read] as const,
+  );
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const [field, column, read] of fields) record[field] = read(row, column);
+    return record as T;
+  };
+}
+
 function corrupt(column: string): StorageError {
   return new StorageError('internal', `unexpected value in column ${column}`);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ActionSchema, ConfirmSchema, IconSchema } from '../attributes';
-import { defineElement } from '../define';
+import { defineElement, INPUT_FIELD } from '../define';
 
 /** What a button has besides `type` (a block control is a button without `type`). */
 const buttonFields = {
@@ -38,8 +38,5 @@ export const ButtonControlSchema = z
 export const element = defineElement({
   type: 'button',
   schema: ButtonSchema,
-  group: 'Inputs',
-  place: 'descendant',
-  jsx: 'leaf',
-  field: true,
+  ...INPUT_FIELD,
 });

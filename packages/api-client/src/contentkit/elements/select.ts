@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { disabled, IconSchema, onValueChange, stateKey, UrlPartsSchema, url } from '../attributes';
-import { defineElement } from '../define';
+import { defineElement, INPUT_FIELD } from '../define';
 
 export const SelectOptionSchema = z
   .object({
@@ -40,8 +40,5 @@ export const SelectSchema = z
 export const element = defineElement({
   type: 'select',
   schema: SelectSchema,
-  group: 'Inputs',
-  place: 'descendant',
-  jsx: 'leaf',
-  field: true,
+  ...INPUT_FIELD,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { disabled, stateKey } from '../attributes';
-import { defineElement } from '../define';
+import { defineElement, INPUT_FIELD } from '../define';
 
 export const TextInputSchema = z
   .object({
@@ -20,8 +20,5 @@ export const TextInputSchema = z
 export const element = defineElement({
   type: 'textinput',
   schema: TextInputSchema,
-  group: 'Inputs',
-  place: 'descendant',
-  jsx: 'leaf',
-  field: true,
+  ...INPUT_FIELD,
 });

@@ -1,4 +1,4 @@
-import { json, num, numOrNull, str, strOrNull } from '../rows.js';
+import { json, num, numOrNull, rowMapper, str, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 
 /** An organization token (`pot_…`). Only the SHA-256 of the token is stored. */
@@ -62,33 +62,29 @@ const TOKEN_COLUMNS =
 const SESSION_COLUMNS =
   'id, token_hash, organization_id, installation_id, expires_at, revoked_at, created_by, created_at';
 
-function toToken(row: Row): OrganizationTokenRecord {
-  return {
-    id: str(row, 'id'),
-    organizationId: str(row, 'organization_id'),
-    name: str(row, 'name'),
-    tokenHash: str(row, 'token_hash'),
-    scopes: json(row, 'scopes'),
-    expiresAt: numOrNull(row, 'expires_at'),
-    revokedAt: numOrNull(row, 'revoked_at'),
-    lastUsedAt: numOrNull(row, 'last_used_at'),
-    createdBy: str(row, 'created_by'),
-    createdAt: num(row, 'created_at'),
-  };
-}
+const toToken = rowMapper<OrganizationTokenRecord>({
+  id: str,
+  organizationId: str,
+  name: str,
+  tokenHash: str,
+  scopes: json,
+  expiresAt: numOrNull,
+  revokedAt: numOrNull,
+  lastUsedAt: numOrNull,
+  createdBy: str,
+  createdAt: num,
+});
 
-function toSession(row: Row): PortalSessionRecord {
-  return {
-    id: str(row, 'id'),
-    tokenHash: str(row, 'token_hash'),
-    organizationId: strOrNull(row, 'organization_id'),
-    installationId: strOrNull(row, 'installation_id'),
-    expiresAt: num(row, 'expires_at'),
-    revokedAt: numOrNull(row, 'revoked_at'),
-    createdBy: str(row, 'created_by'),
-    createdAt: num(row, 'created_at'),
-  };
-}
+const toSession = rowMapper<PortalSessionRecord>({
+  id: str,
+  tokenHash: str,
+  organizationId: strOrNull,
+  installationId: strOrNull,
+  expiresAt: num,
+  revokedAt: numOrNull,
+  createdBy: str,
+  createdAt: num,
+});
 
 /** Builds the access tokens repository on an adapter (or transaction handle). */
 export function accessTokensRepo(sql: Sql): AccessTokensRepo {
