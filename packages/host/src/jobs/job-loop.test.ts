@@ -58,6 +58,20 @@ function arrivals() {
   return { handled, handle };
 }
 
+/** Starts `worker`, waits (2 s at most) until `handled()` reaches `count`, stops it: the stall seen meanwhile. */
+async function runUntilHandled(
+  worker: { start(): void; stop(): Promise<void> },
+  handled: () => number,
+  count: number,
+): Promise<number> {
+  const stall = await withStall(async () => {
+    worker.start();
+    await expect.poll(handled, { timeout: 2000 }).toBe(count);
+  });
+  await worker.stop();
+  return stall;
+}
+
 const noErrors = (error: unknown, phase: JobLoopErrorPhase) => {
   throw new Error(`unexpected ${phase} error: ${String(error)}`);
 };
@@ -140,11 +154,7 @@ describe('createJobLoop', () => {
       ...noIdleCheck,
       handle,
     });
-    const stall = await withStall(async () => {
-      worker.start();
-      await expect.poll(() => handled.length, { timeout: 2000 }).toBe(1);
-    });
-    await worker.stop();
+    const stall = await runUntilHandled(worker, () => handled.length, 1);
     expect(handled[0]!.at - start).toBeGreaterThanOrEqual(300);
     expect(handled[0]!.at - start).toBeLessThan(330 + stall);
     // One claim at start (nothing due), one at the due time (allowing one early-wake re-arm):
@@ -172,11 +182,7 @@ describe('createJobLoop', () => {
         }
       },
     });
-    const stall = await withStall(async () => {
-      worker.start();
-      await expect.poll(() => handledAt.length, { timeout: 2000 }).toBe(2);
-    });
-    await worker.stop();
+    const stall = await runUntilHandled(worker, () => handledAt.length, 2);
     expect(handledAt[1]!).toBeGreaterThanOrEqual(dueAt);
     // Missing the notifyDue() would mean waiting for the 60 s idle check; 150 ms leaves room for a loaded CI.
     expect(handledAt[1]! - dueAt).toBeLessThan(150 + stall);
@@ -208,11 +214,7 @@ describe('createJobLoop', () => {
       ...noIdleCheck,
       handle,
     });
-    const stall = await withStall(async () => {
-      worker.start();
-      await expect.poll(() => handled.length, { timeout: 2000 }).toBe(2);
-    });
-    await worker.stop();
+    const stall = await runUntilHandled(worker, () => handled.length, 2);
     expect(handled[0]?.id).toBe(2);
     expect(handled[0]!.at).toBeGreaterThanOrEqual(retryDue);
     // Overwritten by the read, the retry would wait for job 1 (300 ms later); 150 ms leaves room for a loaded CI.

@@ -88,6 +88,14 @@ const toSession = rowMapper<PortalSessionRecord>({
 
 /** Builds the access tokens repository on an adapter (or transaction handle). */
 export function accessTokensRepo(sql: Sql): AccessTokensRepo {
+  /** Marks a token or session revoked; false when there is none, or it already was. */
+  const revoke = async (table: 'organization_tokens' | 'portal_sessions', id: string, now: number) => {
+    const { changes } = await sql.run(
+      `UPDATE ${table} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`,
+      [now, id],
+    );
+    return changes > 0;
+  };
   const one = async <T>(query: string, value: string, map: (row: Row) => T) => {
     const row = await sql.get(query, [value]);
     return row ? map(row) : null;
@@ -122,13 +130,7 @@ export function accessTokensRepo(sql: Sql): AccessTokensRepo {
       );
       return rows.map(toToken);
     },
-    async revokeToken(id, now = Date.now()) {
-      const { changes } = await sql.run(
-        'UPDATE organization_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
-        [now, id],
-      );
-      return changes > 0;
-    },
+    revokeToken: (id, now = Date.now()) => revoke('organization_tokens', id, now),
     async touchToken(id, now = Date.now()) {
       await sql.run('UPDATE organization_tokens SET last_used_at = ? WHERE id = ?', [now, id]);
     },
@@ -149,13 +151,7 @@ export function accessTokensRepo(sql: Sql): AccessTokensRepo {
     sessionByHash: (hash) =>
       one(`SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE token_hash = ?`, hash, toSession),
     getSession: (id) => one(`SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE id = ?`, id, toSession),
-    async revokeSession(id, now = Date.now()) {
-      const { changes } = await sql.run(
-        'UPDATE portal_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
-        [now, id],
-      );
-      return changes > 0;
-    },
+    revokeSession: (id, now = Date.now()) => revoke('portal_sessions', id, now),
     async pruneSessions(before) {
       return (await sql.run('DELETE FROM portal_sessions WHERE expires_at < ?', [before])).changes;
     },
