@@ -1,5 +1,5 @@
 import { StorageError } from './errors.js';
-import type { Row, Sql } from './sql.js';
+import type { Row, Sql, SqlValue } from './sql.js';
 
 /** Reads a TEXT column holding JSON. */
 export function json<T>(row: Row, column: string): T {
@@ -63,6 +63,18 @@ export function rowMapper<T>(readers: { [K in keyof T]-?: ColumnReader<T[K]> }):
     for (const [field, column, read] of fields) record[field] = read(row, column);
     return record as T;
   };
+}
+
+/**
+ * Adds `clause` to a WHERE list, each of its `?` bound to `value`, when `value` is given; nothing otherwise.
+ *
+ * @example
+ * addCondition(where, values, 'created_at >= ?', range.since);
+ */
+export function addCondition(where: string[], values: SqlValue[], clause: string, value: SqlValue): void {
+  if (value === undefined) return;
+  where.push(clause);
+  for (let i = clause.split('?').length - 1; i > 0; i--) values.push(value);
 }
 
 function corrupt(column: string): StorageError {

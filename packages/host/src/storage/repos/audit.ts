@@ -1,4 +1,4 @@
-import { deleteOldest, json, num, rowMapper, str, strOrNull } from '../rows.js';
+import { addCondition, deleteOldest, json, num, rowMapper, str, strOrNull } from '../rows.js';
 import type { Sql, SqlValue } from '../sql.js';
 import type { Json } from '../types.js';
 
@@ -82,23 +82,11 @@ export function auditRepo(sql: Sql): AuditRepo {
     async list(filter = {}) {
       const where: string[] = [];
       const values: SqlValue[] = [];
-      if (filter.organizationId !== undefined) {
-        // an organization sees what was done to its resources and what its own tokens did
-        where.push('(organization_id = ? OR actor_organization = ?)');
-        values.push(filter.organizationId, filter.organizationId);
-      }
-      if (filter.action !== undefined) {
-        where.push('action = ?');
-        values.push(filter.action);
-      }
-      if (filter.resourceId !== undefined) {
-        where.push('resource_id = ?');
-        values.push(filter.resourceId);
-      }
-      if (filter.before !== undefined) {
-        where.push('id < ?');
-        values.push(filter.before);
-      }
+      // an organization sees what was done to its resources and what its own tokens did
+      addCondition(where, values, '(organization_id = ? OR actor_organization = ?)', filter.organizationId);
+      addCondition(where, values, 'action = ?', filter.action);
+      addCondition(where, values, 'resource_id = ?', filter.resourceId);
+      addCondition(where, values, 'id < ?', filter.before);
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       const rows = await sql.all(`SELECT ${COLUMNS} FROM audit_log ${clause} ORDER BY id DESC LIMIT ?`, [
         ...values,
