@@ -15,7 +15,7 @@ import {
 import type { InvocationLogRecord } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
 
-import { errorResponse, json } from './responses.js';
+import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
 import {
   Installation,
   InstallationList,
@@ -26,12 +26,7 @@ import {
   PatchInstallationBody,
 } from './schemas.js';
 
-const errors = {
-  400: errorResponse('Invalid request'),
-  401: errorResponse('Missing or wrong token'),
-  403: errorResponse('Token not allowed here'),
-  404: errorResponse('No such installation or integration'),
-};
+const errors = { ...TOKEN_ERRORS, 404: errorResponse('No such installation or integration') };
 /** The API view of one invocation with its log lines (`GET …/logs`, and an integration's runs). */
 export function invocationView(log: InvocationLogRecord) {
   return {
