@@ -101,6 +101,17 @@ function withTimeRange<T extends TimeRangeText>(
   return { ...rest, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
 }
 
+/**
+ * Throws a storage `invalid` error (a bad cursor, say) again as a 400 with its message, any other as it is.
+ *
+ * @example
+ * const page = await ctx.storage.jobs.listDeliveries(id, options).catch(invalidAsBadRequest);
+ */
+export function invalidAsBadRequest(error: unknown): never {
+  if (isStorageError(error) && error.code === 'invalid') throw badRequest(error.message);
+  throw error;
+}
+
 /** A page of the delivery log and the state of the installation's endpoint. */
 export interface DeliveryLogPage extends DeliveryPage {
   endpoint: { slow: boolean; maxInFlight: number | null; filtered: number } & EndpointHealthView;
@@ -119,10 +130,7 @@ export async function listDeliveries(
   options: Omit<DeliveryListOptions, 'since' | 'until'> & TimeRangeText,
 ): Promise<DeliveryLogPage> {
   await requireWebhookInstallation(ctx, id);
-  const page = await ctx.storage.jobs.listDeliveries(id, withTimeRange(options)).catch((error: unknown) => {
-    if (isStorageError(error) && error.code === 'invalid') throw badRequest(error.message);
-    throw error;
-  });
+  const page = await ctx.storage.jobs.listDeliveries(id, withTimeRange(options)).catch(invalidAsBadRequest);
   const slow = ctx.delivery.isSlow(id);
   return {
     ...page,
