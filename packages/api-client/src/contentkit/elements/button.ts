@@ -35,8 +35,4 @@ export const ButtonControlSchema = z
   .describe('A button of the block toolbar written without `type`: the attributes of a `button`.');
 
 /** `button`. @example <button label="Go" onPress={{ action: 'go' }} /> */
-export const element = defineElement({
-  type: 'button',
-  schema: ButtonSchema,
-  ...INPUT_FIELD,
-});
+export const element = defineElement({ type: 'button', schema: ButtonSchema, ...INPUT_FIELD });

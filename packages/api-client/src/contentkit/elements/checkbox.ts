@@ -16,8 +16,4 @@ export const CheckboxSchema = z
   .describe('A checkbox bound to a state key.');
 
 /** `checkbox`. @example <checkbox state="agree" label="I agree" /> */
-export const element = defineElement({
-  type: 'checkbox',
-  schema: CheckboxSchema,
-  ...INPUT_FIELD,
-});
+export const element = defineElement({ type: 'checkbox', schema: CheckboxSchema, ...INPUT_FIELD });

@@ -17,8 +17,4 @@ export const RadioSchema = z
   .describe('One choice of a group of radios sharing a state key.');
 
 /** `radio`. @example <radio state="size" value="large" label="Large" /> */
-export const element = defineElement({
-  type: 'radio',
-  schema: RadioSchema,
-  ...INPUT_FIELD,
-});
+export const element = defineElement({ type: 'radio', schema: RadioSchema, ...INPUT_FIELD });

@@ -37,8 +37,4 @@ export const SelectSchema = z
   .describe('A drop-down with static options or options completed from a URL.');
 
 /** `select`. @example <select state="branch" options={[{ id: 'main', label: 'main' }]} /> */
-export const element = defineElement({
-  type: 'select',
-  schema: SelectSchema,
-  ...INPUT_FIELD,
-});
+export const element = defineElement({ type: 'select', schema: SelectSchema, ...INPUT_FIELD });

@@ -16,8 +16,4 @@ export const SwitchSchema = z
   .describe('An on/off switch bound to a state key.');
 
 /** `switch`. @example <switch state="enabled" label="Enabled" /> */
-export const element = defineElement({
-  type: 'switch',
-  schema: SwitchSchema,
-  ...INPUT_FIELD,
-});
+export const element = defineElement({ type: 'switch', schema: SwitchSchema, ...INPUT_FIELD });

@@ -17,8 +17,4 @@ export const TextInputSchema = z
   .describe('A text input bound to a state key: typing updates the state without a round trip.');
 
 /** `textinput`. @example <textinput state="title" placeholder="Title" /> */
-export const element = defineElement({
-  type: 'textinput',
-  schema: TextInputSchema,
-  ...INPUT_FIELD,
-});
+export const element = defineElement({ type: 'textinput', schema: TextInputSchema, ...INPUT_FIELD });
