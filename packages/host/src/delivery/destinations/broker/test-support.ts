@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { type AddressPolicy, blockPrivateTargets, parseAllowPrivateTargets } from '../../../net/index.js';
 import type { AttemptResult } from '../../sender.js';
-import type { Destination, DestinationClient, DestinationMessage } from '../types.js';
+import type { Destination, DestinationAddress, DestinationClient, DestinationMessage } from '../types.js';
 
 /**
  * Test helpers of the broker destinations' suites (real brokers on 127.0.0.1).
@@ -51,6 +51,23 @@ export async function sendOnce<C>(
   const result = await client.send(message, { timeoutMs: 5000 });
   await client.close();
   return result;
+}
+
+/**
+ * Asserts what a parsed configuration connects to (`endpoint`: a part of it), that the one address checked
+ * against the policy is the endpoint's, and that `describe()` gives `text`; returns that text.
+ */
+export function expectEndpoint<C extends { endpoint: DestinationAddress }>(
+  destination: Destination<C>,
+  config: C,
+  endpoint: DestinationAddress & Record<string, unknown>,
+  text: string,
+): string {
+  expect(config.endpoint).toMatchObject(endpoint);
+  expect(destination.addresses(config)).toEqual([{ host: endpoint.host, port: endpoint.port }]);
+  const described = destination.describe(config);
+  expect(described).toBe(text);
+  return described;
 }
 
 /** A loopback port nothing listens on (bound, then closed). */

@@ -1,6 +1,7 @@
 import { connect, type JetStreamManager, type NatsConnection, StorageType } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectEndpoint,
   itBehavesLikeABrokerDestination,
   openOnLoopback,
   sendOnce,
@@ -98,15 +99,12 @@ describe('nats jetstream destination', () => {
       subject: 'hooks.all',
       token: undefined,
     });
-    expect(config.endpoint).toMatchObject({
-      host: 'nats.example.com',
-      port: 4222,
-      tls: true,
-      username: 'user',
-    });
-    const text = natsDestination.describe(config);
-    expect(text).toBe('nats tls://nats.example.com:4222 subject "hooks.all"');
-    expect(natsDestination.addresses(config)).toEqual([{ host: 'nats.example.com', port: 4222 }]);
+    expectEndpoint(
+      natsDestination,
+      config,
+      { host: 'nats.example.com', port: 4222, tls: true, username: 'user' },
+      'nats tls://nats.example.com:4222 subject "hooks.all"',
+    );
   });
 
   itBehavesLikeABrokerDestination(natsDestination, 4222, async () => {

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectEndpoint,
   itBehavesLikeABrokerDestination,
   openOnLoopback,
   sendOnce,
@@ -116,15 +117,12 @@ describe('redis streams destination', () => {
       maxLen: 1000,
     });
     expect(config).toMatchObject({ db: 3, key: 'hooks', maxLen: 1000, approximate: true });
-    expect(config.endpoint).toMatchObject({
-      host: 'cache.example.com',
-      port: 6379,
-      tls: true,
-      password: 's3cret',
-    });
-    const text = redisStreamsDestination.describe(config);
-    expect(text).toBe('redis-streams rediss://cache.example.com:6379/3 key "hooks" maxlen ~1000');
-    expect(redisStreamsDestination.addresses(config)).toEqual([{ host: 'cache.example.com', port: 6379 }]);
+    expectEndpoint(
+      redisStreamsDestination,
+      config,
+      { host: 'cache.example.com', port: 6379, tls: true, password: 's3cret' },
+      'redis-streams rediss://cache.example.com:6379/3 key "hooks" maxlen ~1000',
+    );
   });
 
   itBehavesLikeABrokerDestination(redisStreamsDestination, 6379, async () => {
