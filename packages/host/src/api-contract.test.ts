@@ -1,16 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createApiClient, createHostApi, routeRequest } from '@platform/api-client';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { createApi } from './api/app.js';
 import { apiWithoutIntegrations } from './api/test-support.js';
 import { type HostRoute, type HostRoutes, type HostStatus, hostApi } from './api-contract.js';
-import { installSpaceWebhook, testContext } from './services/test-support.js';
-import { openStorage, type Storage } from './storage/index.js';
+import { installSpaceWebhook, openTempStorage, testContext } from './services/test-support.js';
+import type { Storage } from './storage/index.js';
 
 const ADMIN = 'pat_contract_admin_token';
 let dir: string;
@@ -20,8 +18,7 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'api-contract-'));
-  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+  ({ dir, storage } = await openTempStorage('api-contract-'));
   const ctx = await testContext(dir, storage);
   await installSpaceWebhook(storage, 'sp1');
   app = apiWithoutIntegrations(ctx, ADMIN, 'contract-test');

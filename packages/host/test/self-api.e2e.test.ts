@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
-import { bundleIntegration, eventually, repoRoot, startTestHost, type TestHost } from './helpers.js';
+import { bundleIntegration, eventually, startTestHost, type TestHost } from './helpers.js';
 
 /**
  * An integration calls its own host's API (`environment.apiEndpoint`, a loopback address here) from
@@ -57,10 +56,7 @@ describe.each(BACKENDS)('integration code calling the host API (%s)', (backend) 
     await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
     t = await startTestHost({ PLATFORM_INVOCATION_TIMEOUT_MS: '5000' }, backend);
     expect(t.host.context.config.allowPrivateTargets).toBeUndefined(); // the default policy
-    const bundle = await bundleIntegration(
-      join(repoRoot, 'packages/host/test/fixtures/self-api'),
-      'src/index.ts',
-    );
+    const bundle = await bundleIntegration('packages/host/test/fixtures/self-api', 'src/index.ts');
     const published = await t.api('POST', '/v1/integrations', { manifest: MANIFEST, bundle });
     expect(published.status, JSON.stringify(published.body)).toBe(201);
     const installed = await t.api<typeof installation>('POST', '/v1/installations', {

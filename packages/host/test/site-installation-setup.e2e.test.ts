@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
-import { bundleIntegration, eventually, repoRoot, startTestHost, type TestHost } from './helpers.js';
+import { bundleIntegration, eventually, startTestHost, type TestHost } from './helpers.js';
 
 /**
  * `site_installation_setup` end to end (docs/contracts.md "Installation status"): a real bundle in
@@ -40,10 +39,7 @@ describe.each(BACKENDS)('%s', (backend) => {
 
   beforeAll(async () => {
     t = await startTestHost({ PLATFORM_INVOCATION_TIMEOUT_MS: '5000' }, backend);
-    const bundle = await bundleIntegration(
-      join(repoRoot, 'packages/host/test/fixtures/site-setup'),
-      'src/index.ts',
-    );
+    const bundle = await bundleIntegration('packages/host/test/fixtures/site-setup', 'src/index.ts');
     const published = await t.api('POST', '/v1/integrations', { manifest: MANIFEST, bundle });
     expect(published.status, JSON.stringify(published.body)).toBe(201);
   });

@@ -38,6 +38,17 @@ for (const backend of BACKENDS) {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.id;
     };
+    /** Posts `count` content updates of `spaceId` (revisions r0, r1, ...), each accepted. */
+    const postUpdates = async (spaceId: string, count: number) => {
+      for (let i = 0; i < count; i += 1) {
+        const res = await t.api('POST', '/v1/events', {
+          type: 'space_content_updated',
+          spaceId,
+          revisionId: `r${i}`,
+        });
+        expect(res.status).toBe(202);
+      }
+    };
     const stats = async (query: string) => {
       const res = await t.api<DeliveryStats>('GET', `/v1/stats/deliveries?${query}`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -47,22 +58,8 @@ for (const backend of BACKENDS) {
     it('counts 2xx, retried and exhausted attempts per minute, host-wide and per installation, with percentiles and backlog', async () => {
       const good = await install(ok.url, 'space-ok');
       const bad = await install(failing.url, 'space-bad');
-      for (let i = 0; i < 5; i += 1) {
-        const res = await t.api('POST', '/v1/events', {
-          type: 'space_content_updated',
-          spaceId: 'space-ok',
-          revisionId: `r${i}`,
-        });
-        expect(res.status).toBe(202);
-      }
-      for (let i = 0; i < 2; i += 1) {
-        const res = await t.api('POST', '/v1/events', {
-          type: 'space_content_updated',
-          spaceId: 'space-bad',
-          revisionId: `r${i}`,
-        });
-        expect(res.status).toBe(202);
-      }
+      await postUpdates('space-ok', 5);
+      await postUpdates('space-bad', 2);
       // 5 × 200; 2 deliveries × 4 attempts of 500 (3 retried, the 4th exhausted): 13 attempts.
       await ok.waitFor(5);
       await failing.waitFor(8, 30_000);

@@ -146,10 +146,7 @@ describe.each(BACKENDS)('integration tasks, %s', (backend) => {
 
   beforeAll(async () => {
     t = await startTestHost({ PLATFORM_ALLOW_PRIVATE_TARGETS: '1' }, backend);
-    const bundle = await bundleIntegration(
-      join(repoRoot, 'packages/host/test/fixtures/flaky-task'),
-      'src/index.ts',
-    );
+    const bundle = await bundleIntegration('packages/host/test/fixtures/flaky-task', 'src/index.ts');
     const published = await t.api('POST', '/v1/integrations', { manifest: FLAKY.manifest, bundle });
     expect(published.status, JSON.stringify(published.body)).toBe(201);
     const installed = await t.api<{ id: string }>('POST', '/v1/installations', {

@@ -79,6 +79,12 @@ export const ConfirmSchema = z
   })
   .strict();
 
+/** `label` of a form control bound to a state key. */
+export const label = z.string().optional().describe('visible label');
+
+/** `confirm` of a form control: a dialog shown before its value changes. */
+export const confirmChange = ConfirmSchema.optional().describe('asks before changing');
+
 /** `disabled` of a form control. */
 export const disabled = z
   .boolean()

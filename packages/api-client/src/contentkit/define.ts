@@ -56,6 +56,19 @@ export function defineElement<
   return definition;
 }
 
+/**
+ * What a layout container among the descendants declares besides its type and schema.
+ * @example export const element = defineElement({ type: 'vstack', schema: VStackSchema, ...LAYOUT_CONTAINER });
+ */
+export const LAYOUT_CONTAINER = { group: 'Layout', place: 'descendant', jsx: 'container' } as const;
+
+/**
+ * What a form field of the `Inputs` group declares besides its type and schema: a leaf among the
+ * descendants, allowed where a field element is.
+ * @example export const element = defineElement({ type: 'switch', schema: SwitchSchema, ...INPUT_FIELD });
+ */
+export const INPUT_FIELD = { group: 'Inputs', place: 'descendant', jsx: 'leaf', field: true } as const;
+
 /** The schemas the registry builds from every element (bound once it has them all). */
 interface RegistrySchemas {
   descendant: z.ZodType<ContentKitDescendant>;

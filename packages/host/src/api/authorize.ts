@@ -1,6 +1,6 @@
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import type { Manifest } from '@platform/manifest';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { SCOPES } from '../access/principal.js';
 import { ACCESS, type AccessKey, type AccessRule, describeAccess, type Ownership } from '../access/rules.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
@@ -171,6 +171,20 @@ export function secured<R extends Omit<RouteConfig, 'middleware'> & { middleware
     middleware: [...(rule.public ? [] : [authorize(ctx, key as AccessKey)]), ...(route.middleware ?? [])],
     description: route.description ? `${route.description}\n\n${who}` : who,
     'x-access': rule,
+  };
+}
+
+/**
+ * A route middleware that runs `check` (which throws to refuse) before the validators, like `operatorOnly`:
+ * a caller without access learns nothing from validation errors.
+ *
+ * @example
+ * const reader = accessFirst((c) => requireReadAccess(ctx, c.get('principal'), c.req.param('spaceId') ?? ''));
+ */
+export function accessFirst(check: (c: Context<HostEnv>) => Promise<unknown>): MiddlewareHandler<HostEnv> {
+  return async (c, next) => {
+    await check(c);
+    await next();
   };
 }
 

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import type { HostContext } from '../services/context.js';
 import {
   getDocument,
@@ -8,17 +7,14 @@ import {
   saveDocument,
   updateBlockProps,
 } from '../services/documents.js';
-import type { HostEnv } from './app-types.js';
-import { createGuardedRouter } from './authorize.js';
-import { errorResponse, json } from './responses.js';
+import { accessFirst, createGuardedRouter } from './authorize.js';
+import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
 import { PatchBlockPropsBody, PutSpaceDocumentBody, SpaceDocument } from './schemas.js';
 
-const errors = {
-  400: errorResponse('Invalid request'),
-  401: errorResponse('Missing or wrong token'),
-  403: errorResponse('Token not allowed here'),
-};
-const SpaceParam = z.object({ spaceId: z.string().min(1).max(256).openapi({ example: 'space_docs' }) });
+/** The `{spaceId}` of a space's routes. */
+export const SpaceParam = z.object({
+  spaceId: z.string().min(1).max(256).openapi({ example: 'space_docs' }),
+});
 
 /**
  * Routes of a space's document (docs/documents.md "Storage and API"): get, save, update one block's props.
@@ -29,19 +25,10 @@ const SpaceParam = z.object({ spaceId: z.string().min(1).max(256).openapi({ exam
 export function documentRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
   // Access is checked before the validators, like `operatorOnly` (docs/security.md "Who may do what").
-  const reader: MiddlewareHandler<HostEnv> = async (c, next) => {
-    await requireReadAccess(ctx, c.get('principal'), c.req.param('spaceId') ?? '');
-    await next();
-  };
-  const blockWriter: MiddlewareHandler<HostEnv> = async (c, next) => {
-    await requireBlockAccess(
-      ctx,
-      c.get('principal'),
-      c.req.param('spaceId') ?? '',
-      c.req.param('blockId') ?? '',
-    );
-    await next();
-  };
+  const reader = accessFirst((c) => requireReadAccess(ctx, c.get('principal'), c.req.param('spaceId') ?? ''));
+  const blockWriter = accessFirst((c) =>
+    requireBlockAccess(ctx, c.get('principal'), c.req.param('spaceId') ?? '', c.req.param('blockId') ?? ''),
+  );
 
   app.openapi(
     createRoute({
@@ -51,7 +38,7 @@ export function documentRoutes(ctx: HostContext) {
       summary:
         "Get a space's document: text and blocks (operator, or an installation in the space with space:content:read)",
       request: { params: SpaceParam },
-      responses: { 200: { description: 'The document', content: json(SpaceDocument) }, ...errors },
+      responses: { 200: { description: 'The document', content: json(SpaceDocument) }, ...TOKEN_ERRORS },
     }),
     async (c) => c.json(await getDocument(ctx, c.req.valid('param').spaceId), 200),
   );
@@ -65,7 +52,7 @@ export function documentRoutes(ctx: HostContext) {
       responses: {
         200: { description: 'Saved', content: json(SpaceDocument) },
         409: errorResponse('Saved elsewhere meanwhile (`document_changed`, with the current `revision`)'),
-        ...errors,
+        ...TOKEN_ERRORS,
       },
     }),
     async (c) => c.json(await saveDocument(ctx, c.req.valid('param').spaceId, c.req.valid('json')), 200),
@@ -86,7 +73,7 @@ export function documentRoutes(ctx: HostContext) {
         200: { description: 'Saved', content: json(SpaceDocument) },
         404: errorResponse('No such block in the document'),
         409: errorResponse('Kept changing while saving (`document_changed`)'),
-        ...errors,
+        ...TOKEN_ERRORS,
       },
     }),
     async (c) => {

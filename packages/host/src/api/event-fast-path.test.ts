@@ -1,14 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { tokenMatcher } from '../auth.js';
 import type { HostContext } from '../services/context.js';
-import { installSpaceWebhook, testContext } from '../services/test-support.js';
-import { openStorage, type Storage, StorageError } from '../storage/index.js';
+import { installSpaceWebhook, openTempStorage, testContext } from '../services/test-support.js';
+import { type Storage, StorageError } from '../storage/index.js';
 import type { createApi } from './app.js';
 import { eventFastPath } from './event-fast-path.js';
 import { apiWithoutIntegrations } from './test-support.js';
@@ -26,8 +24,7 @@ let installationToken: string;
 let installationId: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'fast-path-'));
-  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+  ({ dir, storage } = await openTempStorage('fast-path-'));
   ctx = await testContext(dir, storage);
   const installation = await installSpaceWebhook(storage, 'sp1');
   installationId = installation.id;

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { HOST_EVENT } from '@platform/events';
 import { organizationOf } from '../access/principal.js';
 import { forbidden } from '../errors.js';
-import { audit } from '../services/audit.js';
+import { audit, installationEntry } from '../services/audit.js';
 import { type HostContext, WEBHOOK_INTEGRATION } from '../services/context.js';
 import {
   configure,
@@ -15,7 +15,7 @@ import {
 import type { InvocationLogRecord } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
 
-import { errorResponse, json } from './responses.js';
+import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
 import {
   Installation,
   InstallationList,
@@ -26,12 +26,7 @@ import {
   PatchInstallationBody,
 } from './schemas.js';
 
-const errors = {
-  400: errorResponse('Invalid request'),
-  401: errorResponse('Missing or wrong token'),
-  403: errorResponse('Token not allowed here'),
-  404: errorResponse('No such installation or integration'),
-};
+const errors = { ...TOKEN_ERRORS, 404: errorResponse('No such installation or integration') };
 /** The API view of one invocation with its log lines (`GET …/logs`, and an integration's runs). */
 export function invocationView(log: InvocationLogRecord) {
   return {
@@ -63,18 +58,16 @@ export function installationRoutes(ctx: HostContext) {
     async (c) => {
       const principal = c.get('principal');
       const installed = await install(ctx, c.req.valid('json'), principal);
-      await audit(ctx, principal, {
-        action: 'installation.create',
-        resourceType: 'installation',
-        resourceId: installed.id,
-        organizationId: installed.owner ?? null,
-        changes: {
+      await audit(
+        ctx,
+        principal,
+        installationEntry('installation.create', installed.id, installed.owner, {
           integration: installed.integration,
           target: installed.target,
           at: installed.space ?? installed.site ?? installed.organization ?? null,
           configurationKeys: Object.keys(installed.configuration),
-        },
-      });
+        }),
+      );
       return c.json(installed, 201);
     },
   );
@@ -154,18 +147,16 @@ export function installationRoutes(ctx: HostContext) {
         );
       }
       const updated = await configure(ctx, id, patch, writer);
-      await audit(ctx, principal, {
-        action: 'installation.configure',
-        resourceType: 'installation',
-        resourceId: id,
-        organizationId: updated.owner ?? null,
+      await audit(
+        ctx,
+        principal,
         // which keys changed, never their values (a configuration may hold credentials)
-        changes: {
+        installationEntry('installation.configure', id, updated.owner, {
           configurationKeys: Object.keys(patch.configuration ?? {}),
           ...(patch.externalIds ? { externalIds: patch.externalIds } : {}),
           status: updated.status,
-        },
-      });
+        }),
+      );
       return c.json(updated, 200);
     },
   );
@@ -184,13 +175,11 @@ export function installationRoutes(ctx: HostContext) {
       }),
       async (c) => {
         const updated = await setPaused(ctx, c.req.valid('param').id, action === 'pause');
-        await audit(ctx, c.get('principal'), {
-          action: `installation.${action}`,
-          resourceType: 'installation',
-          resourceId: updated.id,
-          organizationId: updated.owner ?? null,
-          changes: { status: updated.status },
-        });
+        await audit(
+          ctx,
+          c.get('principal'),
+          installationEntry(`installation.${action}`, updated.id, updated.owner, { status: updated.status }),
+        );
         return c.json(updated, 200);
       },
     );
@@ -208,13 +197,13 @@ export function installationRoutes(ctx: HostContext) {
       const { id } = c.req.valid('param');
       const { record } = await getInstallation(ctx, id);
       await uninstall(ctx, id);
-      await audit(ctx, c.get('principal'), {
-        action: 'installation.delete',
-        resourceType: 'installation',
-        resourceId: id,
-        organizationId: record.ownerOrganization,
-        changes: { integration: record.integrationName },
-      });
+      await audit(
+        ctx,
+        c.get('principal'),
+        installationEntry('installation.delete', id, record.ownerOrganization, {
+          integration: record.integrationName,
+        }),
+      );
       return c.body(null, 204);
     },
   );

@@ -1,8 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { OPERATOR_EVENT_TYPES, OPERATOR_INSTALLATION, originOf } from '../delivery/operator-events.js';
-import { badRequest } from '../errors.js';
 import type { HostContext } from '../services/context.js';
-import { isStorageError } from '../storage/index.js';
+import { invalidAsBadRequest } from '../services/webhooks.js';
 import { createGuardedRouter } from './authorize.js';
 import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
 import { OperatorEventList, OperatorEventQuery } from './schemas.js';
@@ -36,10 +35,7 @@ export function operatorEventRoutes(ctx: HostContext) {
           ...(q.limit ? { limit: q.limit } : {}),
           ...(q.cursor ? { cursor: q.cursor } : {}),
         })
-        .catch((error: unknown) => {
-          if (isStorageError(error) && error.code === 'invalid') throw badRequest(error.message);
-          throw error;
-        });
+        .catch(invalidAsBadRequest);
       return c.json(
         {
           endpoint: originOf(ctx.config.operatorEvents?.url),

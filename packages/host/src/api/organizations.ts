@@ -12,7 +12,7 @@ import {
 } from '../services/organizations.js';
 import type { OrganizationRecord } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
-import { errorResponse, json } from './responses.js';
+import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
 import {
   CreatedToken,
   CreateOrganizationBody,
@@ -26,12 +26,7 @@ import {
   WhoAmI,
 } from './schemas.js';
 
-const errors = {
-  400: errorResponse('Invalid request'),
-  401: errorResponse('Missing or wrong token'),
-  403: errorResponse('Token not allowed here'),
-  404: errorResponse('Not found'),
-};
+const errors = { ...TOKEN_ERRORS, 404: errorResponse('Not found') };
 const OrgParam = z.object({ organization: z.string() });
 
 const organizationView = (record: OrganizationRecord) => ({

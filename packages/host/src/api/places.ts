@@ -1,18 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import { getSite, getSpace } from '../self-api/index.js';
 import type { HostContext } from '../services/context.js';
-import type { HostEnv } from './app-types.js';
-import { createGuardedRouter } from './authorize.js';
-import { errorResponse, json } from './responses.js';
+import { accessFirst, createGuardedRouter } from './authorize.js';
+import { SpaceParam } from './documents.js';
+import { json, TOKEN_ERRORS } from './responses.js';
 import { SiteInfo, SpaceInfo } from './schemas.js';
 
-const errors = {
-  400: errorResponse('Invalid request'),
-  401: errorResponse('Missing or wrong token'),
-  403: errorResponse('Token not allowed here'),
-};
-const SpaceParam = z.object({ spaceId: z.string().min(1).max(256).openapi({ example: 'space_docs' }) });
 const SiteParam = z.object({ siteId: z.string().min(1).max(256).openapi({ example: 'site_1' }) });
 /**
  * The spaces and sites integrations read through `context.api` (`api.spaces.getSpaceById`,
@@ -24,14 +17,8 @@ const SiteParam = z.object({ siteId: z.string().min(1).max(256).openapi({ exampl
 export function placeRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
   // Access is checked before the validators, like the document routes.
-  const space: MiddlewareHandler<HostEnv> = async (c, next) => {
-    await getSpace(ctx, c.get('principal'), c.req.param('spaceId') ?? '');
-    await next();
-  };
-  const site: MiddlewareHandler<HostEnv> = async (c, next) => {
-    await getSite(ctx, c.get('principal'), c.req.param('siteId') ?? '');
-    await next();
-  };
+  const space = accessFirst((c) => getSpace(ctx, c.get('principal'), c.req.param('spaceId') ?? ''));
+  const site = accessFirst((c) => getSite(ctx, c.get('principal'), c.req.param('siteId') ?? ''));
   app.openapi(
     createRoute({
       middleware: [space],
@@ -39,7 +26,7 @@ export function placeRoutes(ctx: HostContext) {
       path: '/v1/spaces/{spaceId}',
       summary: 'Get a space: its owner and document revision (operator, or an installation in the space)',
       request: { params: SpaceParam },
-      responses: { 200: { description: 'The space', content: json(SpaceInfo) }, ...errors },
+      responses: { 200: { description: 'The space', content: json(SpaceInfo) }, ...TOKEN_ERRORS },
     }),
     async (c) => c.json(await getSpace(ctx, c.get('principal'), c.req.valid('param').spaceId), 200),
   );
@@ -50,7 +37,7 @@ export function placeRoutes(ctx: HostContext) {
       path: '/v1/sites/{siteId}',
       summary: 'Get a site: its owner (operator, or an installation in the site)',
       request: { params: SiteParam },
-      responses: { 200: { description: 'The site', content: json(SiteInfo) }, ...errors },
+      responses: { 200: { description: 'The site', content: json(SiteInfo) }, ...TOKEN_ERRORS },
     }),
     async (c) => c.json(await getSite(ctx, c.get('principal'), c.req.valid('param').siteId), 200),
   );

@@ -5,15 +5,10 @@ import { auditView } from '../services/audit.js';
 import type { HostContext } from '../services/context.js';
 import { createPortalSession, revokePortalSession } from '../services/portal.js';
 import { createGuardedRouter } from './authorize.js';
-import { errorResponse, json } from './responses.js';
+import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
 import { AuditList, AuditQuery, CreatePortalSessionBody, PortalSession } from './schemas.js';
 
-const errors = {
-  400: errorResponse('Invalid request'),
-  401: errorResponse('Missing or wrong token'),
-  403: errorResponse('Token not allowed here'),
-  404: errorResponse('Not found'),
-};
+const errors = { ...TOKEN_ERRORS, 404: errorResponse('Not found') };
 
 /** Routes: subscriber portal sessions (open, revoke) and the audit log. */
 export function portalAndAuditRoutes(ctx: HostContext, options: { resolver: TokenResolver }) {

@@ -28,3 +28,15 @@ export const OPERATOR_ONLY_ERRORS = {
   401: errorResponse('Missing or wrong token'),
   403: errorResponse('Not the operator token'),
 };
+
+/**
+ * 400, 401 and 403 of a route that any token may call, within what it is allowed.
+ *
+ * @example
+ * responses: { 200: { description: 'The space', content: json(SpaceInfo) }, ...TOKEN_ERRORS }
+ */
+export const TOKEN_ERRORS = {
+  400: errorResponse('Invalid request'),
+  401: errorResponse('Missing or wrong token'),
+  403: errorResponse('Token not allowed here'),
+};

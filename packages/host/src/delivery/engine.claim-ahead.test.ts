@@ -1,8 +1,7 @@
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../../test/ports.js';
 import { type AttemptEnd, createDeliveryEngine, type DeliveryJob, type DeliveryQueue } from './engine.js';
 
 /** Every claim of this queue takes this long (a busy database): longer than retry 1's 50 ms of slack. */
@@ -59,9 +58,7 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => res.writeHead(attempt === 1 ? 503 : 200).end());
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  url = `${await listenOnLoopback(server)}/hook`;
 });
 
 afterAll(async () => {

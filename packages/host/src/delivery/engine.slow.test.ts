@@ -86,16 +86,22 @@ const job = (i: number, target: Job['target']): Job => ({
   target,
 });
 
+/** Runs an engine on `queue` until it finished `count` jobs (or `timeoutMs` passed): the slow flags it raised. */
+async function runUntilFinished(queue: SlowQueue, count: number, timeoutMs: number) {
+  const slowEvents: Array<[string, boolean]> = [];
+  const engine = engineOn(queue, slowEvents);
+  engine.start();
+  const deadline = Date.now() + timeoutMs;
+  while (queue.finished.length < count && Date.now() < deadline) await sleep(50);
+  await engine.stop();
+  return slowEvents;
+}
+
 describe('slow-endpoint detection times the HTTP exchange, not the host', () => {
   it('a healthy endpoint is never flagged while every storage step takes longer than the threshold', async () => {
     const queue = new SlowQueue();
     queue.pending.push(...Array.from({ length: 6 }, (_v, i) => job(i, 'fast')));
-    const slowEvents: Array<[string, boolean]> = [];
-    const engine = engineOn(queue, slowEvents);
-    engine.start();
-    const deadline = Date.now() + 30_000;
-    while (queue.finished.length < 6 && Date.now() < deadline) await sleep(50);
-    await engine.stop();
+    const slowEvents = await runUntilFinished(queue, 6, 30_000);
     expect(queue.finished.map((f) => f.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(slowEvents).toEqual([]);
   }, 40_000);
@@ -103,12 +109,7 @@ describe('slow-endpoint detection times the HTTP exchange, not the host', () => 
   it('an endpoint that does not answer is still flagged slow', async () => {
     const queue = new SlowQueue();
     queue.pending.push(job(0, 'hang'));
-    const slowEvents: Array<[string, boolean]> = [];
-    const engine = engineOn(queue, slowEvents);
-    engine.start();
-    const deadline = Date.now() + 20_000;
-    while (queue.finished.length < 1 && Date.now() < deadline) await sleep(50);
-    await engine.stop();
+    const slowEvents = await runUntilFinished(queue, 1, 20_000);
     expect(slowEvents).toContainEqual(['hang', true]);
     expect(queue.finished[0]?.end).toMatchObject({ runAt: expect.any(Number) }); // timed out: retried later
   }, 30_000);

@@ -1,10 +1,8 @@
 import dns from 'node:dns';
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freeLoopbackPort } from '../../test/ports.js';
+import { freeLoopbackPort, listenOnLoopback } from '../../test/ports.js';
 import type { FinalState } from '../jobs/policy.js';
 import { createGuardedDispatcher } from '../net/dispatcher.js';
 import { parseAllowPrivateTargets } from '../net/policy.js';
@@ -105,9 +103,7 @@ beforeAll(async () => {
     else
       req.on('end', () => res.writeHead(action, { 'content-type': 'application/json' }).end('{"status":1}'));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(server);
   closedPort = await freeLoopbackPort();
 });
 

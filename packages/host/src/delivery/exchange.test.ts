@@ -1,8 +1,7 @@
-import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../../test/ports.js';
 import { ExchangeTimeout, postExchange } from './exchange.js';
 
 const seen: string[] = [];
@@ -22,9 +21,7 @@ const server = createServer((req, res) => {
 let base: string;
 
 beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(server);
 });
 
 afterAll(() => {

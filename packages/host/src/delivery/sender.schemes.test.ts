@@ -1,6 +1,4 @@
-import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   generateSecret,
   generateSigningKeyPair,
@@ -10,6 +8,7 @@ import {
 } from '@platform/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../../test/ports.js';
 import { createGuardedDispatcher } from '../net/dispatcher.js';
 import { parseAllowPrivateTargets } from '../net/policy.js';
 import { type SendWebhookInput, sendWebhook } from './sender.js';
@@ -35,9 +34,7 @@ const server = createServer((req, res) => {
 });
 let url = '';
 beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  url = `${await listenOnLoopback(server)}/hook`;
 });
 afterAll(() => {
   server.closeAllConnections();

@@ -1,9 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freeLoopbackPort } from '../../test/ports.js';
+import { freeLoopbackPort, listenOnLoopback } from '../../test/ports.js';
 import { createGuardedDispatcher } from '../net/dispatcher.js';
 import { parseAllowPrivateTargets } from '../net/policy.js';
 import { type SendWebhookInput, sendWebhook } from './sender.js';
@@ -56,9 +54,7 @@ const server = createServer((req, res) => {
 });
 
 beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(server);
   closedPort = await freeLoopbackPort();
 });
 

@@ -1,15 +1,8 @@
 import { raceSignal, resolveTimeout, startDeadline } from './deadline.js';
 import { ExecutorError, timeoutError } from './errors.js';
 import { toResponse } from './http.js';
-import {
-  DEFAULT_TIMEOUT_MS,
-  type Deployment,
-  type Executor,
-  type ExecutorLogger,
-  type InvokeOptions,
-  type InvokeResult,
-  silentLogger,
-} from './types.js';
+import type { Deployment, Executor, ExecutorLogger, InvokeOptions, InvokeResult } from './types.js';
+import { DEFAULT_TIMEOUT_MS, silentLogger } from './types.js';
 
 /**
  * The `ctx` handed to an in-process module, as workerd would.

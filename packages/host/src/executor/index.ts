@@ -9,14 +9,7 @@ export {
   type ModuleSource,
 } from './in-process-executor.js';
 export { RemoteHttpExecutor, type RemoteHttpExecutorOptions } from './remote-http-executor.js';
-export {
-  DEFAULT_TIMEOUT_MS,
-  type Deployment,
-  type Executor,
-  type ExecutorLogger,
-  type InvokeOptions,
-  type InvokeResult,
-  silentLogger,
-} from './types.js';
+// The executor's contract (types.ts) is exported whole.
+export * from './types.js';
 export { WorkerdExecutor, type WorkerdExecutorOptions } from './workerd-executor.js';
 export type { OutboundCaller, OutboundFetch } from './workerd-instance.js';

@@ -4,16 +4,8 @@ import { ExecutorError, timeoutError, truncate } from './errors.js';
 import { forwardableHeaders, type RawHeaders, readRequestBody, toResponse } from './http.js';
 import { DEPLOYMENT_HEADER, ERROR_HEADER } from './loader-source.js';
 import { SubrequestBudget } from './subrequests.js';
-import {
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type Deployment,
-  type Executor,
-  type ExecutorLogger,
-  type InvokeOptions,
-  type InvokeResult,
-  silentLogger,
-} from './types.js';
+import type { Deployment, Executor, ExecutorLogger, InvokeOptions, InvokeResult } from './types.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, silentLogger } from './types.js';
 import {
   BodyTooLargeError,
   type OutboundFetch,

@@ -49,9 +49,35 @@ async function withStall(body: () => Promise<void>): Promise<number> {
   return monitor.max / 1e6;
 }
 
+/** A handle that records each job it ran and when. */
+function arrivals() {
+  const handled: Array<{ id: number; at: number }> = [];
+  const handle = async (job: { id: number }) => {
+    handled.push({ id: job.id, at: Date.now() });
+  };
+  return { handled, handle };
+}
+
+/** Starts `worker`, waits (2 s at most) until `handled()` reaches `count`, stops it: the stall seen meanwhile. */
+async function runUntilHandled(
+  worker: { start(): void; stop(): Promise<void> },
+  handled: () => number,
+  count: number,
+): Promise<number> {
+  const stall = await withStall(async () => {
+    worker.start();
+    await expect.poll(handled, { timeout: 2000 }).toBe(count);
+  });
+  await worker.stop();
+  return stall;
+}
+
 const noErrors = (error: unknown, phase: JobLoopErrorPhase) => {
   throw new Error(`unexpected ${phase} error: ${String(error)}`);
 };
+
+/** The idle check out of the way (60 s), so that only timers and signals wake the loop; any error fails. */
+const noIdleCheck = { idleCheckMs: 60_000, onError: noErrors };
 
 describe('createJobLoop', () => {
   it('never runs more than `concurrency` handles and claims only free slots', async () => {
@@ -75,8 +101,7 @@ describe('createJobLoop', () => {
     const worker = createJobLoop({
       ...queue,
       concurrency: 8,
-      idleCheckMs: 60_000,
-      onError: noErrors,
+      ...noIdleCheck,
       handle: jobs.handle,
     });
     worker.start();
@@ -122,23 +147,16 @@ describe('createJobLoop', () => {
     const queue = timedQueue();
     const start = Date.now();
     queue.add(1, start + 300);
-    const handledAt: number[] = [];
+    const { handled, handle } = arrivals();
     const worker = createJobLoop({
       ...queue,
       concurrency: 2,
-      idleCheckMs: 60_000,
-      onError: noErrors,
-      handle: async () => {
-        handledAt.push(Date.now());
-      },
+      ...noIdleCheck,
+      handle,
     });
-    const stall = await withStall(async () => {
-      worker.start();
-      await expect.poll(() => handledAt.length, { timeout: 2000 }).toBe(1);
-    });
-    await worker.stop();
-    expect(handledAt[0]! - start).toBeGreaterThanOrEqual(300);
-    expect(handledAt[0]! - start).toBeLessThan(330 + stall);
+    const stall = await runUntilHandled(worker, () => handled.length, 1);
+    expect(handled[0]!.at - start).toBeGreaterThanOrEqual(300);
+    expect(handled[0]!.at - start).toBeLessThan(330 + stall);
     // One claim at start (nothing due), one at the due time (allowing one early-wake re-arm):
     // a polling loop would have claimed many times in 300 ms.
     const upToDue = queue.claims.slice(0, queue.claims.findIndex((c) => c.got === 1) + 1);
@@ -154,8 +172,7 @@ describe('createJobLoop', () => {
     const worker = createJobLoop({
       ...queue,
       concurrency: 4,
-      idleCheckMs: 60_000,
-      onError: noErrors,
+      ...noIdleCheck,
       handle: async (job) => {
         handledAt.push(Date.now());
         if (handledAt.length === 1) {
@@ -165,11 +182,7 @@ describe('createJobLoop', () => {
         }
       },
     });
-    const stall = await withStall(async () => {
-      worker.start();
-      await expect.poll(() => handledAt.length, { timeout: 2000 }).toBe(2);
-    });
-    await worker.stop();
+    const stall = await runUntilHandled(worker, () => handledAt.length, 2);
     expect(handledAt[1]!).toBeGreaterThanOrEqual(dueAt);
     // Missing the notifyDue() would mean waiting for the 60 s idle check; 150 ms leaves room for a loaded CI.
     expect(handledAt[1]! - dueAt).toBeLessThan(150 + stall);
@@ -181,7 +194,7 @@ describe('createJobLoop', () => {
     const queue = timedQueue();
     const start = Date.now();
     queue.add(1, start + 400);
-    const handled: Array<{ id: number; at: number }> = [];
+    const { handled, handle } = arrivals();
     let retryDue = 0;
     let reads = 0;
     const worker = createJobLoop({
@@ -198,17 +211,10 @@ describe('createJobLoop', () => {
         return answer;
       },
       concurrency: 4,
-      idleCheckMs: 60_000,
-      onError: noErrors,
-      handle: async (job) => {
-        handled.push({ id: job.id, at: Date.now() });
-      },
+      ...noIdleCheck,
+      handle,
     });
-    const stall = await withStall(async () => {
-      worker.start();
-      await expect.poll(() => handled.length, { timeout: 2000 }).toBe(2);
-    });
-    await worker.stop();
+    const stall = await runUntilHandled(worker, () => handled.length, 2);
     expect(handled[0]?.id).toBe(2);
     expect(handled[0]!.at).toBeGreaterThanOrEqual(retryDue);
     // Overwritten by the read, the retry would wait for job 1 (300 ms later); 150 ms leaves room for a loaded CI.
@@ -226,7 +232,7 @@ describe('createJobLoop', () => {
     queue.add(0, retryDue);
     let next = 1;
     const streaming = { on: true };
-    const handled: Array<{ id: number; at: number }> = [];
+    const { handled, handle } = arrivals();
     const worker = createJobLoop({
       claim: async (limit) => {
         const jobs = await queue.claim(limit);
@@ -235,11 +241,8 @@ describe('createJobLoop', () => {
       },
       nextDueAt: queue.nextDueAt,
       concurrency: 8,
-      idleCheckMs: 60_000,
-      onError: noErrors,
-      handle: async (job) => {
-        handled.push({ id: job.id, at: Date.now() });
-      },
+      ...noIdleCheck,
+      handle,
     });
     const stall = await withStall(async () => {
       worker.start();
@@ -255,15 +258,12 @@ describe('createJobLoop', () => {
 
   it('notify() claims new work at once', async () => {
     const queue = timedQueue();
-    const handledAt: number[] = [];
+    const { handled, handle } = arrivals();
     const worker = createJobLoop({
       ...queue,
       concurrency: 1,
-      idleCheckMs: 60_000,
-      onError: noErrors,
-      handle: async () => {
-        handledAt.push(Date.now());
-      },
+      ...noIdleCheck,
+      handle,
     });
     worker.start();
     await sleep(50);
@@ -271,9 +271,9 @@ describe('createJobLoop', () => {
     const stall = await withStall(async () => {
       queue.add(1);
       worker.notify();
-      await expect.poll(() => handledAt.length, { timeout: 1000, interval: 5 }).toBe(1);
+      await expect.poll(() => handled.length, { timeout: 1000, interval: 5 }).toBe(1);
     });
-    expect(handledAt[0]! - enqueuedAt).toBeLessThan(30 + stall);
+    expect(handled[0]!.at - enqueuedAt).toBeLessThan(30 + stall);
     await worker.stop();
   });
 
@@ -455,8 +455,7 @@ describe('createJobLoop: announced work another process holds', () => {
       nextDueAt: () => queue.nextDueAt(),
       handle: jobs.handle,
       concurrency: 4,
-      idleCheckMs: 60_000,
-      onError: noErrors,
+      ...noIdleCheck,
     });
     worker.start();
     await sleep(50); // the start-up cycle found nothing due and armed the idle check
@@ -488,8 +487,7 @@ describe('createJobLoop: announced work another process holds', () => {
       },
       handle: jobs.handle,
       concurrency: 8,
-      idleCheckMs: 60_000,
-      onError: noErrors,
+      ...noIdleCheck,
     });
     worker.start();
     await sleep(50);

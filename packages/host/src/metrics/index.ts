@@ -10,6 +10,31 @@ import type { QueueStats } from '../storage/index.js';
 
 const KINDS = ['deliver', 'invoke'] as const;
 
+/** Each series a scrape reports: its labels (`{}` for a counter without labels) and its count. */
+type ScrapedCounts = Iterable<readonly [Record<string, string>, number]>;
+
+/**
+ * A counter that reads, at each scrape, plain numbers kept on the hot path (`read()`), instead of being
+ * incremented there.
+ *
+ * @example
+ * scrapedCounter(registry, { name: 'x_total', help: 'X by code', labelNames: ['code'] }, () => [[{ code: 'a' }, 1]]);
+ */
+function scrapedCounter(
+  registry: Registry,
+  config: { name: string; help: string; labelNames?: string[] },
+  read: () => ScrapedCounts,
+): void {
+  new Counter({
+    ...config,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [labels, count] of read()) this.inc(labels, count);
+    },
+  });
+}
+
 /** `Content-Type` of the text a scrape answers. */
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
@@ -61,37 +86,34 @@ export function createDeliveryMetrics(
   registerQueueCounters(registry, queue);
   const statements = options.statements;
   if (statements) {
-    new Counter({
-      name: 'platform_delivery_thread_statements_total',
-      help: 'Statements the delivery thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)',
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(statements());
+    scrapedCounter(
+      registry,
+      {
+        name: 'platform_delivery_thread_statements_total',
+        help: 'Statements the delivery thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)',
       },
-    });
+      () => [[{}, statements()]],
+    );
   }
   const errorCodes = new Map<string, number>();
-  new Counter({
-    name: 'platform_webhook_attempts_total',
-    help: 'Webhook delivery attempts by outcome: succeeded (2xx), retry (scheduled again), failed (not retryable), exhausted (retries used up)',
-    labelNames: ['outcome'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
+  scrapedCounter(
+    registry,
+    {
+      name: 'platform_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome: succeeded (2xx), retry (scheduled again), failed (not retryable), exhausted (retries used up)',
+      labelNames: ['outcome'],
     },
-  });
-  new Counter({
-    name: 'platform_webhook_attempt_errors_total',
-    help: 'Webhook delivery attempts that got no HTTP answer, by error code (timeout, connection_refused, target_blocked, ...)',
-    labelNames: ['code'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [code, count] of errorCodes) this.inc({ code }, count);
+    () => Object.entries(outcomes).map(([outcome, count]) => [{ outcome }, count]),
+  );
+  scrapedCounter(
+    registry,
+    {
+      name: 'platform_webhook_attempt_errors_total',
+      help: 'Webhook delivery attempts that got no HTTP answer, by error code (timeout, connection_refused, target_blocked, ...)',
+      labelNames: ['code'],
     },
-  });
+    () => [...errorCodes].map(([code, count]) => [{ code }, count]),
+  );
   const duration = new Histogram({
     name: 'platform_webhook_attempt_duration_seconds',
     help: 'Time from sending a webhook to its answer or failure',
@@ -99,16 +121,15 @@ export function createDeliveryMetrics(
     registers: [registry],
   });
   const lateRetries = new Map<string, number>();
-  new Counter({
-    name: 'platform_webhook_retries_late_total',
-    help: 'Webhook retries that left later after they fell due than their window leaves for the trip to the receiver (50, 100, 200 ms for retries 1, 2, 3), by the cause the host saw: host_not_running, event_loop_delay, waiting_for_slot, claim (the database), preparing',
-    labelNames: ['cause'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [cause, count] of lateRetries) this.inc({ cause }, count);
+  scrapedCounter(
+    registry,
+    {
+      name: 'platform_webhook_retries_late_total',
+      help: 'Webhook retries that left later after they fell due than their window leaves for the trip to the receiver (50, 100, 200 ms for retries 1, 2, 3), by the cause the host saw: host_not_running, event_loop_delay, waiting_for_slot, claim (the database), preparing',
+      labelNames: ['cause'],
     },
-  });
+    () => [...lateRetries].map(([cause, count]) => [{ cause }, count]),
+  );
   const lateness = new Histogram({
     name: 'platform_webhook_retry_lateness_seconds',
     help: 'How long after it fell due a late webhook retry left (late: past 50, 100, 200 ms for retries 1, 2, 3)',
@@ -151,44 +172,35 @@ function registerQueueCounters(
   registry: Registry,
   queue: { jobs: number; empty: number; claimed: number; nextDueReads: number; signals: number },
 ) {
-  new Counter({
-    name: 'platform_queue_claims_total',
-    help: 'Claims of due webhook deliveries by this host: result="jobs" got at least one, result="empty" none',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc({ result: 'jobs' }, queue.jobs);
-      this.inc({ result: 'empty' }, queue.empty);
+  scrapedCounter(
+    registry,
+    {
+      name: 'platform_queue_claims_total',
+      help: 'Claims of due webhook deliveries by this host: result="jobs" got at least one, result="empty" none',
+      labelNames: ['result'],
     },
-  });
-  new Counter({
-    name: 'platform_queue_claimed_total',
-    help: 'Webhook deliveries this host claimed from the queue (deliveries handed over by its own accepting writes are not claimed)',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(queue.claimed);
-    },
-  });
-  new Counter({
-    name: 'platform_queue_next_due_reads_total',
-    help: 'Reads of the next due time of webhook deliveries by this host',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(queue.nextDueReads);
-    },
-  });
-  new Counter({
-    name: 'platform_queue_signals_total',
-    help: "Other hosts' queue signals of webhook deliveries this host heard (PostgreSQL, several hosts)",
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(queue.signals);
-    },
-  });
+    () => [
+      [{ result: 'jobs' }, queue.jobs],
+      [{ result: 'empty' }, queue.empty],
+    ],
+  );
+  const total = (name: string, help: string, count: () => number) =>
+    scrapedCounter(registry, { name, help }, () => [[{}, count()]]);
+  total(
+    'platform_queue_claimed_total',
+    'Webhook deliveries this host claimed from the queue (deliveries handed over by its own accepting writes are not claimed)',
+    () => queue.claimed,
+  );
+  total(
+    'platform_queue_next_due_reads_total',
+    'Reads of the next due time of webhook deliveries by this host',
+    () => queue.nextDueReads,
+  );
+  total(
+    'platform_queue_signals_total',
+    "Other hosts' queue signals of webhook deliveries this host heard (PostgreSQL, several hosts)",
+    () => queue.signals,
+  );
 }
 
 /** What the main thread records, and where it reads the queue from at a scrape. */
@@ -232,28 +244,26 @@ export function createHostMetrics(sources: HostMetricsSources, registry = new Re
   collectDefaultMetrics({ register: registry });
   const statements = sources.statements;
   if (statements) {
-    new Counter({
-      name: 'platform_storage_statements_total',
-      help: "Statements the host's main thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)",
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(statements());
+    scrapedCounter(
+      registry,
+      {
+        name: 'platform_storage_statements_total',
+        help: "Statements the host's main thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)",
       },
-    });
+      () => [[{}, statements()]],
+    );
   }
   // Plain numbers on the hot path (an event is a few hundred µs of work); the counter reads them at a scrape.
   const eventCounts = new Map<string, { type: string; result: string; count: number }>();
-  new Counter({
-    name: 'platform_events_total',
-    help: 'Events posted to POST /v1/events, by type and result: accepted (stored and fanned out) or duplicate (a known eventId)',
-    labelNames: ['type', 'result'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { type, result, count } of eventCounts.values()) this.inc({ type, result }, count);
+  scrapedCounter(
+    registry,
+    {
+      name: 'platform_events_total',
+      help: 'Events posted to POST /v1/events, by type and result: accepted (stored and fanned out) or duplicate (a known eventId)',
+      labelNames: ['type', 'result'],
     },
-  });
+    () => [...eventCounts.values()].map(({ type, result, count }) => [{ type, result }, count]),
+  );
   const invocations = new Counter({
     name: 'platform_invocations_total',
     help: 'Calls of integration code (events, public endpoints, renders), by outcome: ok or the error code (timeout, crashed, ...)',

@@ -103,11 +103,26 @@ export async function auditInstallation(
   changes: Record<string, Json> = {},
 ): Promise<void> {
   const record = await ctx.storage.installations.get(installationId).catch(() => null);
-  await audit(ctx, principal, {
+  await audit(ctx, principal, installationEntry(action, installationId, record?.ownerOrganization, changes));
+}
+
+/**
+ * The audit entry of an action on one installation whose owner the caller already knows.
+ *
+ * @example
+ * await audit(ctx, principal, installationEntry('installation.delete', id, record.ownerOrganization, { integration }));
+ */
+export function installationEntry(
+  action: string,
+  installationId: string,
+  owner: string | null | undefined,
+  changes: Record<string, Json> = {},
+): AuditEntry {
+  return {
     action,
     resourceType: 'installation',
     resourceId: installationId,
-    organizationId: record?.ownerOrganization ?? null,
+    organizationId: owner ?? null,
     changes,
-  });
+  };
 }

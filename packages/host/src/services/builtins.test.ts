@@ -1,24 +1,19 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../errors.js';
-import { openStorage, type Storage } from '../storage/index.js';
+import type { Storage } from '../storage/index.js';
 import { integrationView, publish } from './integrations.js';
-import { testContext } from './test-support.js';
+import { openTempStorage, removeTempStorage, testContext } from './test-support.js';
 
 let dir: string;
 let storage: Storage;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'builtins-'));
-  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+  ({ dir, storage } = await openTempStorage('builtins-'));
 });
-afterEach(async () => {
-  await storage.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStorage(dir, storage));
 
 const webhookDir = dirname(
   createRequire(import.meta.url).resolve('@platform/integration-webhook/package.json'),

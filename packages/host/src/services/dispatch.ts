@@ -106,6 +106,8 @@ export function fanOutJobs(
   const jobs: EnqueueInput[] = [];
   for (const { installation, integration } of targets) {
     if (!hasScopeFor(integration, event.type)) continue;
+    const job = { installationId: installation.id, eventId: event.eventId };
+    const trace = traceparent === undefined ? {} : { traceparent };
     if (integration.name === WEBHOOK_INTEGRATION) {
       if (installation.configuration[event.type] !== true) continue;
       // The endpoint's payload filter (docs/contracts.md "Endpoint settings"): no delivery, only a count.
@@ -113,29 +115,25 @@ export function fanOutJobs(
         filtered?.push(installation.id);
         continue;
       }
-      const payload: DeliverJobPayload = {
+      const payload = {
         eventType: event.type,
         body: JSON.stringify({ ...event, installationId: installation.id }),
-      };
-      if (traceparent !== undefined) payload.traceparent = traceparent;
+        ...trace,
+      } satisfies DeliverJobPayload;
       jobs.push({
         kind: 'deliver',
-        installationId: installation.id,
-        eventId: event.eventId,
-        payload: { ...payload },
+        ...job,
+        payload,
         // A rate-limited endpoint's delivery (due now, as any) is not handed over to the delivery thread
         // (only jobs without a runAt are): it goes through the claim, which paces it (queue-engine.ts).
         ...(installation.configuration.rate_limit === undefined ? {} : { runAt: Date.now() }),
       });
     } else {
-      const payload: InvokeJobPayload = { event: { ...event, installationId: installation.id } };
-      if (traceparent !== undefined) payload.traceparent = traceparent;
-      jobs.push({
-        kind: 'invoke',
-        installationId: installation.id,
-        eventId: event.eventId,
-        payload: { ...payload },
-      });
+      const payload = {
+        event: { ...event, installationId: installation.id },
+        ...trace,
+      } satisfies InvokeJobPayload;
+      jobs.push({ kind: 'invoke', ...job, payload });
     }
   }
   return jobs;

@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reserveHandOff } from '../delivery/host/hand-off.js';
@@ -8,7 +6,7 @@ import { DeliverySlots } from '../delivery/host/slots.js';
 import { type JobRecord, openStorage, type Storage } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { acceptEvent } from './events.js';
-import { installSpaceWebhook, testContext } from './test-support.js';
+import { installSpaceWebhook, openTempStorage, removeTempStorage, testContext } from './test-support.js';
 
 let dir: string;
 let storage: Storage;
@@ -20,8 +18,7 @@ let routeReads: number;
 let wakeUps: number;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'accept-'));
-  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+  ({ dir, storage } = await openTempStorage('accept-'));
   writes = 0;
   routeReads = 0;
   wakeUps = 0;
@@ -50,10 +47,7 @@ beforeEach(async () => {
   writes = 0;
 });
 
-afterEach(async () => {
-  await storage.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStorage(dir, storage));
 
 const event = (n: number) => ({
   type: 'space_content_updated' as const,

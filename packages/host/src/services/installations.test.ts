@@ -1,22 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../errors.js';
-import { openStorage, type Storage } from '../storage/index.js';
+import type { Storage } from '../storage/index.js';
 import { install } from './installations.js';
-import { testContext } from './test-support.js';
+import { openTempStorage, removeTempStorage, testContext } from './test-support.js';
 
 let dir: string;
 let storage: Storage;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'install-'));
-  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+  ({ dir, storage } = await openTempStorage('install-'));
 });
-afterAll(async () => {
-  await storage.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => removeTempStorage(dir, storage));
 
 describe('install: a wrong value is refused, an incomplete configuration waits', () => {
   it('answers 400 invalid_configuration for a webhook URL it may not call, and creates nothing', async () => {

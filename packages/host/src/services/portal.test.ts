@@ -1,22 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../errors.js';
-import { openStorage, type Storage } from '../storage/index.js';
+import type { Storage } from '../storage/index.js';
 import { createPortalSession } from './portal.js';
-import { installSpaceWebhook, testContext } from './test-support.js';
+import { installSpaceWebhook, openTempStorage, removeTempStorage, testContext } from './test-support.js';
 
 let dir: string;
 let storage: Storage;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'portal-'));
-  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+  ({ dir, storage } = await openTempStorage('portal-'));
 });
-afterAll(async () => {
-  await storage.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => removeTempStorage(dir, storage));
 
 describe('createPortalSession', () => {
   it('hands out a link on the content origin, with the token and the API in its fragment', async () => {

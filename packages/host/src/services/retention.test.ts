@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { invocationLogInput } from '../storage/contract/fixtures.js';
-import { openStorage, type Storage } from '../storage/index.js';
+import type { Storage } from '../storage/index.js';
 import { pruneOnce, startRetention } from './retention.js';
-import { captureLogs } from './test-support.js';
+import { captureLogs, openTempStorage, removeTempStorage } from './test-support.js';
 
 const DAY = 86_400_000;
 const NOW = 1_700_000_000_000;
@@ -13,13 +10,9 @@ let dir: string;
 let storage: Storage;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'retention-'));
-  storage = await openStorage({ sqlitePath: join(dir, 'p.db') });
+  ({ dir, storage } = await openTempStorage('retention-'));
 });
-afterEach(async () => {
-  await storage.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempStorage(dir, storage));
 
 /** `n` events, finished deliveries (with an attempt) and invocation logs, all `age` days old. */
 async function seed(n: number, age: number, tag: string) {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { installationTokens } from '../auth.js';
@@ -5,9 +8,35 @@ import { loadConfig } from '../config.js';
 import { noDelivery } from '../delivery/host/port.js';
 import { createHostMetrics } from '../metrics/index.js';
 import { parseAllowPrivateTargets } from '../net/index.js';
-import type { InstallationRecord, Storage } from '../storage/index.js';
+import { type InstallationRecord, openStorage, type Storage } from '../storage/index.js';
 import { publishBuiltins } from './builtins.js';
 import type { HostContext } from './context.js';
+
+/**
+ * A SQLite storage in a new temporary folder whose name starts with `prefix`; {@link removeTempStorage}
+ * closes it and deletes the folder.
+ *
+ * @example
+ * beforeAll(async () => {
+ *   ({ dir, storage } = await openTempStorage('portal-'));
+ * });
+ * afterAll(() => removeTempStorage(dir, storage));
+ */
+export async function openTempStorage(prefix: string): Promise<{ dir: string; storage: Storage }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  return { dir, storage: await openStorage({ sqlitePath: join(dir, 'p.db') }) };
+}
+
+/**
+ * Closes a storage opened by {@link openTempStorage} and deletes its folder.
+ *
+ * @example
+ * afterAll(() => removeTempStorage(dir, storage));
+ */
+export async function removeTempStorage(dir: string, storage: Storage): Promise<void> {
+  await storage.close();
+  await rm(dir, { recursive: true, force: true });
+}
 
 /**
  * A host context on a real storage for service tests, with the built-in integrations published:

@@ -91,11 +91,25 @@ export interface TimeRangeText {
   until?: string | undefined;
 }
 
-/** The range in milliseconds (400 naming a parameter that is no time). */
-function timeRange(range: TimeRangeText): { since?: number; until?: number } {
-  const since = parseTime('since', range.since);
-  const until = parseTime('until', range.until);
-  return { ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
+/** `options` with its time range in milliseconds (400 naming a parameter that is no time). */
+function withTimeRange<T extends TimeRangeText>(
+  options: T,
+): Omit<T, 'since' | 'until'> & { since?: number; until?: number } {
+  const { since: sinceText, until: untilText, ...rest } = options;
+  const since = parseTime('since', sinceText);
+  const until = parseTime('until', untilText);
+  return { ...rest, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
+}
+
+/**
+ * Throws a storage `invalid` error (a bad cursor, say) again as a 400 with its message, any other as it is.
+ *
+ * @example
+ * const page = await ctx.storage.jobs.listDeliveries(id, options).catch(invalidAsBadRequest);
+ */
+export function invalidAsBadRequest(error: unknown): never {
+  if (isStorageError(error) && error.code === 'invalid') throw badRequest(error.message);
+  throw error;
 }
 
 /** A page of the delivery log and the state of the installation's endpoint. */
@@ -116,13 +130,7 @@ export async function listDeliveries(
   options: Omit<DeliveryListOptions, 'since' | 'until'> & TimeRangeText,
 ): Promise<DeliveryLogPage> {
   await requireWebhookInstallation(ctx, id);
-  const { since, until, ...rest } = options;
-  const page = await ctx.storage.jobs
-    .listDeliveries(id, { ...rest, ...timeRange({ since, until }) })
-    .catch((error: unknown) => {
-      if (isStorageError(error) && error.code === 'invalid') throw badRequest(error.message);
-      throw error;
-    });
+  const page = await ctx.storage.jobs.listDeliveries(id, withTimeRange(options)).catch(invalidAsBadRequest);
   const slow = ctx.delivery.isSlow(id);
   return {
     ...page,
@@ -190,12 +198,7 @@ export async function redeliverRange(
   options: Omit<RedeliverRangeOptions, 'since' | 'until'> & TimeRangeText,
 ): Promise<number> {
   await requireWebhookInstallation(ctx, id);
-  const { since, until, ...rest } = options;
-  const count = await ctx.storage.jobs.redeliverRange(
-    id,
-    { ...rest, ...timeRange({ since, until }) },
-    Date.now(),
-  );
+  const count = await ctx.storage.jobs.redeliverRange(id, withTimeRange(options), Date.now());
   if (count > 0) ctx.notify.deliveries();
   return count;
 }

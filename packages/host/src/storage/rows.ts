@@ -1,5 +1,5 @@
 import { StorageError } from './errors.js';
-import type { Row, Sql } from './sql.js';
+import type { Row, Sql, SqlValue } from './sql.js';
 
 /** Reads a TEXT column holding JSON. */
 export function json<T>(row: Row, column: string): T {
@@ -42,6 +42,39 @@ export function numOrNull(row: Row, column: string): number | null {
 /** Reads an INTEGER 0/1 column as a boolean. */
 export function bool(row: Row, column: string): boolean {
   return num(row, column) !== 0;
+}
+
+/** Reads one column of a row: `str`, `num`, `json`... or a function of the caller's. */
+export type ColumnReader<T> = (row: Row, column: string) => T;
+
+/**
+ * A row mapper declared field by field: each field of the record is read from the column of the same name
+ * in snake_case (`createdAt` from `created_at`) by the reader given, in the order given.
+ *
+ * @example
+ * const toOrganization = rowMapper<OrganizationRecord>({ id: str, name: str, createdAt: num });
+ */
+export function rowMapper<T>(readers: { [K in keyof T]-?: ColumnReader<T[K]> }): (row: Row) => T {
+  const fields = Object.entries<ColumnReader<unknown>>(readers).map(
+    ([field, read]) => [field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), read] as const,
+  );
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const [field, column, read] of fields) record[field] = read(row, column);
+    return record as T;
+  };
+}
+
+/**
+ * Adds `clause` to a WHERE list, each of its `?` bound to `value`, when `value` is given; nothing otherwise.
+ *
+ * @example
+ * addCondition(where, values, 'created_at >= ?', range.since);
+ */
+export function addCondition(where: string[], values: SqlValue[], clause: string, value: SqlValue): void {
+  if (value === undefined) return;
+  where.push(clause);
+  for (let i = clause.split('?').length - 1; i > 0; i--) values.push(value);
 }
 
 function corrupt(column: string): StorageError {

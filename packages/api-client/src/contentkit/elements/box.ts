@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineElement, descendants } from '../define';
+import { defineElement, descendants, LAYOUT_CONTAINER } from '../define';
 import type { ContentKitDescendant } from '../registry';
 
 /** `box`. */
@@ -19,10 +19,4 @@ export const BoxSchema: z.ZodType<ContentKitBoxShape> = z
   .describe('A plain container.');
 
 /** `box`. @example <box grow={1}><text>Hi</text></box> */
-export const element = defineElement({
-  type: 'box',
-  schema: BoxSchema,
-  group: 'Layout',
-  place: 'descendant',
-  jsx: 'container',
-});
+export const element = defineElement({ type: 'box', schema: BoxSchema, ...LAYOUT_CONTAINER });

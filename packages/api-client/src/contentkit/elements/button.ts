@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ActionSchema, ConfirmSchema, IconSchema } from '../attributes';
-import { defineElement } from '../define';
+import { defineElement, INPUT_FIELD } from '../define';
 
 /** What a button has besides `type` (a block control is a button without `type`). */
 const buttonFields = {
@@ -35,11 +35,4 @@ export const ButtonControlSchema = z
   .describe('A button of the block toolbar written without `type`: the attributes of a `button`.');
 
 /** `button`. @example <button label="Go" onPress={{ action: 'go' }} /> */
-export const element = defineElement({
-  type: 'button',
-  schema: ButtonSchema,
-  group: 'Inputs',
-  place: 'descendant',
-  jsx: 'leaf',
-  field: true,
-});
+export const element = defineElement({ type: 'button', schema: ButtonSchema, ...INPUT_FIELD });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ActionSchema, IconSchema, urlObject } from '../attributes';
-import { defineElement, descendants } from '../define';
+import { defineElement, descendants, LAYOUT_CONTAINER } from '../define';
 import type { ContentKitDescendant } from '../registry';
 import { ButtonSchema } from './button';
 import { ImageSchema } from './image';
@@ -36,10 +36,4 @@ export const CardSchema: z.ZodType<ContentKitCardShape> = z
   .describe('A bordered card with a header (title, hint, icon, buttons).');
 
 /** `card`. @example <card title="PR #1" icon="github"><text>open</text></card> */
-export const element = defineElement({
-  type: 'card',
-  schema: CardSchema,
-  group: 'Layout',
-  place: 'descendant',
-  jsx: 'container',
-});
+export const element = defineElement({ type: 'card', schema: CardSchema, ...LAYOUT_CONTAINER });

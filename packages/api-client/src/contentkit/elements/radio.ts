@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { ConfirmSchema, disabled, onValueChange, stateKey } from '../attributes';
-import { defineElement } from '../define';
+import { confirmChange, disabled, label, onValueChange, stateKey } from '../attributes';
+import { defineElement, INPUT_FIELD } from '../define';
 
 export const RadioSchema = z
   .object({
     type: z.literal('radio'),
     state: stateKey,
     value: z.string().describe('stored in `state` when this radio is chosen'),
-    label: z.string().optional().describe('visible label'),
+    label,
     initialValue: z.string().optional().describe('value of the group on first render'),
-    confirm: ConfirmSchema.optional().describe('asks before changing'),
+    confirm: confirmChange,
     disabled,
     onValueChange,
   })
@@ -17,11 +17,4 @@ export const RadioSchema = z
   .describe('One choice of a group of radios sharing a state key.');
 
 /** `radio`. @example <radio state="size" value="large" label="Large" /> */
-export const element = defineElement({
-  type: 'radio',
-  schema: RadioSchema,
-  group: 'Inputs',
-  place: 'descendant',
-  jsx: 'leaf',
-  field: true,
-});
+export const element = defineElement({ type: 'radio', schema: RadioSchema, ...INPUT_FIELD });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { disabled, IconSchema, onValueChange, stateKey, UrlPartsSchema, url } from '../attributes';
-import { defineElement } from '../define';
+import { defineElement, INPUT_FIELD } from '../define';
 
 export const SelectOptionSchema = z
   .object({
@@ -37,11 +37,4 @@ export const SelectSchema = z
   .describe('A drop-down with static options or options completed from a URL.');
 
 /** `select`. @example <select state="branch" options={[{ id: 'main', label: 'main' }]} /> */
-export const element = defineElement({
-  type: 'select',
-  schema: SelectSchema,
-  group: 'Inputs',
-  place: 'descendant',
-  jsx: 'leaf',
-  field: true,
-});
+export const element = defineElement({ type: 'select', schema: SelectSchema, ...INPUT_FIELD });

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { ConfirmSchema, disabled, onValueChange, stateKey } from '../attributes';
-import { defineElement } from '../define';
+import { confirmChange, disabled, label, onValueChange, stateKey } from '../attributes';
+import { defineElement, INPUT_FIELD } from '../define';
 
 export const SwitchSchema = z
   .object({
     type: z.literal('switch'),
     state: stateKey,
-    label: z.string().optional().describe('visible label'),
+    label,
     initialValue: z.boolean().optional().describe('on or off on first render'),
-    confirm: ConfirmSchema.optional().describe('asks before changing'),
+    confirm: confirmChange,
     disabled,
     onValueChange,
   })
@@ -16,11 +16,4 @@ export const SwitchSchema = z
   .describe('An on/off switch bound to a state key.');
 
 /** `switch`. @example <switch state="enabled" label="Enabled" /> */
-export const element = defineElement({
-  type: 'switch',
-  schema: SwitchSchema,
-  group: 'Inputs',
-  place: 'descendant',
-  jsx: 'leaf',
-  field: true,
-});
+export const element = defineElement({ type: 'switch', schema: SwitchSchema, ...INPUT_FIELD });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { disabled, stateKey } from '../attributes';
-import { defineElement } from '../define';
+import { defineElement, INPUT_FIELD } from '../define';
 
 export const TextInputSchema = z
   .object({
@@ -17,11 +17,4 @@ export const TextInputSchema = z
   .describe('A text input bound to a state key: typing updates the state without a round trip.');
 
 /** `textinput`. @example <textinput state="title" placeholder="Title" /> */
-export const element = defineElement({
-  type: 'textinput',
-  schema: TextInputSchema,
-  group: 'Inputs',
-  place: 'descendant',
-  jsx: 'leaf',
-  field: true,
-});
+export const element = defineElement({ type: 'textinput', schema: TextInputSchema, ...INPUT_FIELD });

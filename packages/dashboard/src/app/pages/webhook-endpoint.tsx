@@ -140,6 +140,11 @@ export function WebhookEndpoint({
     setSaved(false);
     setAuth((a) => ({ ...a, [key]: value }));
   };
+  /** An `onInput` that stores the field's new text with `set` (the form is no longer saved). */
+  const edited = (set: (value: string) => void) => (e: Event) => {
+    setSaved(false);
+    set((e.target as HTMLInputElement | HTMLTextAreaElement).value);
+  };
   const setRow = (i: number, row: Row) => {
     setSaved(false);
     setRows((all) => all.map((r, j) => (j === i ? row : r)));
@@ -278,10 +283,7 @@ export function WebhookEndpoint({
               value={filter}
               aria-invalid={filterProblem ? true : undefined}
               placeholder='{"field": "rating", "equals": "bad"}'
-              onInput={(e) => {
-                setSaved(false);
-                setFilter((e.target as HTMLTextAreaElement).value);
-              }}
+              onInput={edited(setFilter)}
             />
           </label>
           <FieldErrors
@@ -301,10 +303,7 @@ export function WebhookEndpoint({
               inputMode="numeric"
               value={rate}
               aria-invalid={rateProblem ? true : undefined}
-              onInput={(e) => {
-                setSaved(false);
-                setRate((e.target as HTMLInputElement).value);
-              }}
+              onInput={edited(setRate)}
             />
           </label>
           <FieldErrors

@@ -8,6 +8,7 @@ import {
 } from 'node:net';
 import { verify } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../../../test/ports.js';
 import type { FinalState } from '../../jobs/policy.js';
 import { createGuardedDispatcher, parseAllowPrivateTargets } from '../../net/index.js';
 import {
@@ -129,9 +130,7 @@ describe('the HTTP destination', () => {
         res.writeHead(req.url === '/busy' ? 503 : 204).end();
       });
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listenOnLoopback(server);
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

@@ -15,15 +15,8 @@ export {
   endpointAuthSchema,
   staticAuthorization,
 } from './auth.js';
-export {
-  FIELD_OPERATORS,
-  FILTER_LIMITS,
-  type Filter,
-  type FilterScalar,
-  filterSchema,
-  matchesFilter,
-  passesFilter,
-} from './filter.js';
+// The payload filter: its language, limits and evaluation, all of it public.
+export * from './filter.js';
 export { customHeaderProblems, HEADER_NAME_PATTERN, MAX_CUSTOM_HEADERS, REFUSED_HEADERS } from './headers.js';
 export { DEFAULT_TOKEN_TTL_MS, type OAuth2Auth, OAuthTokenError, OAuthTokens } from './oauth2.js';
 export { RateSchedule, type RateTurn } from './rate-limit.js';

@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateKey, type KeyRing } from '../../secrets/index.js';
+import { migrate } from '../migrate.js';
 import type { CreateInstallationInput } from '../repos/installations.js';
 import type { PublishInput } from '../repos/integrations.js';
 import type { InvocationLogInput } from '../repos/invocation-logs.js';
+import type { Sql } from '../sql.js';
+import { openSqlite } from '../sqlite.js';
 import type { Storage } from '../storage.js';
 
 /** Shared fixtures of the storage contract suite: the contracts import these, harness.ts imports the contracts. */
@@ -87,4 +93,22 @@ export function invocationLogInput(
     createdAt,
     ...overrides,
   };
+}
+
+/**
+ * A migrated SQLite database in a new temporary folder (`prefix` names it); `remove()` closes it and
+ * deletes the folder.
+ *
+ * @example
+ * const { sql, remove } = await migratedSqlite('platform-plans-');
+ */
+export async function migratedSqlite(prefix: string): Promise<{ sql: Sql; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const sql = openSqlite(join(dir, 'p.db'));
+  const remove = async () => {
+    await sql.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  await migrate(sql);
+  return { sql, remove };
 }

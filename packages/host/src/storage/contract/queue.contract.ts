@@ -3,6 +3,19 @@ import { isStorageError } from '../errors.js';
 import type { AttemptInput } from '../repos/jobs-api.js';
 import { type Ctx, setup } from './fixtures.js';
 
+/** Two deliveries of `installationId` (due at 5 and 6), both claimed at 10 with a 1 s lease. */
+async function claimTwo(storage: Ctx['storage'], installationId: string) {
+  const [a, b] = await storage.jobs.enqueue(
+    [
+      { kind: 'deliver', installationId, payload: { n: 1 }, runAt: 5 },
+      { kind: 'deliver', installationId, payload: { n: 2 }, runAt: 6 },
+    ],
+    0,
+  );
+  const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 10 });
+  return { a: a!, b: b!, claimed };
+}
+
 export function queueContract(ctx: () => Ctx): void {
   it('enqueue creates queued jobs with kind-specific ids', async () => {
     const { storage } = ctx();
@@ -232,15 +245,7 @@ export function queueContract(ctx: () => Ctx): void {
 
   it('release gives claimed jobs back untouched, only under their own claim', async () => {
     const { storage } = ctx();
-    const installationId = 'inst_release';
-    const [a, b] = await storage.jobs.enqueue(
-      [
-        { kind: 'deliver', installationId, payload: { n: 1 }, runAt: 5 },
-        { kind: 'deliver', installationId, payload: { n: 2 }, runAt: 6 },
-      ],
-      0,
-    );
-    const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 10 });
+    const { a, b, claimed } = await claimTwo(storage, 'inst_release');
     expect(claimed).toHaveLength(2);
     expect(await storage.jobs.release([{ id: a!.id, leaseToken: 'not-the-claim' }], 11)).toBe(0);
     expect(await storage.jobs.release(claimed, 12)).toBe(2);
@@ -263,15 +268,7 @@ export function queueContract(ctx: () => Ctx): void {
 
   it('defer puts claimed jobs back due later, attempt unchanged, only under their own claim', async () => {
     const { storage } = ctx();
-    const installationId = 'inst_defer';
-    const [a, b] = await storage.jobs.enqueue(
-      [
-        { kind: 'deliver', installationId, payload: { n: 1 }, runAt: 5 },
-        { kind: 'deliver', installationId, payload: { n: 2 }, runAt: 6 },
-      ],
-      0,
-    );
-    const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 10 });
+    const { a, b, claimed } = await claimTwo(storage, 'inst_defer');
     const token = claimed[0]!.leaseToken;
     expect(await storage.jobs.defer([{ id: a!.id, leaseToken: 'not-the-claim', runAt: 500 }], 11)).toBe(0);
     expect(

@@ -1,4 +1,4 @@
-import { json, num, numOrNull, str, strOrNull } from '../rows.js';
+import { json, num, numOrNull, rowMapper, str, strOrNull } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 
 /** An organization token (`pot_…`). Only the SHA-256 of the token is stored. */
@@ -62,36 +62,40 @@ const TOKEN_COLUMNS =
 const SESSION_COLUMNS =
   'id, token_hash, organization_id, installation_id, expires_at, revoked_at, created_by, created_at';
 
-function toToken(row: Row): OrganizationTokenRecord {
-  return {
-    id: str(row, 'id'),
-    organizationId: str(row, 'organization_id'),
-    name: str(row, 'name'),
-    tokenHash: str(row, 'token_hash'),
-    scopes: json(row, 'scopes'),
-    expiresAt: numOrNull(row, 'expires_at'),
-    revokedAt: numOrNull(row, 'revoked_at'),
-    lastUsedAt: numOrNull(row, 'last_used_at'),
-    createdBy: str(row, 'created_by'),
-    createdAt: num(row, 'created_at'),
-  };
-}
+const toToken = rowMapper<OrganizationTokenRecord>({
+  id: str,
+  organizationId: str,
+  name: str,
+  tokenHash: str,
+  scopes: json,
+  expiresAt: numOrNull,
+  revokedAt: numOrNull,
+  lastUsedAt: numOrNull,
+  createdBy: str,
+  createdAt: num,
+});
 
-function toSession(row: Row): PortalSessionRecord {
-  return {
-    id: str(row, 'id'),
-    tokenHash: str(row, 'token_hash'),
-    organizationId: strOrNull(row, 'organization_id'),
-    installationId: strOrNull(row, 'installation_id'),
-    expiresAt: num(row, 'expires_at'),
-    revokedAt: numOrNull(row, 'revoked_at'),
-    createdBy: str(row, 'created_by'),
-    createdAt: num(row, 'created_at'),
-  };
-}
+const toSession = rowMapper<PortalSessionRecord>({
+  id: str,
+  tokenHash: str,
+  organizationId: strOrNull,
+  installationId: strOrNull,
+  expiresAt: num,
+  revokedAt: numOrNull,
+  createdBy: str,
+  createdAt: num,
+});
 
 /** Builds the access tokens repository on an adapter (or transaction handle). */
 export function accessTokensRepo(sql: Sql): AccessTokensRepo {
+  /** Marks a token or session revoked; false when there is none, or it already was. */
+  const revoke = async (table: 'organization_tokens' | 'portal_sessions', id: string, now: number) => {
+    const { changes } = await sql.run(
+      `UPDATE ${table} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`,
+      [now, id],
+    );
+    return changes > 0;
+  };
   const one = async <T>(query: string, value: string, map: (row: Row) => T) => {
     const row = await sql.get(query, [value]);
     return row ? map(row) : null;
@@ -126,13 +130,7 @@ export function accessTokensRepo(sql: Sql): AccessTokensRepo {
       );
       return rows.map(toToken);
     },
-    async revokeToken(id, now = Date.now()) {
-      const { changes } = await sql.run(
-        'UPDATE organization_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
-        [now, id],
-      );
-      return changes > 0;
-    },
+    revokeToken: (id, now = Date.now()) => revoke('organization_tokens', id, now),
     async touchToken(id, now = Date.now()) {
       await sql.run('UPDATE organization_tokens SET last_used_at = ? WHERE id = ?', [now, id]);
     },
@@ -153,13 +151,7 @@ export function accessTokensRepo(sql: Sql): AccessTokensRepo {
     sessionByHash: (hash) =>
       one(`SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE token_hash = ?`, hash, toSession),
     getSession: (id) => one(`SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE id = ?`, id, toSession),
-    async revokeSession(id, now = Date.now()) {
-      const { changes } = await sql.run(
-        'UPDATE portal_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
-        [now, id],
-      );
-      return changes > 0;
-    },
+    revokeSession: (id, now = Date.now()) => revoke('portal_sessions', id, now),
     async pruneSessions(before) {
       return (await sql.run('DELETE FROM portal_sessions WHERE expires_at < ?', [before])).changes;
     },

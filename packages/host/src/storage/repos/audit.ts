@@ -1,5 +1,5 @@
-import { deleteOldest, json, num, str, strOrNull } from '../rows.js';
-import type { Row, Sql, SqlValue } from '../sql.js';
+import { addCondition, deleteOldest, json, num, rowMapper, str, strOrNull } from '../rows.js';
+import type { Sql, SqlValue } from '../sql.js';
 import type { Json } from '../types.js';
 
 /** One entry of the audit log: who did what to which resource, and what changed (never a secret value). */
@@ -47,21 +47,19 @@ export interface AuditRepo {
 const COLUMNS =
   'id, at, actor, actor_organization, token_id, token_name, organization_id, action, resource_type, resource_id, changes';
 
-function toRecord(row: Row): AuditRecord {
-  return {
-    id: str(row, 'id'),
-    at: num(row, 'at'),
-    actor: str(row, 'actor'),
-    actorOrganization: strOrNull(row, 'actor_organization'),
-    tokenId: strOrNull(row, 'token_id'),
-    tokenName: strOrNull(row, 'token_name'),
-    organizationId: strOrNull(row, 'organization_id'),
-    action: str(row, 'action'),
-    resourceType: str(row, 'resource_type'),
-    resourceId: str(row, 'resource_id'),
-    changes: json(row, 'changes'),
-  };
-}
+const toRecord = rowMapper<AuditRecord>({
+  id: str,
+  at: num,
+  actor: str,
+  actorOrganization: strOrNull,
+  tokenId: strOrNull,
+  tokenName: strOrNull,
+  organizationId: strOrNull,
+  action: str,
+  resourceType: str,
+  resourceId: str,
+  changes: json,
+});
 
 /** Builds the audit repository on an adapter (or transaction handle). */
 export function auditRepo(sql: Sql): AuditRepo {
@@ -84,23 +82,11 @@ export function auditRepo(sql: Sql): AuditRepo {
     async list(filter = {}) {
       const where: string[] = [];
       const values: SqlValue[] = [];
-      if (filter.organizationId !== undefined) {
-        // an organization sees what was done to its resources and what its own tokens did
-        where.push('(organization_id = ? OR actor_organization = ?)');
-        values.push(filter.organizationId, filter.organizationId);
-      }
-      if (filter.action !== undefined) {
-        where.push('action = ?');
-        values.push(filter.action);
-      }
-      if (filter.resourceId !== undefined) {
-        where.push('resource_id = ?');
-        values.push(filter.resourceId);
-      }
-      if (filter.before !== undefined) {
-        where.push('id < ?');
-        values.push(filter.before);
-      }
+      // an organization sees what was done to its resources and what its own tokens did
+      addCondition(where, values, '(organization_id = ? OR actor_organization = ?)', filter.organizationId);
+      addCondition(where, values, 'action = ?', filter.action);
+      addCondition(where, values, 'resource_id = ?', filter.resourceId);
+      addCondition(where, values, 'id < ?', filter.before);
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       const rows = await sql.all(`SELECT ${COLUMNS} FROM audit_log ${clause} ORDER BY id DESC LIMIT ?`, [
         ...values,

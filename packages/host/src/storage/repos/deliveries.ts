@@ -2,7 +2,7 @@
 // redelivery (a new series of a finished job). The queue itself is in queue.ts.
 import { StorageError } from '../errors.js';
 import { signalDue } from '../queue-signals.js';
-import { str } from '../rows.js';
+import { addCondition, str } from '../rows.js';
 import { placeholders, type Sql, type SqlValue } from '../sql.js';
 import type { JobRecord, JobWithAttempts } from '../types.js';
 import { COLUMNS, TERMINAL, toJob, withAttempts } from './job-rows.js';
@@ -26,14 +26,8 @@ function decodeCursor(cursor: string): [number, string] {
 
 /** Adds the `createdAt` range (`since` inclusive, `until` exclusive) to a WHERE list and its values. */
 function createdIn(range: { since?: number; until?: number }, where: string[], values: SqlValue[]): void {
-  if (range.since !== undefined) {
-    where.push('created_at >= ?');
-    values.push(range.since);
-  }
-  if (range.until !== undefined) {
-    where.push('created_at < ?');
-    values.push(range.until);
-  }
+  addCondition(where, values, 'created_at >= ?', range.since);
+  addCondition(where, values, 'created_at < ?', range.until);
 }
 
 /**

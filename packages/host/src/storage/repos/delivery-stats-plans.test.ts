@@ -1,13 +1,6 @@
-// The rollup's reads stay off the history: a minute of attempts is one range of job_attempts_started,
-// the backlog is read from the partial indexes of waiting jobs. A plan that scanned job_attempts or jobs
-// would cost the main thread O(history) every minute (docs/operations.md "Charts").
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { migrate } from '../migrate.js';
+import { migratedSqlite } from '../contract/fixtures.js';
 import type { Sql } from '../sql.js';
-import { openSqlite } from '../sqlite.js';
 import { attemptsStatement, BACKLOG_STATEMENT } from './delivery-stats.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -22,13 +15,8 @@ async function plan(sql: Sql, statement: string): Promise<string[]> {
 }
 
 it('SQLite reads a page of attempts through job_attempts_started and each job by its key, the backlog through the waiting-job indexes', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'platform-stats-plans-'));
-  const sql = openSqlite(join(dir, 'p.db'));
-  cleanups.push(async () => {
-    await sql.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  await migrate(sql);
+  const { sql, remove } = await migratedSqlite('platform-stats-plans-');
+  cleanups.push(remove);
   for (const cursor of [false, true]) {
     const details = await plan(sql, attemptsStatement(cursor));
     expect(

@@ -1,6 +1,6 @@
 // Delivery statistics (migration 14): the per-minute and per-hour figures the rollup (stats/rollup.ts)
 // writes, and what it reads them from: the attempts of a span of time, and the backlog now.
-import { num, numOrNull, str, strOrNull } from '../rows.js';
+import { num, numOrNull, rowMapper, str, strOrNull } from '../rows.js';
 import type { Sql, SqlValue } from '../sql.js';
 
 /** One attempt of a delivery, as the rollup reads it (see `attempts`). */
@@ -79,21 +79,19 @@ const UPSERT_CHUNK = 200;
 const STATS_COLUMNS =
   'resolution_ms, installation_id, bucket_at, attempts, succeeded, retried, failed, duration_hist, first_attempt_hist, backlog_queued, backlog_due';
 
-function toStatsRow(row: Record<string, unknown>): StatsRow {
-  return {
-    resolutionMs: num(row, 'resolution_ms'),
-    installationId: str(row, 'installation_id'),
-    bucketAt: num(row, 'bucket_at'),
-    attempts: num(row, 'attempts'),
-    succeeded: num(row, 'succeeded'),
-    retried: num(row, 'retried'),
-    failed: num(row, 'failed'),
-    durationHist: str(row, 'duration_hist'),
-    firstAttemptHist: str(row, 'first_attempt_hist'),
-    backlogQueued: numOrNull(row, 'backlog_queued'),
-    backlogDue: numOrNull(row, 'backlog_due'),
-  };
-}
+const toStatsRow = rowMapper<StatsRow>({
+  resolutionMs: num,
+  installationId: str,
+  bucketAt: num,
+  attempts: num,
+  succeeded: num,
+  retried: num,
+  failed: num,
+  durationHist: str,
+  firstAttemptHist: str,
+  backlogQueued: numOrNull,
+  backlogDue: numOrNull,
+});
 
 /**
  * One page of attempts: one range of `job_attempts_started`, each with its job by key. Parameters: from, to,

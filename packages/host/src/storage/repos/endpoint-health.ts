@@ -1,4 +1,4 @@
-import { numOrNull, str } from '../rows.js';
+import { numOrNull, rowMapper, str } from '../rows.js';
 import type { Sql } from '../sql.js';
 
 /** The stored health of a webhook endpoint that is failing, disabled, or enabled again (healthy ones have none). */
@@ -49,15 +49,13 @@ export interface EndpointHealthRepo {
 
 const COLUMNS = 'installation_id, failing_since, disabled_at, enabled_at, updated_at';
 
-function toRecord(row: Record<string, unknown>): EndpointHealthRecord {
-  return {
-    installationId: str(row, 'installation_id'),
-    failingSince: numOrNull(row, 'failing_since'),
-    disabledAt: numOrNull(row, 'disabled_at'),
-    enabledAt: numOrNull(row, 'enabled_at'),
-    updatedAt: numOrNull(row, 'updated_at') ?? 0,
-  };
-}
+const toRecord = rowMapper<EndpointHealthRecord>({
+  installationId: str,
+  failingSince: numOrNull,
+  disabledAt: numOrNull,
+  enabledAt: numOrNull,
+  updatedAt: (row, column) => numOrNull(row, column) ?? 0,
+});
 
 /** Builds the endpoint health repository on an adapter (or transaction handle). */
 export function endpointHealthRepo(sql: Sql): EndpointHealthRepo {

@@ -1,6 +1,6 @@
 import { StorageError } from '../errors.js';
-import { deleteOldest, json, num, str, strOrNull } from '../rows.js';
-import type { Row, Sql, SqlValue } from '../sql.js';
+import { deleteOldest, json, num, rowMapper, str, strOrNull } from '../rows.js';
+import type { Sql, SqlValue } from '../sql.js';
 import type { EventRecord, JobRecord } from '../types.js';
 import { COLUMNS as JOB_COLUMNS } from './job-rows.js';
 import type { EnqueueInput } from './jobs-api.js';
@@ -151,16 +151,14 @@ async function insertWithJobsInOneStatement(
   return { storedIds, epoch };
 }
 
-function toRecord(row: Row): EventRecord {
-  return {
-    eventId: str(row, 'event_id'),
-    type: str(row, 'type'),
-    payload: json(row, 'payload'),
-    spaceId: strOrNull(row, 'space_id'),
-    siteId: strOrNull(row, 'site_id'),
-    receivedAt: num(row, 'received_at'),
-  };
-}
+const toRecord = rowMapper<EventRecord>({
+  eventId: str,
+  type: str,
+  payload: json,
+  spaceId: strOrNull,
+  siteId: strOrNull,
+  receivedAt: num,
+});
 
 /** Builds the events repository on an adapter (or transaction handle). */
 export function eventsRepo(sql: Sql): EventsRepo {

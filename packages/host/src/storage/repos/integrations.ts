@@ -1,6 +1,6 @@
 import { reveal, type SecretBox } from '../../secrets/index.js';
 import { StorageError } from '../errors.js';
-import { bool, json, num, str } from '../rows.js';
+import { bool, json, num, rowMapper, str } from '../rows.js';
 import type { Row, Sql } from '../sql.js';
 import type { IntegrationRecord } from '../types.js';
 
@@ -71,17 +71,15 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** An integration version's routing metadata from a row with `META_COLUMNS` (also under other names, via `installations.routes`). */
-export function toMeta(row: Row): IntegrationMeta {
-  return {
-    name: str(row, 'name'),
-    version: str(row, 'version'),
-    title: str(row, 'title'),
-    manifest: cachedManifest(row),
-    firstParty: bool(row, 'first_party'),
-    devMode: bool(row, 'dev_mode'),
-    createdAt: num(row, 'created_at'),
-  };
-}
+export const toMeta = rowMapper<IntegrationMeta>({
+  name: str,
+  version: str,
+  title: str,
+  manifest: cachedManifest,
+  firstParty: bool,
+  devMode: bool,
+  createdAt: num,
+});
 
 /** A full record: its signing secret and secrets opened (both sealed at rest, src/secrets/README.md). */
 function recordOf(row: Row, box: SecretBox): IntegrationRecord {

@@ -1,6 +1,6 @@
 import { newId } from '../ids.js';
-import { deleteOldest, json, num, str, strOrNull } from '../rows.js';
-import type { Row, Sql, SqlValue } from '../sql.js';
+import { deleteOldest, json, num, rowMapper, str, strOrNull } from '../rows.js';
+import type { Sql, SqlValue } from '../sql.js';
 import type { InvocationLogRecord } from '../types.js';
 
 /** What `insert` takes; `id` defaults to `log_...`, `createdAt` to now. */
@@ -33,20 +33,20 @@ export interface InvocationLogsRepo {
 const COLUMNS =
   'id, installation_id, integration_name, event_type, event_id, status, duration_ms, lines, created_at';
 
-function toRecord(row: Row): InvocationLogRecord {
-  const status = str(row, 'status');
-  return {
-    id: str(row, 'id'),
-    installationId: strOrNull(row, 'installation_id'),
-    integrationName: str(row, 'integration_name'),
-    eventType: str(row, 'event_type'),
-    eventId: strOrNull(row, 'event_id'),
-    status: status === 'error' ? 'error' : Number(status),
-    durationMs: num(row, 'duration_ms'),
-    lines: json(row, 'lines'),
-    createdAt: num(row, 'created_at'),
-  };
-}
+const toRecord = rowMapper<InvocationLogRecord>({
+  id: str,
+  installationId: strOrNull,
+  integrationName: str,
+  eventType: str,
+  eventId: strOrNull,
+  status: (row, column) => {
+    const status = str(row, column);
+    return status === 'error' ? 'error' : Number(status);
+  },
+  durationMs: num,
+  lines: json,
+  createdAt: num,
+});
 
 /** Builds the invocation logs repository on an adapter (or transaction handle). */
 export function invocationLogsRepo(sql: Sql): InvocationLogsRepo {

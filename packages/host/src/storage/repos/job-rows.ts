@@ -1,7 +1,7 @@
 // The row shape of the `jobs` and `job_attempts` tables, shared by the queue (queue.ts) and the
 // delivery log (deliveries.ts).
-import { json, num, numOrNull, str, strOrNull } from '../rows.js';
-import { placeholders, type Row, type Sql } from '../sql.js';
+import { type ColumnReader, json, num, numOrNull, rowMapper, str, strOrNull } from '../rows.js';
+import { placeholders, type Sql } from '../sql.js';
 import type {
   JobAttempt,
   JobKind,
@@ -19,38 +19,34 @@ export const COLUMNS =
 export const TERMINAL: readonly TerminalJobState[] = ['succeeded', 'failed', 'exhausted'];
 
 /** A `jobs` row as a record. */
-export function toJob(row: Row): JobRecord {
-  return {
-    id: str(row, 'id'),
-    kind: str(row, 'kind') as JobKind,
-    installationId: str(row, 'installation_id'),
-    eventId: strOrNull(row, 'event_id'),
-    payload: json(row, 'payload'),
-    state: str(row, 'state') as JobState,
-    series: num(row, 'series'),
-    attempt: num(row, 'attempt'),
-    runAt: num(row, 'run_at'),
-    leaseUntil: numOrNull(row, 'lease_until'),
-    leaseToken: strOrNull(row, 'lease_token'),
-    lastError: strOrNull(row, 'last_error'),
-    createdAt: num(row, 'created_at'),
-    updatedAt: num(row, 'updated_at'),
-    finishedAt: numOrNull(row, 'finished_at'),
-  };
-}
+export const toJob = rowMapper<JobRecord>({
+  id: str,
+  kind: str as ColumnReader<JobKind>,
+  installationId: str,
+  eventId: strOrNull,
+  payload: json,
+  state: str as ColumnReader<JobState>,
+  series: num,
+  attempt: num,
+  runAt: num,
+  leaseUntil: numOrNull,
+  leaseToken: strOrNull,
+  lastError: strOrNull,
+  createdAt: num,
+  updatedAt: num,
+  finishedAt: numOrNull,
+});
 
 /** A `job_attempts` row as an attempt. */
-function toAttempt(row: Row): JobAttempt {
-  return {
-    series: num(row, 'series'),
-    number: num(row, 'number'),
-    startedAt: num(row, 'started_at'),
-    durationMs: num(row, 'duration_ms'),
-    statusCode: numOrNull(row, 'status_code'),
-    error: strOrNull(row, 'error'),
-    responseExcerpt: strOrNull(row, 'response_excerpt'),
-  };
-}
+const toAttempt = rowMapper<JobAttempt>({
+  series: num,
+  number: num,
+  startedAt: num,
+  durationMs: num,
+  statusCode: numOrNull,
+  error: strOrNull,
+  responseExcerpt: strOrNull,
+});
 
 /** The jobs with their attempts (one query for all of them), in the order given. */
 export async function withAttempts(sql: Sql, jobs: JobRecord[]): Promise<JobWithAttempts[]> {

@@ -3,15 +3,12 @@
 // the table: a plan that scans or sorts every queued row makes each claim cost O(backlog), which is what
 // kept PostgreSQL far behind SQLite under a burst (storage/README.md, "The queue's indexes").
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migratedSqlite } from '../contract/fixtures.js';
 import { migrate } from '../migrate.js';
 import { openPostgres } from '../postgres.js';
 import type { Sql } from '../sql.js';
-import { openSqlite } from '../sqlite.js';
 import { claimStatement, nextDueStatement, QUEUE_STATS, queueRepo } from './queue.js';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -23,13 +20,8 @@ afterAll(async () => {
 
 async function openDialect(dialect: Sql['dialect']): Promise<Sql> {
   if (dialect === 'sqlite') {
-    const dir = await mkdtemp(join(tmpdir(), 'platform-plans-'));
-    const sql = openSqlite(join(dir, 'p.db'));
-    cleanups.push(async () => {
-      await sql.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    await migrate(sql);
+    const { sql, remove } = await migratedSqlite('platform-plans-');
+    cleanups.push(remove);
     return sql;
   }
   const schema = `queue_plans_${randomBytes(6).toString('hex')}`;

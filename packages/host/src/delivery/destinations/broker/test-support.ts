@@ -3,7 +3,8 @@ import net from 'node:net';
 import { expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { type AddressPolicy, blockPrivateTargets, parseAllowPrivateTargets } from '../../../net/index.js';
-import type { Destination, DestinationMessage } from '../types.js';
+import type { AttemptResult } from '../../sender.js';
+import type { Destination, DestinationAddress, DestinationClient, DestinationMessage } from '../types.js';
 
 /**
  * Test helpers of the broker destinations' suites (real brokers on 127.0.0.1).
@@ -33,6 +34,40 @@ export function testMessage(overrides: Partial<DestinationMessage> = {}): Destin
     headers: { 'x-platform-signature': 't=1767225600,v1=abc123', 'user-agent': 'Platform-Webhooks/0.1.0' },
     ...overrides,
   };
+}
+
+/** A client of `destination` opened on the saved configuration `input`, loopback addresses allowed. */
+export function openOnLoopback<C>(destination: Destination<C>, input: unknown): DestinationClient {
+  return destination.open(destination.parse(input), { policy: loopbackPolicy() });
+}
+
+/** Opens a client on `input`, sends `message` once (5 s deadline) and closes it: the attempt's result. */
+export async function sendOnce<C>(
+  destination: Destination<C>,
+  input: unknown,
+  message: DestinationMessage = testMessage(),
+): Promise<AttemptResult> {
+  const client = openOnLoopback(destination, input);
+  const result = await client.send(message, { timeoutMs: 5000 });
+  await client.close();
+  return result;
+}
+
+/**
+ * Asserts what a parsed configuration connects to (`endpoint`: a part of it), that the one address checked
+ * against the policy is the endpoint's, and that `describe()` gives `text`; returns that text.
+ */
+export function expectEndpoint<C extends { endpoint: DestinationAddress }>(
+  destination: Destination<C>,
+  config: C,
+  endpoint: DestinationAddress & Record<string, unknown>,
+  text: string,
+): string {
+  expect(config.endpoint).toMatchObject(endpoint);
+  expect(destination.addresses(config)).toEqual([{ host: endpoint.host, port: endpoint.port }]);
+  const described = destination.describe(config);
+  expect(described).toBe(text);
+  return described;
 }
 
 /** A loopback port nothing listens on (bound, then closed). */

@@ -1,8 +1,10 @@
 import { connect, type JetStreamManager, type NatsConnection, StorageType } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectEndpoint,
   itBehavesLikeABrokerDestination,
-  loopbackPolicy,
+  openOnLoopback,
+  sendOnce,
   testMessage,
   uniqueName,
   zodIssuePaths,
@@ -38,12 +40,8 @@ afterAll(async () => {
 describe('nats jetstream destination', () => {
   it('publishes to the stream, acknowledged by its PubAck, with body and headers', async () => {
     const { stream, subject } = await newStream();
-    const client = natsDestination.open(natsDestination.parse({ url: URL, subject, stream }), {
-      policy: loopbackPolicy(),
-    });
     const message = testMessage({ attempt: 3 });
-    const result = await client.send(message, { timeoutMs: 5000 });
-    await client.close();
+    const result = await sendOnce(natsDestination, { url: URL, subject, stream }, message);
     expect(result.error).toBeUndefined();
     expect(result.acknowledged).toBe(true);
 
@@ -58,9 +56,7 @@ describe('nats jetstream destination', () => {
 
   it('stores every message published, and one copy of a delivery published twice (msgID)', async () => {
     const { stream, subject } = await newStream();
-    const client = natsDestination.open(natsDestination.parse({ host: '127.0.0.1', subject }), {
-      policy: loopbackPolicy(),
-    });
+    const client = openOnLoopback(natsDestination, { host: '127.0.0.1', subject });
     const messages = Array.from({ length: 50 }, () => testMessage());
     const results = await Promise.all(messages.map((m) => client.send(m, { timeoutMs: 5000 })));
     expect(results.every((r) => r.acknowledged === true)).toBe(true);
@@ -77,25 +73,14 @@ describe('nats jetstream destination', () => {
   });
 
   it('fails a subject no stream captures as broker_rejected (not retried)', async () => {
-    const client = natsDestination.open(
-      natsDestination.parse({ url: URL, subject: `${uniqueName('nostream')}.x` }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
+    const result = await sendOnce(natsDestination, { url: URL, subject: `${uniqueName('nostream')}.x` });
     expect(result.error?.code).toBe('broker_rejected');
     expect(result.error?.message).toMatch(/no stream captures subject/);
   });
 
   it('fails when another stream than the expected one captures the subject', async () => {
     const { subject } = await newStream();
-    const client = natsDestination.open(natsDestination.parse({ url: URL, subject, stream: 'OTHER' }), {
-      policy: loopbackPolicy(),
-    });
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
+    const result = await sendOnce(natsDestination, { url: URL, subject, stream: 'OTHER' });
     expect(result.error?.code).toBe('broker_rejected');
   });
 
@@ -114,15 +99,12 @@ describe('nats jetstream destination', () => {
       subject: 'hooks.all',
       token: undefined,
     });
-    expect(config.endpoint).toMatchObject({
-      host: 'nats.example.com',
-      port: 4222,
-      tls: true,
-      username: 'user',
-    });
-    const text = natsDestination.describe(config);
-    expect(text).toBe('nats tls://nats.example.com:4222 subject "hooks.all"');
-    expect(natsDestination.addresses(config)).toEqual([{ host: 'nats.example.com', port: 4222 }]);
+    expectEndpoint(
+      natsDestination,
+      config,
+      { host: 'nats.example.com', port: 4222, tls: true, username: 'user' },
+      'nats tls://nats.example.com:4222 subject "hooks.all"',
+    );
   });
 
   itBehavesLikeABrokerDestination(natsDestination, 4222, async () => {

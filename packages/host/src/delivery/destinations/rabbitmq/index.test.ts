@@ -2,8 +2,11 @@ import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   eventually,
+  expectEndpoint,
   itBehavesLikeABrokerDestination,
   loopbackPolicy,
+  openOnLoopback,
+  sendOnce,
   testMessage,
   uniqueName,
   zodIssuePaths,
@@ -43,12 +46,8 @@ afterAll(async () => {
 describe('rabbitmq destination', () => {
   it('publishes a persistent message to a queue, acknowledged by the confirm, with the headers', async () => {
     const queue = await newQueue();
-    const client = rabbitmqDestination.open(rabbitmqDestination.parse({ url: URL, queue }), {
-      policy: loopbackPolicy(),
-    });
     const message = testMessage({ attempt: 2 });
-    const result = await client.send(message, { timeoutMs: 5000 });
-    await client.close();
+    const result = await sendOnce(rabbitmqDestination, { url: URL, queue }, message);
     expect(result.error).toBeUndefined();
     expect(result.acknowledged).toBe(true);
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
@@ -93,23 +92,13 @@ describe('rabbitmq destination', () => {
   it('fails an unroutable message (no queue) and a missing exchange as broker_rejected, then recovers', async () => {
     const exchange = uniqueName('dest_test_x');
     exchanges.push(exchange);
-    const noQueue = rabbitmqDestination.open(
-      rabbitmqDestination.parse({ url: URL, queue: uniqueName('absent') }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
+    const noQueue = openOnLoopback(rabbitmqDestination, { url: URL, queue: uniqueName('absent') });
     const unroutable = await noQueue.send(testMessage(), { timeoutMs: 5000 });
     await noQueue.close();
     expect(unroutable.error?.code).toBe('broker_rejected');
     expect(unroutable.error?.message).toMatch(/route/);
 
-    const client = rabbitmqDestination.open(
-      rabbitmqDestination.parse({ url: URL, exchange, routingKey: 'k' }),
-      {
-        policy: loopbackPolicy(),
-      },
-    );
+    const client = openOnLoopback(rabbitmqDestination, { url: URL, exchange, routingKey: 'k' });
     const missing = await client.send(testMessage(), { timeoutMs: 5000 });
     expect(missing.error?.code).toBe('broker_rejected');
     expect(missing.error?.message).toMatch(/NOT_FOUND|404/);
@@ -124,10 +113,10 @@ describe('rabbitmq destination', () => {
   });
 
   it('refuses wrong credentials as broker_rejected, without the password in the message', async () => {
-    const config = rabbitmqDestination.parse({ url: 'amqp://guest:s3cr3t-wrong@127.0.0.1:5672', queue: 'q' });
-    const client = rabbitmqDestination.open(config, { policy: loopbackPolicy() });
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
+    const result = await sendOnce(rabbitmqDestination, {
+      url: 'amqp://guest:s3cr3t-wrong@127.0.0.1:5672',
+      queue: 'q',
+    });
     expect(result.error?.code).toBe('broker_rejected');
     expect(result.error?.message).not.toContain('s3cr3t');
   });
@@ -147,18 +136,14 @@ describe('rabbitmq destination', () => {
       url: 'amqps://user:pa%3Ass@mq.example.com/prod',
       queue: 'hooks',
     });
-    expect(config.endpoint).toMatchObject({
-      host: 'mq.example.com',
-      port: 5671,
-      tls: true,
-      username: 'user',
-      password: 'pa:ss',
-    });
     expect(config.vhost).toBe('prod');
-    const text = rabbitmqDestination.describe(config);
-    expect(text).toBe('rabbitmq amqps://mq.example.com:5671 vhost "prod" queue "hooks"');
+    const text = expectEndpoint(
+      rabbitmqDestination,
+      config,
+      { host: 'mq.example.com', port: 5671, tls: true, username: 'user', password: 'pa:ss' },
+      'rabbitmq amqps://mq.example.com:5671 vhost "prod" queue "hooks"',
+    );
     expect(text).not.toMatch(/user|pa:ss/);
-    expect(rabbitmqDestination.addresses(config)).toEqual([{ host: 'mq.example.com', port: 5671 }]);
   });
 
   itBehavesLikeABrokerDestination(rabbitmqDestination, 5672, async () => {

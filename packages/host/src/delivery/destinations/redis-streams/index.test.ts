@@ -1,8 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectEndpoint,
   itBehavesLikeABrokerDestination,
-  loopbackPolicy,
+  openOnLoopback,
+  sendOnce,
   testMessage,
   uniqueName,
   zodIssuePaths,
@@ -43,12 +45,8 @@ afterAll(async () => {
 describe('redis streams destination', () => {
   it('appends one entry per message with body, ids, type, attempt and headers as JSON', async () => {
     const key = newKey();
-    const client = redisStreamsDestination.open(redisStreamsDestination.parse({ url: URL, key }), {
-      policy: loopbackPolicy(),
-    });
     const message = testMessage({ attempt: 2 });
-    const result = await client.send(message, { timeoutMs: 5000 });
-    await client.close();
+    const result = await sendOnce(redisStreamsDestination, { url: URL, key }, message);
     expect(result.error).toBeUndefined();
     expect(result.acknowledged).toBe(true);
 
@@ -71,9 +69,7 @@ describe('redis streams destination', () => {
 
   it('stores every message published; maxLen caps the stream', async () => {
     const key = newKey();
-    const client = redisStreamsDestination.open(redisStreamsDestination.parse({ host: '127.0.0.1', key }), {
-      policy: loopbackPolicy(),
-    });
+    const client = openOnLoopback(redisStreamsDestination, { host: '127.0.0.1', key });
     const messages = Array.from({ length: 50 }, () => testMessage());
     const results = await Promise.all(messages.map((m) => client.send(m, { timeoutMs: 5000 })));
     await client.close();
@@ -83,10 +79,12 @@ describe('redis streams destination', () => {
     );
 
     const capped = newKey();
-    const exact = redisStreamsDestination.open(
-      redisStreamsDestination.parse({ url: URL, key: capped, maxLen: 10, approximate: false }),
-      { policy: loopbackPolicy() },
-    );
+    const exact = openOnLoopback(redisStreamsDestination, {
+      url: URL,
+      key: capped,
+      maxLen: 10,
+      approximate: false,
+    });
     for (const m of messages.slice(0, 25))
       expect((await exact.send(m, { timeoutMs: 5000 })).acknowledged).toBe(true);
     await exact.close();
@@ -97,11 +95,7 @@ describe('redis streams destination', () => {
   it('fails a key of another type as broker_rejected', async () => {
     const key = newKey();
     await bare.set(key, 'a string');
-    const client = redisStreamsDestination.open(redisStreamsDestination.parse({ url: URL, key }), {
-      policy: loopbackPolicy(),
-    });
-    const result = await client.send(testMessage(), { timeoutMs: 5000 });
-    await client.close();
+    const result = await sendOnce(redisStreamsDestination, { url: URL, key });
     expect(result.error?.code).toBe('broker_rejected');
     expect(result.error?.message).toContain('WRONGTYPE');
   });
@@ -123,15 +117,12 @@ describe('redis streams destination', () => {
       maxLen: 1000,
     });
     expect(config).toMatchObject({ db: 3, key: 'hooks', maxLen: 1000, approximate: true });
-    expect(config.endpoint).toMatchObject({
-      host: 'cache.example.com',
-      port: 6379,
-      tls: true,
-      password: 's3cret',
-    });
-    const text = redisStreamsDestination.describe(config);
-    expect(text).toBe('redis-streams rediss://cache.example.com:6379/3 key "hooks" maxlen ~1000');
-    expect(redisStreamsDestination.addresses(config)).toEqual([{ host: 'cache.example.com', port: 6379 }]);
+    expectEndpoint(
+      redisStreamsDestination,
+      config,
+      { host: 'cache.example.com', port: 6379, tls: true, password: 's3cret' },
+      'redis-streams rediss://cache.example.com:6379/3 key "hooks" maxlen ~1000',
+    );
   });
 
   itBehavesLikeABrokerDestination(redisStreamsDestination, 6379, async () => {
