@@ -168,7 +168,10 @@ describe.each(BACKENDS)('%s', (backend) => {
       expect(await (await fetch(withIcon.urls.icon ?? '')).text()).toBe(ICON);
       // Not uploaded (the manifest names it, the publish sent no file): no `icon`.
       const without = await urlsOf('iconless');
-      expect(without.urls).toEqual({ publicEndpoint: expect.stringContaining('/iconless/installations/') });
+      expect(without.urls).toEqual({
+        publicEndpoint: expect.stringContaining('/iconless/installations/'),
+        publicContentEndpoint: expect.stringContaining('/iconless/installations/'),
+      });
     });
 
     it('answers a malformed asset id with 400 and an unknown one with 404; other routes still need a token', async () => {
