@@ -108,6 +108,25 @@ export function fragment(): ContentKitElement {
   );
 }
 
+/** A section written as a fragment, used inside a block with nested fragments and conditionals. */
+export function fragmentsInBlock(showHint: boolean): ContentKitElement {
+  const section = (
+    <>
+      <text>URL</text>
+      <>
+        <divider />
+        {showHint ? <hint>optional</hint> : null}
+      </>
+    </>
+  );
+  return (
+    <block>
+      {section}
+      <text>end</text>
+    </block>
+  );
+}
+
 export function textInBlock(): ContentKitElement {
   // @ts-expect-error: raw text must be wrapped in <text>
   return <block>hello</block>;

@@ -93,6 +93,9 @@ export namespace JSX {
 type IntrinsicName = keyof JSX.IntrinsicElements;
 const isName = (type: string): type is ContentKitJsxName => Object.hasOwn(CONTENTKIT_JSX, type);
 
+/** The elements {@link Fragment} made: a container takes their children in their place. */
+const FRAGMENTS = new WeakSet<object>();
+
 function flattenElements(
   children: unknown,
   parent: string,
@@ -102,6 +105,9 @@ function flattenElements(
   if (Array.isArray(children)) {
     for (const child of children) flattenElements(child, parent, out);
     return out;
+  }
+  if (typeof children === 'object' && FRAGMENTS.has(children)) {
+    return flattenElements((children as { children?: unknown }).children, parent, out);
   }
   if (typeof children === 'object' && typeof (children as { type?: unknown }).type === 'string') {
     out.push(children as ContentKitElement);
@@ -167,11 +173,17 @@ export function jsx(
 export const jsxs = jsx;
 
 /**
- * Fragments have no ContentKit equivalent: use `<vstack>` or `<block>` instead.
- * @example <vstack>...</vstack> // instead of <>...</>
+ * A fragment (`<>…</>`): inside a container its children take its place, as if written there; anywhere
+ * else (a render's root, an input's `element`) it is a `<vstack>` of them, since ContentKit has no
+ * fragment element (docs/contentkit.md, "Fragments").
+ *
+ * @example <block><>{a}{b}</></block> // { type: 'block', children: [a, b] }
  */
-export function Fragment(_props: { children?: ContentKitChild }): ContentKitElement {
-  throw new TypeError(
-    'Fragments (<>…</>) are not ContentKit elements; wrap the children in <vstack> or <block>',
-  );
+export function Fragment(props: { children?: ContentKitChild }): ContentKitElement {
+  const fragment = {
+    type: 'vstack',
+    children: flattenElements(props.children, 'fragment'),
+  } as ContentKitElement;
+  FRAGMENTS.add(fragment);
+  return fragment;
 }

@@ -2,7 +2,14 @@ import { CONTENTKIT_JSX } from '@platform/api-client';
 import { validateRenderOutput } from '@platform/api-client/contentkit-schema';
 import { describe, expect, it } from 'vitest';
 import { ContentKit } from './contentkit';
-import { counterView, everyElement, fragment, textInBlock, withComponent } from './jsx-fixtures';
+import {
+  counterView,
+  everyElement,
+  fragment,
+  fragmentsInBlock,
+  textInBlock,
+  withComponent,
+} from './jsx-fixtures';
 import { jsx } from './jsx-runtime';
 
 describe('JSX runtime', () => {
@@ -45,8 +52,18 @@ describe('JSX runtime', () => {
     expect(() => jsx('blink' as 'block', {})).toThrow('<blink> is not a ContentKit element');
   });
 
-  it('refuses fragments and raw text in containers with clear errors', () => {
-    expect(() => fragment()).toThrow(/wrap the children in <vstack> or <block>/);
+  it('puts the children of a fragment in its place inside a container; alone, a fragment is a vstack', () => {
+    const block = fragmentsInBlock(true) as { children: Array<{ type: string }> };
+    expect(block.children.map((c) => c.type)).toEqual(['text', 'divider', 'hint', 'text']);
+    expect(
+      (fragmentsInBlock(false) as { children: Array<{ type: string }> }).children.map((c) => c.type),
+    ).toEqual(['text', 'divider', 'text']);
+    expect(validateRenderOutput({ element: fragmentsInBlock(true), state: {} })).toMatchObject({ ok: true });
+    // at a render's root there is no container to take the children: a vstack of them
+    expect(fragment()).toEqual({ type: 'vstack', children: [{ type: 'divider' }] });
+  });
+
+  it('refuses raw text in containers with a clear error', () => {
     expect(() => textInBlock()).toThrow(/wrap text in <text>/);
   });
 

@@ -151,6 +151,9 @@ they are accepted as such, for every integration:
 - \`select\`'s \`options.url\` as [UrlParts](#urlparts) \`{ host, pathname, query }\` (what integrations
   build from their public endpoint), query values bound to state. The scheme is not part of it: the
   dashboard uses \`https\`, or \`http\` for a loopback host, so a local host works without TLS.
+- JSX fragments (\`<>…</>\`): inside a container the fragment's children take its place, as if written
+  there; alone (a render's root, an \`input\`'s \`element\`) a fragment is a \`vstack\` of them, since
+  ContentKit has no fragment element.
 
 Every element tag the ported corpus uses is declared; none was missing.
 `;
