@@ -9,12 +9,11 @@
 // Needs the brokers of .ci/run on 127.0.0.1 (RabbitMQ 5672 guest/guest, NATS JetStream 4222, Redis 6379).
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { generateSecret, sign } from '@platform/webhooks';
 import amqp from 'amqplib';
-import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { connect, headers as natsHeaders, StorageType } from 'nats';
+import { importHostInternals } from '../host-internals.mjs';
 
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -25,30 +24,17 @@ const BODY_BYTES = Number(arg('body-bytes', '400'));
 const ONLY = arg('only', 'rabbitmq,nats,redis').split(',');
 const TIMEOUT_MS = 10_000;
 
-// The destinations are internal to @platform/host: bundled from source, under node_modules/.cache so that
-// their imports resolve the repository's packages.
-const source = fileURLToPath(new URL('../../packages/host/src/delivery/destinations/', import.meta.url));
-const out = fileURLToPath(new URL('../../node_modules/.cache/bench/destinations.mjs', import.meta.url));
-await build({
-  stdin: {
-    contents: [
-      "export { rabbitmqDestination } from './rabbitmq/index.ts';",
-      "export { natsDestination } from './nats/index.ts';",
-      "export { redisStreamsDestination, REDIS_STREAM_FIELDS } from './redis-streams/index.ts';",
-      "export { brokerHeaders } from './broker/index.ts';",
-      "export { parseAllowPrivateTargets } from '../../net/index.ts';",
-    ].join('\n'),
-    resolveDir: source,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  packages: 'external',
-  outfile: out,
-  logLevel: 'warning',
-});
-const dest = await import(out);
+// The destinations are internal to @platform/host: bundled from source (bench/host-internals.mjs).
+const dest = await importHostInternals(
+  'destinations',
+  [
+    "export { rabbitmqDestination } from './delivery/destinations/rabbitmq/index.ts';",
+    "export { natsDestination } from './delivery/destinations/nats/index.ts';",
+    "export { redisStreamsDestination, REDIS_STREAM_FIELDS } from './delivery/destinations/redis-streams/index.ts';",
+    "export { brokerHeaders } from './delivery/destinations/broker/index.ts';",
+    "export { parseAllowPrivateTargets } from './net/index.ts';",
+  ].join('\n'),
+);
 const policy = dest.parseAllowPrivateTargets('127.0.0.0/8');
 
 /** N signed events of about BODY_BYTES bytes (`ofRound` makes their delivery ids, the NATS msgID, unique per round). */
