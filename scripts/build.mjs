@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { distTargets } from './dist-targets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -30,21 +31,6 @@ function workspaceDirs() {
 
 function readdirSafe(dir) {
   return existsSync(dir) ? readdirSync(dir) : [];
-}
-
-/** Collects every dist file a package promises to consumers. */
-function distTargets(pkg) {
-  const out = new Set();
-  const visit = (v) => {
-    if (typeof v === 'string') {
-      if (v.startsWith('./dist/') && v.endsWith('.js')) out.add(v);
-    } else if (v && typeof v === 'object') {
-      for (const [k, sub] of Object.entries(v)) if (k !== 'source' && k !== 'types') visit(sub);
-    }
-  };
-  visit(pkg.exports);
-  visit(pkg.bin);
-  return [...out];
 }
 
 const started = performance.now();

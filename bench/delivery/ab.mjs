@@ -4,32 +4,49 @@
 // ceiling (a) and then one burst per variant, in rotating order, against the same receiver.
 //
 // A variant is `NAME:SETTINGS`, SETTINGS a comma-separated list of `KEY=VALUE`: environment variables of the
-// host (`PLATFORM_SQLITE_SYNC=normal`), or `main=PATH` for another build of the host (a copy of
-// packages/host/dist kept inside the repository, e.g. packages/host/dist-old/main.js, so that it resolves
-// the same node_modules), or `post=N`: the burst's POST /v1/events in flight (default 32), or `scheme=NAME`:
-// the installation's signature_scheme (`ed25519`, `standard-webhooks`; default the host's, platform). `--rounds=N` (default 4), `--events=N` per burst (default 6000),
-// `--event-ids=sortable` (default random). A benchmark: it prints, it asserts nothing; 127.0.0.1 only.
+// host (`PLATFORM_SQLITE_SYNC=normal`), or `rev=REV` for the host as it was at a git revision (built by
+// build-rev.mjs into packages/host/dist/ab-<rev>/, resolving the same node_modules and other packages), or
+// `main=PATH` for another build of the host kept inside the repository, or `post=N`: the burst's
+// POST /v1/events in flight (default 32), or `scheme=NAME`: the installation's signature_scheme (`ed25519`,
+// `standard-webhooks`; default the host's, platform). `--rounds=N` (default 4), `--events=N` per burst
+// (default 6000), `--event-ids=sortable` (default random).
+// `--backend=pg` runs every variant on a fresh PostgreSQL database of its own (created through
+// `--database-url=`, default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL; dropped at
+// the end, also after an error or the watchdog); default `sqlite`.
+// `--paced=RATE` (default 1000; 0: none) adds, to every round after the bursts, a paced phase per variant
+// (rotating order): RATE events/s for `--paced-seconds=N` (default 10), 64 POSTs in flight at most; it
+// reports POST -> first attempt at the receiver, p50 and p99 per round and their medians.
+// A benchmark: it prints, it asserts nothing; 127.0.0.1 only.
 //
 //   npm run build && node bench/delivery/ab.mjs --variant=full:PLATFORM_SQLITE_SYNC=full \
 //     --variant=normal:PLATFORM_SQLITE_SYNC=normal
+//   node bench/delivery/ab.mjs --backend=pg --variant=before:rev=96a8bcd --variant=after:
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyzeHost, analyzeRaw } from './analyze.mjs';
+import { createBenchDatabase, DEFAULT_DATABASE_URL } from './backend.mjs';
+import { buildHostAt } from './build-rev.mjs';
+import { installWatchdog, runCleanups } from './cleanup.mjs';
 import { spawnHost } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook, percentile, startReceiver, table } from './lib.mjs';
 import { eventPoster, rawPosts } from './load.mjs';
+import { pacedPhase } from './phases.mjs';
 
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const rounds = Number(arg('rounds', '4'));
 const events = Number(arg('events', '6000'));
 const sortableIds = arg('event-ids', 'random') === 'sortable';
+const backend = arg('backend', 'sqlite');
+const databaseUrl = arg('database-url', process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL);
+const pacedRate = Number(arg('paced', '1000'));
+const pacedSeconds = Number(arg('paced-seconds', '10'));
 
 function usage(problem) {
   console.error(`bench:delivery:ab: ${problem}`);
   console.error(
-    'usage: node bench/delivery/ab.mjs --variant=NAME:KEY=VALUE[,KEY=VALUE...] --variant=... [--rounds=4] [--events=6000] [--event-ids=random|sortable]',
+    'usage: node bench/delivery/ab.mjs --variant=NAME:KEY=VALUE[,KEY=VALUE...] --variant=... [--rounds=4] [--events=6000] [--event-ids=random|sortable] [--backend=sqlite|pg] [--database-url=URL] [--paced=1000] [--paced-seconds=10]',
   );
   process.exit(2);
 }
@@ -41,6 +58,7 @@ function parseVariant(spec) {
   const name = spec.slice(0, colon);
   const env = {};
   let main;
+  let rev;
   let post = 32;
   const settings = {};
   for (const pair of spec
@@ -52,24 +70,28 @@ function parseVariant(spec) {
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
     if (key === 'main') main = resolve(value);
+    else if (key === 'rev') rev = value;
     else if (key === 'post') post = Number(value);
     else if (key === 'scheme') settings.signature_scheme = value;
     else env[key] = value;
   }
   if (!(Number.isInteger(post) && post > 0)) usage(`post must be a whole number > 0 in variant "${name}"`);
-  return { name, env, main, post, settings };
+  if (main && rev) usage(`give main= or rev=, not both, in variant "${name}"`);
+  return { name, env, main, rev, post, settings };
 }
 
 const specs = process.argv.filter((a) => a.startsWith('--variant=')).map((a) => a.slice('--variant='.length));
 if (specs.length < 2) usage('give at least two --variant options');
 if (!(Number.isInteger(rounds) && rounds > 0)) usage('--rounds must be a whole number > 0');
 if (!(Number.isInteger(events) && events > 0)) usage('--events must be a whole number > 0');
+if (backend !== 'sqlite' && backend !== 'pg') usage(`--backend must be "sqlite" or "pg"; got "${backend}"`);
+if (!(Number.isInteger(pacedRate) && pacedRate >= 0))
+  usage('--paced must be a whole number >= 0 (0: no paced phase)');
+if (!(Number.isInteger(pacedSeconds) && pacedSeconds > 0))
+  usage('--paced-seconds must be a whole number > 0');
 
-const watchdog = setTimeout(() => {
-  console.error('bench:delivery:ab: still running after 10 minutes; giving up.');
-  process.exit(2);
-}, 600_000);
-watchdog.unref();
+// Bounded: about a minute per variant and round is plenty on a loaded 2-core machine.
+installWatchdog('bench:delivery:ab', Math.max(600, 120 * rounds * specs.length));
 
 /** CPU seconds of the host process, its main thread, and its busiest other thread (the delivery thread). */
 function hostCpu(host) {
@@ -85,8 +107,14 @@ async function main() {
     for (const spec of specs) {
       const variant = parseVariant(spec);
       const dataDir = await mkdtemp(join(tmpdir(), 'platform-bench-ab-'));
+      const database = backend === 'pg' ? await createBenchDatabase(databaseUrl) : null;
+      if (variant.rev) {
+        variant.main = await buildHostAt(variant.rev);
+        console.log(`variant ${variant.name}: the host at ${variant.rev} (${variant.main})`);
+      }
       const env = {
         PLATFORM_DATA_DIR: dataDir,
+        ...(database ? { DATABASE_URL: database.url } : {}),
         PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
         PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
         PLATFORM_DELIVERY_CONCURRENCY: '64',
@@ -106,7 +134,17 @@ async function main() {
         connections: variant.post,
         sortableIds,
       });
-      variants.push({ ...variant, dataDir, host, installationId, secret, publicKey, poster, rows: [] });
+      variants.push({
+        ...variant,
+        dataDir,
+        host,
+        installationId,
+        secret,
+        publicKey,
+        poster,
+        rows: [],
+        paced: [],
+      });
     }
     const raw = async (v) => {
       receiver.configure({ secrets: [v.secret], publicKey: v.publicKey, failRate: 0 });
@@ -160,6 +198,30 @@ async function main() {
             `(b)/(a) ${(burst.deliveriesPerSecond / rawPerSecond).toFixed(2)}, host ${us(after.all - before.all)} µs/delivery`,
         );
       }
+      for (let k = 0; pacedRate > 0 && k < variants.length; k++) {
+        const v = variants[(k + round) % variants.length];
+        receiver.configure({ secrets: [v.secret], publicKey: v.publicKey, failRate: 0 });
+        const paced = await pacedPhase(
+          receiver,
+          { hosts: [v.host], poster: v.poster },
+          pacedRate,
+          pacedSeconds,
+          64,
+        );
+        const row = {
+          round: round + 1,
+          p50: paced.postToFirstAttemptMs.p50,
+          p99: paced.postToFirstAttemptMs.p99,
+          // The host's cores over the phase / the deliveries per second it was paced at.
+          hostUs: Math.round((paced.load.hostProcessCores / pacedRate) * 1e6),
+          lost: paced.neverArrived,
+        };
+        v.paced.push(row);
+        console.log(
+          `round ${round + 1} ${v.name}: paced ${pacedRate}/s, POST -> first attempt p50 ${row.p50} ms, p99 ${row.p99} ms, ` +
+            `host ${row.hostUs} µs/delivery, accepted but not delivered ${row.lost}`,
+        );
+      }
     }
     const median = (values) => percentile(values, 50);
     console.log('');
@@ -183,6 +245,27 @@ async function main() {
         ]),
       ),
     );
+    if (pacedRate > 0) {
+      console.log('');
+      console.log(
+        table(
+          [
+            'variant',
+            `paced ${pacedRate}/s: p99 POST -> 1st per round (ms)`,
+            'p50 (median)',
+            'p99 (median)',
+            'host µs/delivery (median)',
+          ],
+          variants.map((v) => [
+            v.name,
+            v.paced.map((r) => r.p99).join(', '),
+            String(median(v.paced.map((r) => r.p50))),
+            String(median(v.paced.map((r) => r.p99))),
+            String(median(v.paced.map((r) => r.hostUs))),
+          ]),
+        ),
+      );
+    }
   } finally {
     for (const v of variants) {
       await v.poster.close();
@@ -190,6 +273,7 @@ async function main() {
       await rm(v.dataDir, { recursive: true, force: true });
     }
     await receiver.stop();
+    await runCleanups(); // drops the PostgreSQL databases
   }
 }
 
