@@ -13,12 +13,25 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * Imports `entry` (a path under the root) bundled by esbuild.
  * @example const events = await importBundled('packages/events/src/index.ts');
  */
-export async function importBundled(entry) {
+export function importBundled(entry) {
+  return bundleAndImport({ entryPoints: [join(root, entry)] });
+}
+
+/**
+ * Imports the module `contents` (JavaScript/TypeScript source), bundled by esbuild, its relative imports
+ * resolved from `dir` (a folder under the root).
+ * @example const m = await importBundledSource("export { element } from './block';", 'packages/api-client/src/contentkit/elements');
+ */
+export function importBundledSource(contents, dir) {
+  return bundleAndImport({ stdin: { contents, resolveDir: join(root, dir), loader: 'ts' } });
+}
+
+async function bundleAndImport(input) {
   const scratch = mkdtempSync(join(tmpdir(), 'gen-'));
   try {
     const out = join(scratch, 'module.mjs');
     await build({
-      entryPoints: [join(root, entry)],
+      ...input,
       outfile: out,
       bundle: true,
       format: 'esm',

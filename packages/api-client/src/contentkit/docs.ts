@@ -132,9 +132,11 @@ From that list derive the element types, the host's validation, this page, the J
 render output ([\`docs/schemas/contentkit.schema.json\`](schemas/contentkit.schema.json), for editors
 and other languages; the cross-field rules, such as a button's label or icon, are the host's) and the
 JSX tags. The dashboard draws each element with a renderer from a map typed by element type, so an
-element without a renderer does not compile. **A new element is two files**: its declaration (listed
-in \`elements/index.ts\`) and its renderer (\`packages/dashboard/src/app/contentkit/renderers/\`, one
-line in its \`index.ts\`); then \`npm run gen:contentkit\`.
+element without a renderer does not compile. **A new element is two files**: its declaration
+(\`elements/<type>.ts\`) and the renderer file that draws it
+(\`packages/dashboard/src/app/contentkit/renderers/\`: the function and its entry in that file's map);
+then \`npm run gen:contentkit\`, which lists the new file in \`elements/index.ts\` (generated; a test
+fails while a file of the folder is missing from it).
 
 ## Forms ported integrations use
 

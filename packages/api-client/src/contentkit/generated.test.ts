@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENTKIT_DOCS_PATH, contentKitReference } from './docs';
+import { ELEMENTS_INDEX_PATH, elementsIndexSource } from './elements-index';
 import { CONTENTKIT_SCHEMA_PATH, contentKitJsonSchema } from './json-schema';
 import { JSX_NAMES_PATH, jsxNamesSource } from './jsx-names';
 import { CONTENTKIT_JSX } from './jsx-names.generated';
@@ -12,6 +13,20 @@ const stale = 'is stale: run `npm run gen:contentkit` and commit the result';
 const committed = (path: string) => readFileSync(join(root, path), 'utf8');
 
 describe('files generated from the element declarations', () => {
+  it(`${ELEMENTS_INDEX_PATH} lists every element file of its folder`, () => {
+    // An element file exports `element` (a file without one is a helper the others share: stack.ts).
+    const dir = join(import.meta.dirname, 'elements');
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+      .filter((f) => /^export const element = /m.test(readFileSync(join(dir, f), 'utf8')))
+      .map((f) => f.slice(0, -'.ts'.length));
+    expect(files.length).toBeGreaterThan(20);
+    expect(ELEMENTS.map((e) => e.type).sort(), `${ELEMENTS_INDEX_PATH} ${stale}`).toEqual(files.sort());
+    expect(committed(ELEMENTS_INDEX_PATH), `${ELEMENTS_INDEX_PATH} ${stale}`).toBe(
+      elementsIndexSource(ELEMENTS),
+    );
+  });
+
   it(`${CONTENTKIT_DOCS_PATH} is current`, () => {
     expect(committed(CONTENTKIT_DOCS_PATH), `${CONTENTKIT_DOCS_PATH} ${stale}`).toBe(contentKitReference());
   });
@@ -36,7 +51,7 @@ describe('docs/contentkit.md', () => {
       /\| `onPress` \| \[Action\]\(#actions\) \| yes \| action dispatched when pressed \|/,
     );
     expect(text).toContain(
-      '| `element` | element | yes | the control: `textinput`, `select`, `switch`, `checkbox`, `radio`, `button` or `codeblock` |',
+      '| `element` | element | yes | the control: `button`, `checkbox`, `radio`, `select`, `switch`, `textinput` or `codeblock` |',
     );
     const rows = text.split('\n').filter((l) => /^\| `[\w$]+` \|/.test(l) && !l.startsWith('| `@'));
     expect(rows.length).toBeGreaterThan(60);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHOICE_ALTERNATIVES, FIELD_ELEMENTS } from './define';
+import { inline } from './elements/text';
 import { DescendantSchema, ELEMENTS, ElementSchema, FormElementSchema, fieldElementList } from './registry';
 import { RenderOutputSchema } from './schema';
 
@@ -36,6 +37,8 @@ export function contentKitJsonSchema(): Record<string, unknown> {
     forms.set(element.schema, ids);
   }
   for (const [schema, id] of CHOICES) registry.add(schema, { id });
+  // The inline run (string, `text` or `link`) of `text` and `hint`: named, so both refer to one definition.
+  registry.add(inline, { id: 'inline' });
   for (const alternatives of CHOICE_ALTERNATIVES.values()) {
     for (const a of alternatives) if (!registry.has(a.schema)) registry.add(a.schema, { id: a.id });
   }

@@ -51,8 +51,8 @@ export const ElementSchema = byType<ContentKitRoot | ContentKitDescendant>(ELEME
 bindRegistry({ descendant: DescendantSchema, field: FormElementSchema });
 
 /**
- * `FIELD_ELEMENTS` in a description, spelled out: "`textinput`, `select`, ... or `codeblock`".
- * @example fieldElementList(); // '`textinput`, `select`, ... or `codeblock`'
+ * `FIELD_ELEMENTS` in a description, spelled out: "`button`, `checkbox`, ... or `codeblock`".
+ * @example fieldElementList(); // '`button`, `checkbox`, ... or `codeblock`'
  */
 export function fieldElementList(): string {
   const names = Object.keys(FORM_ELEMENT_SCHEMAS).map((t) => `\`${t}\``);

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import type { ComponentAction, ContentKitButton } from '@platform/api-client';
 import { useState } from 'preact/hooks';
-import type { Renderer } from './types';
+import type { Renderer, Renderers } from './types';
 
 /**
  * A button; with `confirm`, pressing it first asks in an inline alert dialog.
@@ -63,3 +63,10 @@ export const button: Renderer<'button'> = (n, key, ctx, field) => {
   const describedBy = [field?.labelId, field?.hintId].filter(Boolean).join(' ') || undefined;
   return <Button key={key} node={n} busy={ctx.busy} press={ctx.press} describedBy={describedBy} />;
 };
+
+/**
+ * The renderers of this file by element `type` ({@link RENDERERS} joins the files' maps). A new element
+ * drawn here: its renderer above and its entry in this map.
+ * @example buttonRenderers.button
+ */
+export const buttonRenderers = { button } satisfies Partial<Renderers>;

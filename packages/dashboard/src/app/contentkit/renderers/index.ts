@@ -1,40 +1,24 @@
-import { button } from './button';
-import { checkbox, input, radio, select, switchRenderer, textinput } from './inputs';
-import { block, box, card, configuration, divider, hstack, modal, vstack } from './layout';
-import { codeblock, image, webframe } from './media';
-import { hint, markdown, text } from './text';
+import { buttonRenderers } from './button';
+import { inputRenderers } from './inputs';
+import { layoutRenderers } from './layout';
+import { mediaRenderers } from './media';
+import { textRenderers } from './text';
 import type { Renderers } from './types';
 
 export type { DrawContext, ElementOf, Renderer, Renderers } from './types';
 
 /**
- * The renderer of every ContentKit element, by `type`. Typed {@link Renderers}: an element declared
- * in @platform/api-client without a renderer here does not compile. A new element's renderer is a
- * file of this folder and one line here.
+ * The renderer of every ContentKit element, by `type`: the maps of the files that draw them (./button,
+ * ./inputs, ./layout, ./media, ./text). Typed {@link Renderers}: an element declared in
+ * @platform/api-client without a renderer in one of these maps does not compile. A new element's renderer
+ * is a function and its map entry in one of these files (a new file: one more map here).
  *
  * @example RENDERERS.divider({ type: 'divider' }, 0, ctx)
  */
 export const RENDERERS: Renderers = {
-  // By the file that draws them (./button, ./inputs, ./layout, ./media, ./text).
-  button,
-  checkbox,
-  input,
-  radio,
-  select,
-  switch: switchRenderer,
-  textinput,
-  block,
-  box,
-  card,
-  configuration,
-  divider,
-  hstack,
-  modal,
-  vstack,
-  codeblock,
-  image,
-  webframe,
-  hint,
-  markdown,
-  text,
+  ...buttonRenderers,
+  ...inputRenderers,
+  ...layoutRenderers,
+  ...mediaRenderers,
+  ...textRenderers,
 };

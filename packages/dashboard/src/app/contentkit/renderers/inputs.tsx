@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { type Field, fieldAttributes, LABELABLE, Select } from '../fields';
 import { Inline } from './text';
-import type { DrawContext, ElementOf, Renderer } from './types';
+import type { DrawContext, ElementOf, Renderer, Renderers } from './types';
 
 /**
  * `input`: with `element`, a labelled field (the label names the control, the hint describes it);
@@ -147,3 +147,17 @@ export const radio: Renderer<'radio'> = (n, key, ctx, field) => (
     {field && !n.label ? null : <span>{n.label ?? n.value}</span>}
   </label>
 );
+
+/**
+ * The renderers of this file by element `type` ({@link RENDERERS} joins the files' maps). A new element
+ * drawn here: its renderer above and its entry in this map.
+ * @example inputRenderers.checkbox
+ */
+export const inputRenderers = {
+  checkbox,
+  input,
+  radio,
+  select,
+  switch: switchRenderer,
+  textinput,
+} satisfies Partial<Renderers>;

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 
 import { Button } from './button';
-import type { DrawContext, ElementOf, Renderer } from './types';
+import type { DrawContext, ElementOf, Renderer, Renderers } from './types';
 
 /** `block`: its controls as a toolbar, then its children. @example block({ type: 'block', children: [] }, 0, ctx) */
 export const block: Renderer<'block'> = (n, key, ctx) => (
@@ -92,3 +92,19 @@ export const card: Renderer<'card'> = (n, key, ctx) => {
 export const divider: Renderer<'divider'> = (n, key) => (
   <hr key={key} class={`ck-divider ck-divider-${n.size ?? 'medium'}`} />
 );
+
+/**
+ * The renderers of this file by element `type` ({@link RENDERERS} joins the files' maps). A new element
+ * drawn here: its renderer above and its entry in this map.
+ * @example layoutRenderers.block
+ */
+export const layoutRenderers = {
+  block,
+  box,
+  card,
+  configuration,
+  divider,
+  hstack,
+  modal,
+  vstack,
+} satisfies Partial<Renderers>;

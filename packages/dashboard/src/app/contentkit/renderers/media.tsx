@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { Webframe } from '../webframe';
-import type { Renderer } from './types';
+import type { Renderer, Renderers } from './types';
 
 /** `image`. @example image({ type: 'image', source: { url: 'https://example.com/a.png' } }, 0, ctx) */
 export const image: Renderer<'image'> = (n, key) => (
@@ -44,3 +44,10 @@ export const codeblock: Renderer<'codeblock'> = (n, key, ctx, field) => {
 export const webframe: Renderer<'webframe'> = (n, key, ctx) => (
   <Webframe key={key} node={n} state={ctx.state} onAction={ctx.press} />
 );
+
+/**
+ * The renderers of this file by element `type` ({@link RENDERERS} joins the files' maps). A new element
+ * drawn here: its renderer above and its entry in this map.
+ * @example mediaRenderers.codeblock
+ */
+export const mediaRenderers = { codeblock, image, webframe } satisfies Partial<Renderers>;

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import type { ContentKitInline } from '@platform/api-client';
 import { markdownToSafeHtml } from '../../markdown';
-import type { Renderer } from './types';
+import type { Renderer, Renderers } from './types';
 
 /**
  * Inline runs of `text`/`hint`: strings, styled `text`, `link`s (opened in a new tab).
@@ -49,3 +49,10 @@ export const hint: Renderer<'hint'> = (n, key) => (
     <Inline runs={n.children} />
   </p>
 );
+
+/**
+ * The renderers of this file by element `type` ({@link RENDERERS} joins the files' maps). A new element
+ * drawn here: its renderer above and its entry in this map.
+ * @example textRenderers.hint
+ */
+export const textRenderers = { hint, markdown, text } satisfies Partial<Renderers>;
