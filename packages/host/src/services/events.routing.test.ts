@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { InstallationRoute } from '../storage/index.js';
-import { RoutingCache } from './routing-cache.js';
+import { RoutingCache } from './events.js';
 
 const route = (id: string) => ({ installation: { id } }) as unknown as InstallationRoute;
 
