@@ -10,8 +10,8 @@ import {
 } from '../jobs/job-loop.js';
 import type { Decision, FinalState } from '../jobs/policy.js';
 import type { AddressPolicy } from '../net/policy.js';
-import { validateWebhookUrl } from '../net/url.js';
-import type { DestinationClient } from './destinations/types.js';
+import { openHttpClient } from './destinations/http/index.js';
+import type { DestinationClient, RenewableAuthorization } from './destinations/types.js';
 import { describe } from './errors.js';
 import { diagnoseRetry, type LateRetry } from './lateness.js';
 import { type AttemptOutcome, classify } from './policy.js';
@@ -27,7 +27,6 @@ import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   deliveryHeaders,
   type SendWebhookInput,
-  sendWebhook,
 } from './sender.js';
 import type { DeliverySigning } from './signing.js';
 
@@ -70,12 +69,7 @@ export interface DeliveryTarget {
 }
 
 /** A renewable `Authorization` header value (an OAuth2 client-credentials token). */
-export interface TargetAuthorization {
-  /** The header value to send (cached while valid). Rejects when none can be had. */
-  current(): Promise<string>;
-  /** A new value, after the receiver refused the current one (401). */
-  renew(): Promise<string>;
-}
+export type TargetAuthorization = RenewableAuthorization;
 
 /** An attempt as recorded: the sender's result and the attempt number. */
 export interface RecordedAttempt extends AttemptResult {
@@ -213,7 +207,6 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   const clock = options.clock ?? systemClock;
   /** Retries due before this engine started waited for a host, not for a slot (delivery/lateness.ts). */
   const engineStartedAt = clock.now();
-  const send = options.send ?? sendWebhook;
   const rng = options.rng ?? Math.random;
   const { queue } = options;
   const ahead = options.claimAheadMs ?? 0;
@@ -242,10 +235,27 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   });
 
   /**
-   * The last URL checked against the policy, and parsed once for the sender (consecutive deliveries mostly
-   * go to the same one).
+   * The HTTP destination's client of the last URL (its check against the policy and its parsed URL made
+   * once; consecutive deliveries mostly go to the same URL).
    */
-  let checked: { url: string; check: ReturnType<typeof validateWebhookUrl>; parsed?: URL } | undefined;
+  let http: { url: string; destination: NonNullable<DeliveryTarget['destination']> } | undefined;
+  const httpDestination = (url: string) => {
+    if (http?.url !== url) {
+      const client = openHttpClient(url, {
+        ...(options.policy ? { policy: options.policy } : {}),
+        dispatcher: options.dispatcher,
+        userAgentVersion: options.userAgentVersion,
+        now: () => clock.now(),
+        ...(options.send ? { send: options.send } : {}),
+      });
+      const kind = 'http';
+      http = {
+        url,
+        destination: client.problem === undefined ? { kind, client } : { kind, problem: client.problem },
+      };
+    }
+    return http.destination;
+  };
 
   /** The attempt's result, and the schedule its target had (the spec's when there was none). */
   async function attempt(
@@ -260,20 +270,10 @@ export function createDeliveryEngine<J extends DeliveryJob>(
         schedule: SPEC_SCHEDULE,
       };
     const schedule = target.schedule ?? SPEC_SCHEDULE;
-    const { destination } = target;
-    if (destination && 'problem' in destination) {
-      return { result: refused('invalid_target', destination.problem), schedule };
-    }
-    let url: string | URL = target.url;
-    // A broker destination checks its addresses against the policy when it connects (its client's `open`).
-    if (options.policy && !destination) {
-      if (checked?.url !== target.url) {
-        const check = validateWebhookUrl(target.url, options.policy);
-        checked = { url: target.url, check, ...(check.ok ? { parsed: new URL(target.url) } : {}) };
-      }
-      if (!checked.check.ok) return { result: refused('invalid_target', checked.check.message), schedule };
-      url = checked.parsed ?? url;
-    }
+    // The declared destination's client, else HTTP to the target's URL (checked against the policy once per
+    // client; a broker checks its addresses when it connects).
+    const destination = target.destination ?? httpDestination(target.url);
+    if ('problem' in destination) return { result: refused('invalid_target', destination.problem), schedule };
     // Claimed ahead: a retry leaves after its due time, never before. A first attempt is due when its event
     // was accepted: it leaves at once (unless claimed ahead of a later due time).
     if (job.dueAt !== undefined && (job.attempt > 1 || job.dueAt > clock.now())) await waitPast(job.dueAt);
@@ -289,12 +289,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     // (reading the target, recording the attempt) never makes an endpoint slow.
     timing?.begin();
     try {
-      const result = await (destination
-        ? sendToDestination(job, target, destination.client, traceparent)
-        : target.authorization
-          ? sendAuthorized(job, target, target.authorization, url, traceparent)
-          : sendTo(job, target, url, traceparent));
-      return { result, schedule };
+      return { result: await sendVia(destination.client, job, target, traceparent), schedule };
     } finally {
       timing?.end();
     }
@@ -315,92 +310,50 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     };
   }
 
-  function sendTo(
-    job: J,
-    target: DeliveryTarget,
-    url: string | URL,
-    traceparent: string | undefined,
-    headers = target.headers,
-  ): Promise<AttemptResult> {
-    return send({
-      url,
-      ...attemptInput(job, target, traceparent),
-      dispatcher: options.dispatcher,
-      now: () => clock.now(),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(headers === undefined ? {} : { headers }),
-    });
-  }
-
   /**
-   * An attempt to a destination other than HTTP: the same headers HTTP sends (signature, ids, attempt
-   * number, traceparent), handed to its client with the attempt's deadline.
+   * One attempt through the destination's client, with the attempt's deadline. A client that signs each
+   * attempt itself (HTTP) gets the endpoint's headers, the signing secrets, the trace context and the
+   * endpoint's renewable `Authorization`; any other gets the headers HTTP sends (signature, ids, attempt
+   * number, traceparent), signed here.
    */
-  async function sendToDestination(
+  async function sendVia(
+    client: DestinationClient,
     job: J,
     target: DeliveryTarget,
-    client: DestinationClient,
     traceparent: string | undefined,
   ): Promise<AttemptResult> {
+    const message = {
+      body: job.body,
+      eventId: job.eventId,
+      eventType: job.eventType,
+      deliveryId: job.id,
+      attempt: job.attempt,
+    };
+    const timeoutMs = options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+    if (client.signsEachAttempt) {
+      return client.send(
+        {
+          ...message,
+          headers: target.headers ?? {},
+          signing: {
+            secrets: target.secrets,
+            ...(target.signing === undefined ? {} : { scheme: target.signing }),
+          },
+          ...(traceparent === undefined ? {} : { traceparent }),
+          ...(target.authorization ? { authorization: target.authorization } : {}),
+        },
+        { timeoutMs },
+      );
+    }
     const startedAt = clock.now();
-    const now = () => clock.now();
     const out = await deliveryHeaders(
       attemptInput(job, target, traceparent),
       Buffer.from(job.body, 'utf8'),
-      now,
+      () => clock.now(),
     );
     if ('error' in out)
       return { startedAt, durationMs: Math.max(0, clock.now() - startedAt), error: out.error };
-    return client.send(
-      {
-        body: job.body,
-        eventId: job.eventId,
-        eventType: job.eventType,
-        deliveryId: job.id,
-        attempt: job.attempt,
-        headers: out.headers,
-      },
-      { timeoutMs: options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS },
-    );
-  }
-
-  /**
-   * An attempt to an endpoint whose `Authorization` is fetched (OAuth2): with the current value; after a
-   * 401, once more with a renewed one (one attempt, its time from the first request's start). No value to
-   * be had: the attempt ends `auth_error` (retried like a network error).
-   */
-  async function sendAuthorized(
-    job: J,
-    target: DeliveryTarget,
-    authorization: TargetAuthorization,
-    url: string | URL,
-    traceparent: string | undefined,
-  ): Promise<AttemptResult> {
-    const startedAt = clock.now();
-    const authFailed = (error: unknown): AttemptResult => ({
-      startedAt,
-      durationMs: Math.max(0, clock.now() - startedAt),
-      error: {
-        code: 'auth_error',
-        message: `${describe('auth_error')}: ${error instanceof Error ? error.message : String(error)}`,
-      },
-    });
-    const withAuth = (value: string) => ({ ...target.headers, authorization: value });
-    let value: string;
-    try {
-      value = await authorization.current();
-    } catch (error) {
-      return authFailed(error);
-    }
-    const first = await sendTo(job, target, url, traceparent, withAuth(value));
-    if (first.statusCode !== 401) return first;
-    try {
-      value = await authorization.renew();
-    } catch (error) {
-      return authFailed(error);
-    }
-    const second = await sendTo(job, target, url, traceparent, withAuth(value));
-    return { ...second, startedAt, durationMs: second.startedAt + second.durationMs - startedAt };
+    return client.send({ ...message, headers: out.headers }, { timeoutMs });
   }
 
   async function deliver(job: J, timing?: HandleTiming): Promise<void> {

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reserveHandOff } from '../delivery/host/hand-off.js';
 import type { DeliveryPort } from '../delivery/host/port.js';
 import { DeliverySlots } from '../delivery/host/slots.js';
+import { reserveHandOff } from '../delivery/host/thread.js';
 import { type JobRecord, openStorage, type Storage } from '../storage/index.js';
 import type { HostContext } from './context.js';
 import { acceptEvent } from './events.js';

@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import type { IncomingEvent } from '@platform/events';
-import type { HandOffTicket } from '../delivery/host/hand-off.js';
+import type { HandOffTicket } from '../delivery/host/port.js';
 import { GroupCommit } from '../jobs/group-commit.js';
 import { leaseMs } from '../jobs/lease.js';
 import {

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { AddressPolicy } from '../../net/index.js';
-import type { AttemptResult } from '../sender.js';
+import type { AttemptResult, SendWebhookInput } from '../sender.js';
 import type { DeliverySigning } from '../signing.js';
 
 /**
@@ -22,13 +22,29 @@ export interface DestinationMessage {
   deliveryId: string;
   /** 1-based attempt number. */
   attempt: number;
-  /** Signature and metadata headers, as HTTP would send them (a broker sends them as message headers). */
+  /**
+   * For a client that signs each attempt itself ({@link DestinationClient.signsEachAttempt}: HTTP), the
+   * endpoint's own headers (custom headers, static `Authorization`); for any other, the signature and
+   * metadata headers as HTTP would send them (a broker sends them as message headers).
+   */
   headers: Readonly<Record<string, string>>;
   /**
    * The delivery's active signing secrets and scheme, for a destination that signs each attempt itself:
    * HTTP (`sendWebhook` signs with the attempt's own timestamp, as it always did). Brokers send `headers`.
    */
   signing?: { secrets: readonly string[]; scheme?: DeliverySigning };
+  /** The attempt's W3C trace context (tracing on), for a client that signs itself (others have it in `headers`). */
+  traceparent?: string;
+  /** An `Authorization` fetched from elsewhere (an endpoint's OAuth2 token), renewed once after a 401 (HTTP). */
+  authorization?: RenewableAuthorization;
+}
+
+/** A renewable `Authorization` header value (an OAuth2 client-credentials token). */
+export interface RenewableAuthorization {
+  /** The header value to send (cached while valid). Rejects when none can be had. */
+  current(): Promise<string>;
+  /** A new value, after the receiver refused the current one (401). */
+  renew(): Promise<string>;
 }
 
 /** Where a destination's connection goes, checked against the address policy before connecting. */
@@ -39,6 +55,11 @@ export interface DestinationAddress {
 
 /** An open connection of one installation's destination; reused across attempts. */
 export interface DestinationClient {
+  /**
+   * The client signs each attempt itself, with the attempt's own timestamp (HTTP): it is given the
+   * endpoint's headers and the signing secrets, not the signed headers.
+   */
+  readonly signsEachAttempt?: boolean;
   /** One attempt with a deadline. Never throws: failures are results. */
   send(message: DestinationMessage, options: { timeoutMs: number }): Promise<AttemptResult>;
   /** Closes the connection; idempotent. */
@@ -55,6 +76,10 @@ export interface DestinationContext {
   dispatcher?: Dispatcher;
   /** For `User-Agent: Platform-Webhooks/<version>` (HTTP). */
   userAgentVersion?: string;
+  /** Wall clock in ms for `startedAt` and the signature's `t` (HTTP). Default `Date.now`. */
+  now?: () => number;
+  /** The HTTP sender (injectable in tests). Default `sendWebhook`. */
+  send?: (input: SendWebhookInput) => Promise<AttemptResult>;
 }
 
 /** A kind of destination: its configuration, validated when saved, and how to open a client. */

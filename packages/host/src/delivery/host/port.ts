@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import type { HostConfig } from '../../config.js';
 import type { AddressPolicy } from '../../net/index.js';
-import type { Storage } from '../../storage/index.js';
+import type { JobRecord, Storage } from '../../storage/index.js';
 import type { HostTracing } from '../../tracing/index.js';
-import type { DeliveryHandOff } from './hand-off.js';
 
 /**
  * What webhook delivery needs of the host to start: the one port from `delivery/` to the host (nothing in
@@ -19,6 +18,42 @@ export interface DeliveryHost {
   readonly policy: AddressPolicy;
   /** This thread's tracing; undefined when tracing is off. */
   readonly tracing?: HostTracing;
+}
+
+/**
+ * Jobs handed straight to the delivery thread: the accepting transaction inserts them already leased
+ * (`running`) for as many free slots of the engine as it {@link reserve}s, and after its commit
+ * {@link HandOffTicket.deliver}s them, so no claim transaction and no wake-up round trip sits between
+ * an accepted event and its first attempt. Nothing is reserved while the thread knows of queued due work
+ * (retries, a backlog): new jobs then queue behind it.
+ */
+export interface DeliveryHandOff {
+  /**
+   * Takes free slots of the engine for the given deliveries (their installation ids, in order): one each
+   * while slots are free, except for installations that are slow now (their deliveries wait in the queue,
+   * where claims respect the installation's share); null when none is taken, work is queued, or the thread
+   * is not running.
+   *
+   * @example
+   * const ticket = handOff.reserve(jobs.map((job) => job.installationId));
+   * // lease the jobs at ticket.admitted, commit, then ticket.deliver(records)
+   */
+  reserve(installationIds: readonly string[]): HandOffTicket | null;
+}
+
+/** Slots reserved by {@link DeliveryHandOff.reserve}: end it with exactly one of `deliver` or `release`. */
+export interface HandOffTicket {
+  /** Indexes (into the ids given to `reserve`, ascending) of the deliveries that got a slot. */
+  readonly admitted: readonly number[];
+  /**
+   * After the commit: sends the leased jobs (at most `admitted.length`) to the engine, with the routing
+   * epoch the write was checked at, if it was; unused slots are given back.
+   * If the thread that granted the slots has ended meanwhile, the jobs stay leased and come back when the
+   * lease expires, as after any crash.
+   */
+  deliver(records: JobRecord[], routingEpoch?: number): void;
+  /** The jobs were not committed: gives every slot back. */
+  release(): void;
 }
 
 /**

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { WriterLock } from '../../storage/index.js';
-import { type DeliveryHandOff, reserveHandOff } from './hand-off.js';
+import { type JobRecord, WriterLock } from '../../storage/index.js';
+import type { DeliveryHandOff, HandOffTicket } from './port.js';
 import type { DeliveryRunner } from './runner.js';
 import { DeliverySlots } from './slots.js';
 import { slowInstallations } from './slow-installations.js';
@@ -332,6 +332,47 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
       });
       clearTimeout(timer);
       await worker.terminate();
+    },
+  };
+}
+
+/**
+ * A hand-over ticket on shared slots (the runner's {@link DeliveryHandOff.reserve}): takes a free slot for
+ * each delivery, in order, while the slots last, except those of installations the delivery thread
+ * reported slow (they wait in the queue, where claims respect the installation's share); after the commit
+ * `deliver` passes the leased records to `send` and gives back what was not used.
+ *
+ * @example
+ * const ticket = reserveHandOff(slots, ids, (id) => slow.has(id), (jobs) => worker.postMessage({ type: 'adopt', jobs }));
+ */
+export function reserveHandOff(
+  slots: DeliverySlots,
+  installationIds: readonly string[],
+  isSlow: (installationId: string) => boolean,
+  send: (records: JobRecord[], routingEpoch?: number) => void,
+): HandOffTicket | null {
+  const wanted: number[] = [];
+  for (let i = 0; i < installationIds.length; i++) {
+    if (!isSlow(installationIds[i] as string)) wanted.push(i);
+  }
+  if (wanted.length === 0) return null;
+  const granted = slots.reserve(wanted.length);
+  if (granted === 0) return null;
+  const admitted = wanted.slice(0, granted);
+  let ended = false;
+  return {
+    admitted,
+    deliver(records, routingEpoch) {
+      if (ended) return;
+      ended = true;
+      const sent = records.slice(0, admitted.length);
+      slots.give(admitted.length - sent.length);
+      if (sent.length > 0) send(sent, routingEpoch);
+    },
+    release() {
+      if (ended) return;
+      ended = true;
+      slots.give(admitted.length);
     },
   };
 }

@@ -1,7 +1,15 @@
+import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import { validateWebhookUrl } from '../../../net/index.js';
+import { type AddressPolicy, validateWebhookUrl } from '../../../net/index.js';
+import { describe } from '../../errors.js';
 import { type AttemptResult, sendWebhook } from '../../sender.js';
-import type { Destination, DestinationClient, DestinationContext, DestinationMessage } from '../types.js';
+import type {
+  Destination,
+  DestinationClient,
+  DestinationContext,
+  DestinationMessage,
+  RenewableAuthorization,
+} from '../types.js';
 
 /**
  * An HTTP destination's configuration: the subscriber's URL. An installation that declares no
@@ -34,40 +42,99 @@ export function safeUrl(url: string): string {
   }
 }
 
+/** What {@link openHttpClient} needs: the destination context, its address policy optional (tests). */
+export type HttpClientContext = Omit<DestinationContext, 'policy'> & { policy?: AddressPolicy };
+
 /**
- * One signed POST per attempt, through the guarded dispatcher: {@link sendWebhook}, unchanged (it signs each
- * attempt with its own timestamp, from `message.signing`). The URL is checked against the address policy
- * before each attempt, as the delivery engine does; the dispatcher checks the resolved addresses.
+ * An HTTP destination's client: one signed POST per attempt through the guarded dispatcher
+ * ({@link sendWebhook}, which signs each attempt with its own timestamp from `message.signing`). The URL is
+ * checked against the address policy once, when the client is opened (a changed URL opens a new client);
+ * the dispatcher checks the addresses it resolves. A URL the policy refuses fails every attempt
+ * `invalid_target` without a request. With `message.authorization` (an endpoint's OAuth2 token) the
+ * attempt carries its current value and, after a 401, is sent once more with a renewed one (one attempt,
+ * its time from the first request's start); no value to be had ends the attempt `auth_error` (retried like
+ * a network error).
+ *
+ * @example
+ * const client = openHttpClient('https://hooks.example.com/in', { policy, dispatcher, userAgentVersion: '0.1.0' });
+ * const result = await client.send(message, { timeoutMs: 10_000 });
  */
-function openHttp(config: HttpConfig, context: DestinationContext): DestinationClient {
-  const { dispatcher, policy } = context;
+export function openHttpClient(
+  url: string,
+  context: HttpClientContext,
+): DestinationClient & { problem?: string } {
+  const { dispatcher } = context;
+  const now = context.now ?? Date.now;
+  const send = context.send ?? sendWebhook;
+  const check = context.policy ? validateWebhookUrl(url, context.policy) : { ok: true as const };
+  const problem = !check.ok
+    ? check.message
+    : dispatcher === undefined && context.send === undefined
+      ? 'no HTTP dispatcher given to the http destination'
+      : undefined;
+  // Parsed once: consecutive attempts mostly go to the same URL.
+  const parsed = problem === undefined ? new URL(url) : undefined;
+
+  const post = (message: DestinationMessage, timeoutMs: number, headers: Readonly<Record<string, string>>) =>
+    send({
+      url: parsed ?? url,
+      body: message.body,
+      secrets: message.signing?.secrets ?? [],
+      ...(message.signing?.scheme === undefined ? {} : { signing: message.signing.scheme }),
+      eventId: message.eventId,
+      eventType: message.eventType,
+      deliveryId: message.deliveryId,
+      attempt: message.attempt,
+      headers,
+      timeoutMs,
+      dispatcher: dispatcher as Dispatcher,
+      userAgentVersion: context.userAgentVersion ?? '0.0.0',
+      now,
+      ...(message.traceparent === undefined ? {} : { traceparent: message.traceparent }),
+    });
+
+  async function sendAuthorized(
+    message: DestinationMessage,
+    timeoutMs: number,
+    authorization: RenewableAuthorization,
+  ): Promise<AttemptResult> {
+    const startedAt = now();
+    const authFailed = (error: unknown): AttemptResult => ({
+      startedAt,
+      durationMs: Math.max(0, now() - startedAt),
+      error: {
+        code: 'auth_error',
+        message: `${describe('auth_error')}: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    });
+    const withAuth = (value: string) => ({ ...message.headers, authorization: value });
+    let value: string;
+    try {
+      value = await authorization.current();
+    } catch (error) {
+      return authFailed(error);
+    }
+    const first = await post(message, timeoutMs, withAuth(value));
+    if (first.statusCode !== 401) return first;
+    try {
+      value = await authorization.renew();
+    } catch (error) {
+      return authFailed(error);
+    }
+    const second = await post(message, timeoutMs, withAuth(value));
+    return { ...second, startedAt, durationMs: second.startedAt + second.durationMs - startedAt };
+  }
+
   return {
+    signsEachAttempt: true,
+    ...(problem === undefined ? {} : { problem }),
     async send(message: DestinationMessage, options: { timeoutMs: number }): Promise<AttemptResult> {
-      const check = validateWebhookUrl(config.url, policy);
-      if (!check.ok || dispatcher === undefined) {
-        return {
-          startedAt: Date.now(),
-          durationMs: 0,
-          error: {
-            code: 'invalid_target',
-            message: check.ok ? 'no HTTP dispatcher given to the http destination' : check.message,
-          },
-        };
+      if (problem !== undefined) {
+        return { startedAt: now(), durationMs: 0, error: { code: 'invalid_target', message: problem } };
       }
-      return sendWebhook({
-        url: config.url,
-        body: message.body,
-        secrets: message.signing?.secrets ?? [],
-        ...(message.signing?.scheme === undefined ? {} : { signing: message.signing.scheme }),
-        eventId: message.eventId,
-        eventType: message.eventType,
-        deliveryId: message.deliveryId,
-        attempt: message.attempt,
-        headers: message.headers,
-        timeoutMs: options.timeoutMs,
-        dispatcher,
-        userAgentVersion: context.userAgentVersion ?? '0.0.0',
-      });
+      return message.authorization
+        ? sendAuthorized(message, options.timeoutMs, message.authorization)
+        : post(message, options.timeoutMs, message.headers);
     },
     async close() {
       // The dispatcher is the engine's: nothing of its own to close.
@@ -76,9 +143,8 @@ function openHttp(config: HttpConfig, context: DestinationContext): DestinationC
 }
 
 /**
- * The HTTP destination (the default): today's webhook POST behind the destination seam. The delivery
- * engine sends HTTP attempts with the same {@link sendWebhook} on its own path (OAuth2 renewal on a 401,
- * rate-limit pacing, the URL checked once per change): see docs/architecture.md "Destinations".
+ * The HTTP destination (the default): the webhook POST behind the destination seam ({@link openHttpClient}:
+ * the URL checked once per client, OAuth2 renewal on a 401). See docs/architecture.md "Destinations".
  *
  * @example
  * const config = httpDestination.parse({ url: 'https://hooks.example.com/in' });
@@ -103,5 +169,5 @@ export const httpDestination: Destination<HttpConfig> = {
       return [];
     }
   },
-  open: openHttp,
+  open: (config, context) => openHttpClient(config.url, context),
 };
