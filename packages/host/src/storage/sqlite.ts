@@ -265,6 +265,7 @@ class SqliteSql implements Sql {
     await this.shared.mutex.run(() => {
       if (this.shared.db.open) this.shared.db.close();
     });
+    await this.shared.wal?.close();
   }
 
   /** BEGIN IMMEDIATE, waiting asynchronously (not blocking the event loop) while another connection writes. */

@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,42 @@ describe('WalSync', () => {
       await expect(new WalSync(join(dir, 'missing-wal')).after()).resolves.toBeUndefined();
       // Anything else is an error the caller hears of.
       await expect(new WalSync(join(dir, 'no-such-dir', 'x', '\0bad')).after()).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('WalSync with its own fdatasync', () => {
+  it('keeps the log file open between syncs, opens a new log after the old one was removed, and closes it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wal-sync-'));
+    const path = join(dir, 'db-wal');
+    const openFds = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
+        } catch {
+          return false;
+        }
+      });
+    try {
+      const wal = new WalSync(path);
+      await wal.after(); // no log yet: nothing to sync, nothing opened
+      expect(openFds()).toEqual([]);
+      await writeFile(path, 'a');
+      await wal.after();
+      await wal.after();
+      expect(openFds()).toHaveLength(1); // one descriptor, reused
+      const first = openFds()[0];
+      await rm(path);
+      await writeFile(path, 'b'); // a new log: another file at the same path
+      await wal.after();
+      const after = openFds();
+      expect(after).toHaveLength(1);
+      expect(readlinkSync(`/proc/self/fd/${after[0]}`)).toBe(path); // the new file, not "(deleted)"
+      expect(after[0] === first && readlinkSync(`/proc/self/fd/${first}`).endsWith('(deleted)')).toBe(false);
+      await wal.close();
+      expect(openFds()).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

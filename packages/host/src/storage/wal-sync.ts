@@ -1,21 +1,4 @@
-import { open } from 'node:fs/promises';
-
-/** Syncs a file's data to disk (`fdatasync`); the default of {@link WalSync}'s `sync` option. */
-async function datasync(path: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    // No log file: SQLite removed it after checkpointing everything into the database (last close).
-    if ((error as { code?: unknown }).code === 'ENOENT') return;
-    throw error;
-  }
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-}
+import { closeSync, fdatasync, fstatSync, openSync } from 'node:fs';
 
 /**
  * Makes SQLite commits durable against power loss without blocking the event loop. SQLite's own
@@ -36,11 +19,49 @@ export class WalSync {
   readonly #sync: (path: string) => Promise<void>;
   #current: Promise<void> | null = null;
   #next: Promise<void> | null = null;
+  /** The log file, kept open between syncs (the default `sync`). */
+  #fd: number | null = null;
 
   /** `sync` is for tests (count or delay the syncs); default `fdatasync` of `path`. */
-  constructor(path: string, sync: (path: string) => Promise<void> = datasync) {
+  constructor(path: string, sync?: (path: string) => Promise<void>) {
     this.#path = path;
-    this.#sync = sync;
+    this.#sync = sync ?? ((file) => this.#datasync(file));
+  }
+
+  /**
+   * `fdatasync` of the log on libuv's thread pool, through a descriptor kept open: opening and closing
+   * the file for every sync cost the main thread more than the sync itself (docs/benchmarks.md, "The log
+   * file kept open"). A descriptor whose file is gone (SQLite removes the log at the last close; a log
+   * made afterwards is another file) is closed and the path opened again; no file, nothing to sync.
+   * Syncs never overlap (`after` runs one at a time), so the descriptor has one user.
+   */
+  async #datasync(path: string): Promise<void> {
+    if (this.#fd !== null && fstatSync(this.#fd).nlink === 0) this.#closeFile();
+    if (this.#fd === null) {
+      try {
+        this.#fd = openSync(path, 'r');
+      } catch (error) {
+        // No log file: SQLite removed it after checkpointing everything into the database (last close).
+        if ((error as { code?: unknown }).code === 'ENOENT') return;
+        throw error;
+      }
+    }
+    const fd = this.#fd;
+    await new Promise<void>((resolve, reject) => {
+      fdatasync(fd, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  #closeFile(): void {
+    if (this.#fd === null) return;
+    closeSync(this.#fd);
+    this.#fd = null;
+  }
+
+  /** Closes the log file after the sync in flight, if any (the storage is closing). */
+  async close(): Promise<void> {
+    await this.#current?.catch(() => undefined);
+    this.#closeFile();
   }
 
   /**
