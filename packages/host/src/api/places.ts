@@ -1,9 +1,10 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { getSite, getSpace } from '../self-api/index.js';
 import type { HostContext } from '../services/context.js';
 import { accessFirst, createGuardedRouter } from './authorize.js';
 import { SpaceParam } from './documents.js';
-import { json, TOKEN_ERRORS } from './responses.js';
+import { TOKEN_ERRORS } from './responses.js';
+import { route } from './route.js';
 import { SiteInfo, SpaceInfo } from './schemas.js';
 
 const SiteParam = z.object({ siteId: z.string().min(1).max(256).openapi({ example: 'site_1' }) });
@@ -20,24 +21,22 @@ export function placeRoutes(ctx: HostContext) {
   const space = accessFirst((c) => getSpace(ctx, c.get('principal'), c.req.param('spaceId') ?? ''));
   const site = accessFirst((c) => getSite(ctx, c.get('principal'), c.req.param('siteId') ?? ''));
   app.openapi(
-    createRoute({
+    route('GET /v1/spaces/{spaceId}', {
       middleware: [space],
-      method: 'get',
-      path: '/v1/spaces/{spaceId}',
       summary: 'Get a space: its owner and document revision (operator, or an installation in the space)',
-      request: { params: SpaceParam },
-      responses: { 200: { description: 'The space', content: json(SpaceInfo) }, ...TOKEN_ERRORS },
+      params: SpaceParam,
+      ok: [200, 'The space', SpaceInfo],
+      errors: TOKEN_ERRORS,
     }),
     async (c) => c.json(await getSpace(ctx, c.get('principal'), c.req.valid('param').spaceId), 200),
   );
   app.openapi(
-    createRoute({
+    route('GET /v1/sites/{siteId}', {
       middleware: [site],
-      method: 'get',
-      path: '/v1/sites/{siteId}',
       summary: 'Get a site: its owner (operator, or an installation in the site)',
-      request: { params: SiteParam },
-      responses: { 200: { description: 'The site', content: json(SiteInfo) }, ...TOKEN_ERRORS },
+      params: SiteParam,
+      ok: [200, 'The site', SiteInfo],
+      errors: TOKEN_ERRORS,
     }),
     async (c) => c.json(await getSite(ctx, c.get('principal'), c.req.valid('param').siteId), 200),
   );
