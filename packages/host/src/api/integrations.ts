@@ -66,6 +66,10 @@ async function auditPublish(ctx: HostContext, principal: Principal, record: Inte
 }
 
 const errors = { 400: errorResponse('Invalid manifest or request'), ...OPERATOR_ONLY_ERRORS };
+/** The `{name}` of an integration's routes. */
+const NameParam = z.object({ name: z.string() });
+/** The errors of a route that names an integration: also 404. */
+const namedErrors = { 404: errorResponse('Not found'), ...errors };
 
 /** Routes: publish, list, get and unpublish integrations. */
 export function integrationRoutes(ctx: HostContext) {
@@ -105,9 +109,9 @@ export function integrationRoutes(ctx: HostContext) {
   app.openapi(
     route('GET /v1/integrations/{name}', {
       summary: 'Get the latest version of an integration',
-      params: z.object({ name: z.string() }),
+      params: NameParam,
       ok: [200, 'Integration', Integration],
-      errors: { 404: errorResponse('Not found'), ...errors },
+      errors: namedErrors,
     }),
     async (c) => {
       const record = await ctx.storage.integrations.getLatest(c.req.valid('param').name);
@@ -119,13 +123,9 @@ export function integrationRoutes(ctx: HostContext) {
   app.openapi(
     route('DELETE /v1/integrations/{name}', {
       summary: 'Unpublish an integration: every version (refused while it is installed)',
-      params: z.object({ name: z.string() }),
+      params: NameParam,
       ok: [204, 'Unpublished'],
-      errors: {
-        404: errorResponse('Not found'),
-        409: errorResponse('Still installed, or built in'),
-        ...errors,
-      },
+      errors: { 409: errorResponse('Still installed, or built in'), ...namedErrors },
     }),
     async (c) => {
       const { name } = c.req.valid('param');
@@ -153,14 +153,13 @@ export function integrationRoutes(ctx: HostContext) {
     },
   );
 
-  const NameParam = z.object({ name: z.string() });
   app.openapi(
     route('GET /v1/integrations/{name}/install-link', {
       summary:
         'The install link token of an integration: another organization installs an `unlisted` integration only with it (`installLink` of POST /v1/installations)',
       params: NameParam,
       ok: [200, 'Install link', InstallLink],
-      errors: { 404: errorResponse('Not found'), ...errors },
+      errors: namedErrors,
     }),
     async (c) => {
       const { name } = c.req.valid('param');
@@ -173,7 +172,7 @@ export function integrationRoutes(ctx: HostContext) {
         'Replace the install link token: the old one stops working at once (installations made with it stay)',
       params: NameParam,
       ok: [200, 'Install link', InstallLink],
-      errors: { 404: errorResponse('Not found'), ...errors },
+      errors: namedErrors,
     }),
     async (c) => {
       const { name } = c.req.valid('param');
@@ -196,7 +195,7 @@ export function integrationRoutes(ctx: HostContext) {
       params: NameParam,
       query: InvocationQuery,
       ok: [200, 'Runs', RunList],
-      errors: { 404: errorResponse('Not found'), ...errors },
+      errors: namedErrors,
     }),
     async (c) => {
       const { name } = c.req.valid('param');
