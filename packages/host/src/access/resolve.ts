@@ -40,6 +40,11 @@ const NOT_VALID = 'The bearer token is not valid for this host.';
 /** `last_used_at` of an organization token is written at most once a minute. */
 const TOUCH_EVERY_MS = 60_000;
 const MAX_ENTRIES = 10_000;
+/** What to do about a revoked or expired credential, by what it is. */
+const RENEW: Record<Cached['what'], string> = {
+  'organization token': 'create a new one (platform tokens create)',
+  'portal session': 'ask for a new portal link',
+};
 
 /**
  * Resolves bearer tokens: the operator token and installation tokens by computation, organization tokens
@@ -63,42 +68,39 @@ export function createTokenResolver(deps: {
   const now = deps.now ?? Date.now;
   const cache = new Map<string, Cached>();
 
+  /** What the cache keeps of a stored credential, fresh for `ttlMs`. */
+  function cached(
+    what: Cached['what'],
+    principal: Principal,
+    stored: { id: string; expiresAt: number | null; revokedAt: number | null; lastUsedAt?: number | null },
+  ): Cached {
+    return {
+      principal,
+      expiresAt: stored.expiresAt,
+      revoked: stored.revokedAt !== null,
+      what,
+      tokenId: stored.id,
+      lastUsedAt: stored.lastUsedAt ?? null,
+      until: now() + ttlMs,
+    };
+  }
+
   async function load(hash: string, kind: 'pot' | 'pps'): Promise<Cached | null> {
     if (kind === 'pot') {
       const token = await deps.storage.accessTokens.tokenByHash(hash);
       if (!token) return null;
-      return {
-        principal: {
-          kind: 'organization',
-          organizationId: token.organizationId,
-          tokenId: token.id,
-          tokenName: token.name,
-          scopes: token.scopes.filter(isScope),
-        },
-        expiresAt: token.expiresAt,
-        revoked: token.revokedAt !== null,
-        what: 'organization token',
-        tokenId: token.id,
-        lastUsedAt: token.lastUsedAt,
-        until: now() + ttlMs,
-      };
+      const { organizationId, id: tokenId, name: tokenName } = token;
+      const scopes = token.scopes.filter(isScope);
+      return cached(
+        'organization token',
+        { kind: 'organization', organizationId, tokenId, tokenName, scopes },
+        token,
+      );
     }
     const session = await deps.storage.accessTokens.sessionByHash(hash);
     if (!session) return null;
-    return {
-      principal: {
-        kind: 'portal',
-        sessionId: session.id,
-        organizationId: session.organizationId,
-        installationId: session.installationId,
-      },
-      expiresAt: session.expiresAt,
-      revoked: session.revokedAt !== null,
-      what: 'portal session',
-      tokenId: session.id,
-      lastUsedAt: null,
-      until: now() + ttlMs,
-    };
+    const { id: sessionId, organizationId, installationId } = session;
+    return cached('portal session', { kind: 'portal', sessionId, organizationId, installationId }, session);
   }
 
   function touch(entry: Cached, at: number): void {
@@ -136,20 +138,11 @@ export function createTokenResolver(deps: {
         entry = loaded;
         cache.set(hash, entry);
       }
-      if (entry.revoked) {
-        return {
-          refused:
-            entry.what === 'portal session'
-              ? 'This portal session was revoked; ask for a new portal link.'
-              : 'This organization token was revoked; create a new one (platform tokens create).',
-        };
-      }
+      const renew = RENEW[entry.what];
+      if (entry.revoked) return { refused: `This ${entry.what} was revoked; ${renew}.` };
       if (entry.expiresAt !== null && entry.expiresAt <= at) {
         return {
-          refused:
-            entry.what === 'portal session'
-              ? `This portal session expired at ${new Date(entry.expiresAt).toISOString()}; ask for a new portal link.`
-              : `This organization token expired at ${new Date(entry.expiresAt).toISOString()}; create a new one (platform tokens create).`,
+          refused: `This ${entry.what} expired at ${new Date(entry.expiresAt).toISOString()}; ${renew}.`,
         };
       }
       touch(entry, at);

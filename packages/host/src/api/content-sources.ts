@@ -1,9 +1,10 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { syncContentSource } from '../content-sources/index.js';
 import type { ExecutorSelector } from '../invocation/invoker.js';
 import type { HostContext } from '../services/context.js';
 import { createGuardedRouter } from './authorize.js';
-import { errorResponse, json } from './responses.js';
+import { errorResponse } from './responses.js';
+import { route } from './route.js';
 import { ContentSourceSync, ContentSourceSyncBody } from './schemas.js';
 
 /**
@@ -16,16 +17,12 @@ import { ContentSourceSync, ContentSourceSyncBody } from './schemas.js';
 export function contentSourceRoutes(ctx: HostContext, executors: ExecutorSelector) {
   const app = createGuardedRouter(ctx);
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/spaces/{spaceId}/content-sources/sync',
+    route('POST /v1/spaces/{spaceId}/content-sources/sync', {
       summary: "Replace a space's document with the pages an installation's content source generates",
-      request: {
-        params: z.object({ spaceId: z.string().min(1).max(256) }),
-        body: { required: true, content: { 'application/json': { schema: ContentSourceSyncBody } } },
-      },
-      responses: {
-        200: { description: 'The pages stored and the new revision', content: json(ContentSourceSync) },
+      params: z.object({ spaceId: z.string().min(1).max(256) }),
+      body: ContentSourceSyncBody,
+      ok: [200, 'The pages stored and the new revision', ContentSourceSync],
+      errors: {
         400: errorResponse('Invalid request: not installed in the space, no such source, no scope'),
         401: errorResponse('Missing or wrong token'),
         403: errorResponse('Token not allowed here'),

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
 import {
   getDocument,
@@ -8,7 +8,8 @@ import {
   updateBlockProps,
 } from '../services/documents.js';
 import { accessFirst, createGuardedRouter } from './authorize.js';
-import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
+import { errorResponse, TOKEN_ERRORS } from './responses.js';
+import { route } from './route.js';
 import { PatchBlockPropsBody, PutSpaceDocumentBody, SpaceDocument } from './schemas.js';
 
 /** The `{spaceId}` of a space's routes. */
@@ -31,26 +32,24 @@ export function documentRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
+    route('GET /v1/spaces/{spaceId}/document', {
       middleware: [reader],
-      method: 'get',
-      path: '/v1/spaces/{spaceId}/document',
       summary:
         "Get a space's document: text and blocks (operator, or an installation in the space with space:content:read)",
-      request: { params: SpaceParam },
-      responses: { 200: { description: 'The document', content: json(SpaceDocument) }, ...TOKEN_ERRORS },
+      params: SpaceParam,
+      ok: [200, 'The document', SpaceDocument],
+      errors: TOKEN_ERRORS,
     }),
     async (c) => c.json(await getDocument(ctx, c.req.valid('param').spaceId), 200),
   );
 
   app.openapi(
-    createRoute({
-      method: 'put',
-      path: '/v1/spaces/{spaceId}/document',
+    route('PUT /v1/spaces/{spaceId}/document', {
       summary: "Save a space's document (operator); compare-and-set with `baseRevision`",
-      request: { params: SpaceParam, body: { required: true, content: json(PutSpaceDocumentBody) } },
-      responses: {
-        200: { description: 'Saved', content: json(SpaceDocument) },
+      params: SpaceParam,
+      body: PutSpaceDocumentBody,
+      ok: [200, 'Saved', SpaceDocument],
+      errors: {
         409: errorResponse('Saved elsewhere meanwhile (`document_changed`, with the current `revision`)'),
         ...TOKEN_ERRORS,
       },
@@ -59,18 +58,14 @@ export function documentRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
+    route('PATCH /v1/spaces/{spaceId}/document/blocks/{blockId}', {
       middleware: [blockWriter],
-      method: 'patch',
-      path: '/v1/spaces/{spaceId}/document/blocks/{blockId}',
       summary:
         "Replace one block's props (`@editor.node.updateProps`): operator, or the installation that renders the block",
-      request: {
-        params: SpaceParam.extend({ blockId: z.string().min(1).openapi({ example: 'blk_3f9c' }) }),
-        body: { required: true, content: json(PatchBlockPropsBody) },
-      },
-      responses: {
-        200: { description: 'Saved', content: json(SpaceDocument) },
+      params: SpaceParam.extend({ blockId: z.string().min(1).openapi({ example: 'blk_3f9c' }) }),
+      body: PatchBlockPropsBody,
+      ok: [200, 'Saved', SpaceDocument],
+      errors: {
         404: errorResponse('No such block in the document'),
         409: errorResponse('Kept changing while saving (`document_changed`)'),
         ...TOKEN_ERRORS,

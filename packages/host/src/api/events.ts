@@ -1,9 +1,9 @@
-import { createRoute } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
 import { type AcceptedEvent, acceptEvent } from '../services/events.js';
 import { createGuardedRouter } from './authorize.js';
 import { endAcceptSpan, startAcceptSpan } from './event-trace.js';
-import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { errorResponse, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { route } from './route.js';
 import { EventAccepted, IncomingEvent } from './schemas.js';
 
 /** The 202 body of `POST /v1/events`: `{"eventId"}`, with `"duplicate": true` for a repeated event id. */
@@ -15,18 +15,13 @@ export function acceptedBody(result: AcceptedEvent): { eventId: string; duplicat
 export function eventRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/events',
+    route('POST /v1/events', {
       summary: 'Accept a platform event: stored durably, then fanned out to matching installations',
       description:
         'Idempotent on `eventId` (assigned when absent). Answers once the event and every delivery it creates are committed.',
-      request: { body: { required: true, content: { 'application/json': { schema: IncomingEvent } } } },
-      responses: {
-        202: { description: 'Accepted', content: json(EventAccepted) },
-        400: errorResponse('Invalid event'),
-        ...OPERATOR_ONLY_ERRORS,
-      },
+      body: IncomingEvent,
+      ok: [202, 'Accepted', EventAccepted],
+      errors: { 400: errorResponse('Invalid event'), ...OPERATOR_ONLY_ERRORS },
     }),
     async (c) => {
       const event = c.req.valid('json');

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { HOST_EVENT } from '@platform/events';
 import { organizationOf } from '../access/principal.js';
 import { forbidden } from '../errors.js';
@@ -15,7 +15,8 @@ import {
 import type { InvocationLogRecord } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
 
-import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
+import { errorResponse, TOKEN_ERRORS } from './responses.js';
+import { given, route } from './route.js';
 import {
   Installation,
   InstallationList,
@@ -47,13 +48,12 @@ export function installationRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/installations',
+    route('POST /v1/installations', {
       summary: 'Install an integration into a space, a site or the organization',
       description: `Status is \`active\` when the configuration is complete and valid, \`pending\` while it is incomplete; a value given that is wrong (a webhook URL the host may not call) answers 400 \`invalid_configuration\` and installs nothing. Fires \`${HOST_EVENT.installationSetup}\` (and \`${HOST_EVENT.spaceInstallationSetup}\` or \`${HOST_EVENT.siteInstallationSetup}\` for a space or a site).`,
-      request: { body: { required: true, content: json(InstallBody) } },
-      responses: { 201: { description: 'Installed', content: json(Installation) }, ...errors },
+      body: InstallBody,
+      ok: [201, 'Installed', Installation],
+      errors,
     }),
     async (c) => {
       const principal = c.get('principal');
@@ -73,27 +73,18 @@ export function installationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/installations',
+    route('GET /v1/installations', {
       summary: 'List installations',
-      request: { query: InstallationQuery },
-      responses: {
-        200: {
-          description: 'Installations',
-          content: json(InstallationList),
-        },
-        ...errors,
-      },
+      query: InstallationQuery,
+      ok: [200, 'Installations', InstallationList],
+      errors,
     }),
     async (c) => {
       const q = c.req.valid('query');
       const principal = c.get('principal');
       const owner = organizationOf(principal);
       let records = await ctx.storage.installations.list({
-        ...(q.integration ? { integrationName: q.integration } : {}),
-        ...(q.space ? { spaceId: q.space } : {}),
-        ...(q.site ? { siteId: q.site } : {}),
+        ...given({ integrationName: q.integration, spaceId: q.space, siteId: q.site }),
         ...(owner !== null ? { ownerOrganization: owner } : {}),
       });
       if (principal.kind === 'portal') {
@@ -113,12 +104,11 @@ export function installationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/installations/{id}',
+    route('GET /v1/installations/{id}', {
       summary: "Get an installation (operator, or the installation's own token)",
-      request: { params: IdParam },
-      responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
+      params: IdParam,
+      ok: [200, 'Installation', Installation],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -128,12 +118,12 @@ export function installationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'patch',
-      path: '/v1/installations/{id}',
+    route('PATCH /v1/installations/{id}', {
       summary: `Edit the configuration (JSON merge patch); fires ${HOST_EVENT.installationSetup} (and ${HOST_EVENT.siteInstallationSetup} for a site) and re-validates the status`,
-      request: { params: IdParam, body: { required: true, content: json(PatchInstallationBody) } },
-      responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
+      params: IdParam,
+      body: PatchInstallationBody,
+      ok: [200, 'Installation', Installation],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -163,15 +153,14 @@ export function installationRoutes(ctx: HostContext) {
 
   for (const action of ['pause', 'resume'] as const) {
     app.openapi(
-      createRoute({
-        method: 'post',
-        path: `/v1/installations/{id}/${action}`,
+      route(`POST /v1/installations/{id}/${action}`, {
         summary:
           action === 'pause'
             ? 'Pause: no events or webhooks until resumed'
             : 'Resume: back to active (or pending if the configuration is incomplete)',
-        request: { params: IdParam },
-        responses: { 200: { description: 'Installation', content: json(Installation) }, ...errors },
+        params: IdParam,
+        ok: [200, 'Installation', Installation],
+        errors,
       }),
       async (c) => {
         const updated = await setPaused(ctx, c.req.valid('param').id, action === 'pause');
@@ -186,12 +175,11 @@ export function installationRoutes(ctx: HostContext) {
   }
 
   app.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/v1/installations/{id}',
+    route('DELETE /v1/installations/{id}', {
       summary: 'Uninstall (queued work is cancelled)',
-      request: { params: IdParam },
-      responses: { 204: { description: 'Uninstalled' }, ...errors },
+      params: IdParam,
+      ok: [204, 'Uninstalled'],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -209,24 +197,18 @@ export function installationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/installations/{id}/logs',
+    route('GET /v1/installations/{id}/logs', {
       summary: "Invocations of the installation's integration, newest first, with their log lines",
-      request: { params: IdParam, query: InvocationQuery },
-      responses: {
-        200: { description: 'Invocations', content: json(InvocationList) },
-        ...errors,
-      },
+      params: IdParam,
+      query: InvocationQuery,
+      ok: [200, 'Invocations', InvocationList],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
       await getInstallation(ctx, id);
       const q = c.req.valid('query');
-      const logs = await ctx.storage.invocationLogs.list(id, {
-        ...(q.limit ? { limit: q.limit } : {}),
-        ...(q.since ? { since: q.since } : {}),
-      });
+      const logs = await ctx.storage.invocationLogs.list(id, given({ limit: q.limit, since: q.since }));
       return c.json(
         {
           invocations: logs.map(invocationView),

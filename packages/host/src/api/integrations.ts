@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Manifest } from '@platform/manifest';
 import { organizationOf, type Principal } from '../access/principal.js';
 import { randomToken } from '../auth.js';
@@ -15,7 +15,8 @@ import {
 import type { IntegrationRecord } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
 import { invocationView } from './installations.js';
-import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { errorResponse, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { given, route } from './route.js';
 import {
   InstallLink,
   Integration,
@@ -65,27 +66,21 @@ async function auditPublish(ctx: HostContext, principal: Principal, record: Inte
 }
 
 const errors = { 400: errorResponse('Invalid manifest or request'), ...OPERATOR_ONLY_ERRORS };
+/** The `{name}` of an integration's routes. */
+const NameParam = z.object({ name: z.string() });
+/** The errors of a route that names an integration: also 404. */
+const namedErrors = { 404: errorResponse('Not found'), ...errors };
 
 /** Routes: publish, list, get and unpublish integrations. */
 export function integrationRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/integrations',
+    route('POST /v1/integrations', {
       summary: 'Publish an integration version (manifest + built bundle)',
-      request: {
-        body: {
-          required: true,
-          content: { 'application/json': { schema: PublishIntegrationBody } },
-        },
-      },
-      responses: {
-        201: { description: 'Published', content: { 'application/json': { schema: Integration } } },
-        409: errorResponse('Version exists'),
-        ...errors,
-      },
+      body: PublishIntegrationBody,
+      ok: [201, 'Published', Integration],
+      errors: { 409: errorResponse('Version exists'), ...errors },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -97,17 +92,10 @@ export function integrationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/integrations',
+    route('GET /v1/integrations', {
       summary: 'List published integrations (latest version of each)',
-      responses: {
-        200: {
-          description: 'Integrations',
-          content: { 'application/json': { schema: IntegrationList } },
-        },
-        ...errors,
-      },
+      ok: [200, 'Integrations', IntegrationList],
+      errors,
     }),
     async (c) => {
       const owner = organizationOf(c.get('principal'));
@@ -119,16 +107,11 @@ export function integrationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/integrations/{name}',
+    route('GET /v1/integrations/{name}', {
       summary: 'Get the latest version of an integration',
-      request: { params: z.object({ name: z.string() }) },
-      responses: {
-        200: { description: 'Integration', content: { 'application/json': { schema: Integration } } },
-        404: errorResponse('Not found'),
-        ...errors,
-      },
+      params: NameParam,
+      ok: [200, 'Integration', Integration],
+      errors: namedErrors,
     }),
     async (c) => {
       const record = await ctx.storage.integrations.getLatest(c.req.valid('param').name);
@@ -138,17 +121,11 @@ export function integrationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/v1/integrations/{name}',
+    route('DELETE /v1/integrations/{name}', {
       summary: 'Unpublish an integration: every version (refused while it is installed)',
-      request: { params: z.object({ name: z.string() }) },
-      responses: {
-        204: { description: 'Unpublished' },
-        404: errorResponse('Not found'),
-        409: errorResponse('Still installed, or built in'),
-        ...errors,
-      },
+      params: NameParam,
+      ok: [204, 'Unpublished'],
+      errors: { 409: errorResponse('Still installed, or built in'), ...namedErrors },
     }),
     async (c) => {
       const { name } = c.req.valid('param');
@@ -176,20 +153,13 @@ export function integrationRoutes(ctx: HostContext) {
     },
   );
 
-  const NameParam = z.object({ name: z.string() });
-  const linkResponses = {
-    200: { description: 'Install link', content: json(InstallLink) },
-    404: errorResponse('Not found'),
-    ...errors,
-  };
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/integrations/{name}/install-link',
+    route('GET /v1/integrations/{name}/install-link', {
       summary:
         'The install link token of an integration: another organization installs an `unlisted` integration only with it (`installLink` of POST /v1/installations)',
-      request: { params: NameParam },
-      responses: linkResponses,
+      params: NameParam,
+      ok: [200, 'Install link', InstallLink],
+      errors: namedErrors,
     }),
     async (c) => {
       const { name } = c.req.valid('param');
@@ -197,13 +167,12 @@ export function integrationRoutes(ctx: HostContext) {
     },
   );
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/integrations/{name}/install-link/rotate',
+    route('POST /v1/integrations/{name}/install-link/rotate', {
       summary:
         'Replace the install link token: the old one stops working at once (installations made with it stay)',
-      request: { params: NameParam },
-      responses: linkResponses,
+      params: NameParam,
+      ok: [200, 'Install link', InstallLink],
+      errors: namedErrors,
     }),
     async (c) => {
       const { name } = c.req.valid('param');
@@ -220,26 +189,22 @@ export function integrationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/integrations/{name}/runs',
+    route('GET /v1/integrations/{name}/runs', {
       summary:
         "The integration's invocations across every installation, newest first, with their log lines: its author's view (no installation's configuration or secrets)",
-      request: { params: NameParam, query: InvocationQuery },
-      responses: {
-        200: { description: 'Runs', content: json(RunList) },
-        404: errorResponse('Not found'),
-        ...errors,
-      },
+      params: NameParam,
+      query: InvocationQuery,
+      ok: [200, 'Runs', RunList],
+      errors: namedErrors,
     }),
     async (c) => {
       const { name } = c.req.valid('param');
       await installLinkOwner(ctx, name);
       const q = c.req.valid('query');
-      const logs = await ctx.storage.invocationLogs.listByIntegration(name, {
-        ...(q.limit ? { limit: q.limit } : {}),
-        ...(q.since ? { since: q.since } : {}),
-      });
+      const logs = await ctx.storage.invocationLogs.listByIntegration(
+        name,
+        given({ limit: q.limit, since: q.since }),
+      );
       return c.json(
         {
           runs: logs.map((l) => ({ ...invocationView(l), installationId: l.installationId })),
@@ -250,11 +215,10 @@ export function integrationRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/marketplace',
+    route('GET /v1/marketplace', {
       summary: 'The public integrations any organization may install',
-      responses: { 200: { description: 'Marketplace', content: json(Marketplace) }, ...errors },
+      ok: [200, 'Marketplace', Marketplace],
+      errors,
     }),
     async (c) => {
       const list = (await ctx.storage.integrations.list()).filter(

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { TokenResolver } from '../access/resolve.js';
 import { notFound } from '../errors.js';
 import type { HostContext } from '../services/context.js';
@@ -12,7 +12,8 @@ import {
 } from '../services/organizations.js';
 import type { OrganizationRecord } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
-import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
+import { errorResponse, TOKEN_ERRORS } from './responses.js';
+import { route } from './route.js';
 import {
   CreatedToken,
   CreateOrganizationBody,
@@ -40,11 +41,10 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
   const app = createGuardedRouter(ctx);
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/whoami',
+    route('GET /v1/whoami', {
       summary: 'Who this token is: its principal, organization, scopes and expiry',
-      responses: { 200: { description: 'Principal', content: json(WhoAmI) }, ...errors },
+      ok: [200, 'Principal', WhoAmI],
+      errors,
     }),
     async (c) => {
       const principal = c.get('principal');
@@ -88,17 +88,12 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/organizations',
+    route('POST /v1/organizations', {
       summary:
         'Create an organization (the platform also creates them by naming them: the directory, or a manifest the operator publishes)',
-      request: { body: { required: true, content: json(CreateOrganizationBody) } },
-      responses: {
-        201: { description: 'Created', content: json(Organization) },
-        409: errorResponse('The id is taken'),
-        ...errors,
-      },
+      body: CreateOrganizationBody,
+      ok: [201, 'Created', Organization],
+      errors: { 409: errorResponse('The id is taken'), ...errors },
     }),
     async (c) => {
       const created = await createOrganization(ctx, c.get('principal'), c.req.valid('json'));
@@ -107,11 +102,10 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/organizations',
+    route('GET /v1/organizations', {
       summary: 'Organizations (an organization token: only its own)',
-      responses: { 200: { description: 'Organizations', content: json(OrganizationList) }, ...errors },
+      ok: [200, 'Organizations', OrganizationList],
+      errors,
     }),
     async (c) => {
       const principal = c.get('principal');
@@ -129,23 +123,21 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
   };
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/organizations/{organization}',
+    route('GET /v1/organizations/{organization}', {
       summary: 'One organization',
-      request: { params: OrgParam },
-      responses: { 200: { description: 'Organization', content: json(Organization) }, ...errors },
+      params: OrgParam,
+      ok: [200, 'Organization', Organization],
+      errors,
     }),
     async (c) => c.json(organizationView(await requireOrganization(c.req.valid('param').organization)), 200),
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/organizations/{organization}/resources',
+    route('GET /v1/organizations/{organization}/resources', {
       summary: 'The spaces and sites the directory says the organization owns',
-      request: { params: OrgParam },
-      responses: { 200: { description: 'Resources', content: json(OrganizationResources) }, ...errors },
+      params: OrgParam,
+      ok: [200, 'Resources', OrganizationResources],
+      errors,
     }),
     async (c) => {
       const { organization } = c.req.valid('param');
@@ -163,13 +155,13 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/organizations/{organization}/tokens',
+    route('POST /v1/organizations/{organization}/tokens', {
       summary:
         'Create an organization token: answered once, stored hashed. An organization token grants only scopes it holds.',
-      request: { params: OrgParam, body: { required: true, content: json(CreateTokenBody) } },
-      responses: { 201: { description: 'Created', content: json(CreatedToken) }, ...errors },
+      params: OrgParam,
+      body: CreateTokenBody,
+      ok: [201, 'Created', CreatedToken],
+      errors,
     }),
     async (c) => {
       const { organization } = c.req.valid('param');
@@ -178,12 +170,11 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/organizations/{organization}/tokens',
+    route('GET /v1/organizations/{organization}/tokens', {
       summary: "The organization's tokens (never the tokens themselves), revoked and expired ones included",
-      request: { params: OrgParam },
-      responses: { 200: { description: 'Tokens', content: json(OrganizationTokenList) }, ...errors },
+      params: OrgParam,
+      ok: [200, 'Tokens', OrganizationTokenList],
+      errors,
     }),
     async (c) => {
       const { organization } = c.req.valid('param');
@@ -194,12 +185,11 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
   );
 
   app.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/v1/organizations/{organization}/tokens/{tokenId}',
+    route('DELETE /v1/organizations/{organization}/tokens/{tokenId}', {
       summary: 'Revoke a token (at once on this host; within 5 s on other hosts of the same database)',
-      request: { params: z.object({ organization: z.string(), tokenId: z.string() }) },
-      responses: { 204: { description: 'Revoked' }, ...errors },
+      params: z.object({ organization: z.string(), tokenId: z.string() }),
+      ok: [204, 'Revoked'],
+      errors,
     }),
     async (c) => {
       const { organization, tokenId } = c.req.valid('param');
@@ -212,13 +202,13 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
     const param = kind === 'space' ? 'spaceId' : 'siteId';
     const Params = z.object({ [param]: z.string().min(1) }) as z.ZodObject<Record<string, z.ZodString>>;
     app.openapi(
-      createRoute({
-        method: 'put',
-        path: `/v1/${kind}s/{${param}}/owner`,
+      route(`PUT /v1/${kind}s/{${param}}/owner`, {
         summary: `Record which organization owns a ${kind} (the platform keeps this directory up to date)`,
         description: `The organization is created when new. Installations of the ${kind} made without a known owner are given to it. From then on the ${kind}'s events reach only installations its owner (or the operator) made there.`,
-        request: { params: Params, body: { required: true, content: json(SetOwnerBody) } },
-        responses: { 200: { description: 'Recorded', content: json(OwnerSet) }, ...errors },
+        params: Params,
+        body: SetOwnerBody,
+        ok: [200, 'Recorded', OwnerSet],
+        errors,
       }),
       async (c) => {
         const id = String(c.req.valid('param')[param]);
@@ -227,12 +217,11 @@ export function organizationRoutes(ctx: HostContext, options: { resolver: TokenR
       },
     );
     app.openapi(
-      createRoute({
-        method: 'delete',
-        path: `/v1/${kind}s/{${param}}/owner`,
+      route(`DELETE /v1/${kind}s/{${param}}/owner`, {
         summary: `Forget the owner of a ${kind}: only the operator's installations receive its events then`,
-        request: { params: Params },
-        responses: { 204: { description: 'Forgotten' }, ...errors },
+        params: Params,
+        ok: [204, 'Forgotten'],
+        errors,
       }),
       async (c) => {
         await removeResourceOwner(ctx, c.get('principal'), kind, String(c.req.valid('param')[param]));

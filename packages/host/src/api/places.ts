@@ -1,9 +1,12 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { getSite, getSpace } from '../self-api/index.js';
 import type { HostContext } from '../services/context.js';
+import type { HostEnv } from './app-types.js';
 import { accessFirst, createGuardedRouter } from './authorize.js';
 import { SpaceParam } from './documents.js';
-import { json, TOKEN_ERRORS } from './responses.js';
+import { TOKEN_ERRORS } from './responses.js';
+import { route } from './route.js';
 import { SiteInfo, SpaceInfo } from './schemas.js';
 
 const SiteParam = z.object({ siteId: z.string().min(1).max(256).openapi({ example: 'site_1' }) });
@@ -16,30 +19,29 @@ const SiteParam = z.object({ siteId: z.string().min(1).max(256).openapi({ exampl
  */
 export function placeRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
-  // Access is checked before the validators, like the document routes.
-  const space = accessFirst((c) => getSpace(ctx, c.get('principal'), c.req.param('spaceId') ?? ''));
-  const site = accessFirst((c) => getSite(ctx, c.get('principal'), c.req.param('siteId') ?? ''));
+  // Each place is read once before the validators (the access check: a caller without access learns
+  // nothing of them, like the document routes), then again for the answer.
+  const space = (c: Context<HostEnv>) => getSpace(ctx, c.get('principal'), c.req.param('spaceId') ?? '');
+  const site = (c: Context<HostEnv>) => getSite(ctx, c.get('principal'), c.req.param('siteId') ?? '');
   app.openapi(
-    createRoute({
-      middleware: [space],
-      method: 'get',
-      path: '/v1/spaces/{spaceId}',
+    route('GET /v1/spaces/{spaceId}', {
+      middleware: [accessFirst(space)],
       summary: 'Get a space: its owner and document revision (operator, or an installation in the space)',
-      request: { params: SpaceParam },
-      responses: { 200: { description: 'The space', content: json(SpaceInfo) }, ...TOKEN_ERRORS },
+      params: SpaceParam,
+      ok: [200, 'The space', SpaceInfo],
+      errors: TOKEN_ERRORS,
     }),
-    async (c) => c.json(await getSpace(ctx, c.get('principal'), c.req.valid('param').spaceId), 200),
+    async (c) => c.json(await space(c), 200),
   );
   app.openapi(
-    createRoute({
-      middleware: [site],
-      method: 'get',
-      path: '/v1/sites/{siteId}',
+    route('GET /v1/sites/{siteId}', {
+      middleware: [accessFirst(site)],
       summary: 'Get a site: its owner (operator, or an installation in the site)',
-      request: { params: SiteParam },
-      responses: { 200: { description: 'The site', content: json(SiteInfo) }, ...TOKEN_ERRORS },
+      params: SiteParam,
+      ok: [200, 'The site', SiteInfo],
+      errors: TOKEN_ERRORS,
     }),
-    async (c) => c.json(await getSite(ctx, c.get('principal'), c.req.valid('param').siteId), 200),
+    async (c) => c.json(await site(c), 200),
   );
   return app;
 }

@@ -1,11 +1,12 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { TokenResolver } from '../access/resolve.js';
 import { badRequest } from '../errors.js';
 import { auditView } from '../services/audit.js';
 import type { HostContext } from '../services/context.js';
 import { createPortalSession, revokePortalSession } from '../services/portal.js';
 import { createGuardedRouter } from './authorize.js';
-import { errorResponse, json, TOKEN_ERRORS } from './responses.js';
+import { errorResponse, TOKEN_ERRORS } from './responses.js';
+import { given, route } from './route.js';
 import { AuditList, AuditQuery, CreatePortalSessionBody, PortalSession } from './schemas.js';
 
 const errors = { ...TOKEN_ERRORS, 404: errorResponse('Not found') };
@@ -15,24 +16,22 @@ export function portalAndAuditRoutes(ctx: HostContext, options: { resolver: Toke
   const app = createGuardedRouter(ctx);
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/portal/sessions',
+    route('POST /v1/portal/sessions', {
       summary:
         'Open a subscriber portal session for one webhook installation or all of an organization: a link valid for minutes (default 15), revocable',
-      request: { body: { required: true, content: json(CreatePortalSessionBody) } },
-      responses: { 201: { description: 'Opened', content: json(PortalSession) }, ...errors },
+      body: CreatePortalSessionBody,
+      ok: [201, 'Opened', PortalSession],
+      errors,
     }),
     async (c) => c.json(await createPortalSession(ctx, c.get('principal'), c.req.valid('json')), 201),
   );
 
   app.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/v1/portal/sessions/{sessionId}',
+    route('DELETE /v1/portal/sessions/{sessionId}', {
       summary: 'Revoke a portal session',
-      request: { params: z.object({ sessionId: z.string() }) },
-      responses: { 204: { description: 'Revoked' }, ...errors },
+      params: z.object({ sessionId: z.string() }),
+      ok: [204, 'Revoked'],
+      errors,
     }),
     async (c) => {
       await revokePortalSession(ctx, options.resolver, c.get('principal'), c.req.valid('param').sessionId);
@@ -41,13 +40,12 @@ export function portalAndAuditRoutes(ctx: HostContext, options: { resolver: Toke
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/audit',
+    route('GET /v1/audit', {
       summary:
         'The audit log, newest first: who did what to which resource (an organization: what concerns it)',
-      request: { query: AuditQuery },
-      responses: { 200: { description: 'Entries', content: json(AuditList) }, ...errors },
+      query: AuditQuery,
+      ok: [200, 'Entries', AuditList],
+      errors,
     }),
     async (c) => {
       const q = c.req.valid('query');
@@ -64,10 +62,7 @@ export function portalAndAuditRoutes(ctx: HostContext, options: { resolver: Toke
       const organizationId = principal.kind === 'organization' ? principal.organizationId : q.organization;
       const limit = q.limit ?? 100;
       const entries = await ctx.storage.audit.list({
-        ...(organizationId ? { organizationId } : {}),
-        ...(q.action ? { action: q.action } : {}),
-        ...(q.resource ? { resourceId: q.resource } : {}),
-        ...(q.cursor ? { before: q.cursor } : {}),
+        ...given({ organizationId, action: q.action, resourceId: q.resource, before: q.cursor }),
         limit: limit + 1,
       });
       const page = entries.slice(0, limit);

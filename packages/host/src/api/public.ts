@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { HOST_EVENT } from '@platform/events';
 import type { Context } from 'hono';
 import { HttpError, notFound } from '../errors.js';
@@ -13,6 +13,7 @@ import { createGuardedRouter } from './authorize.js';
 import { contentPolicyOf } from './content-policy.js';
 import { isolateIntegrationResponse } from './isolation.js';
 import { errorResponse } from './responses.js';
+import { route } from './route.js';
 import { RenderBody, Rendered } from './schemas.js';
 
 /** The 413 of a request body over `PLATFORM_INVOCATION_MAX_REQUEST_BYTES`, naming whom it was for. */
@@ -124,19 +125,12 @@ export function publicRoutes(ctx: HostContext, executors: ExecutorSelector) {
   app.route('/', publicEndpointRoutes(ctx, executors, 'api'));
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/installations/{id}/render',
+    route('POST /v1/installations/{id}/render', {
       summary: `Render a component of an installation, optionally dispatching an action first (${HOST_EVENT.uiRender})`,
-      request: {
-        params: z.object({ id: z.string() }),
-        body: { required: true, content: { 'application/json': { schema: RenderBody } } },
-      },
-      responses: {
-        200: {
-          description: 'Rendered element and new state',
-          content: { 'application/json': { schema: Rendered } },
-        },
+      params: z.object({ id: z.string() }),
+      body: RenderBody,
+      ok: [200, 'Rendered element and new state', Rendered],
+      errors: {
         404: errorResponse('Unknown installation or component'),
         502: errorResponse('The integration failed'),
       },

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Manifest } from '@platform/manifest';
 import type { ExecutorSelector } from '../invocation/invoker.js';
 import type { HostContext } from '../services/context.js';
@@ -13,6 +13,7 @@ import { createGuardedRouter } from './authorize.js';
 
 import { contentOrigins, manifestSources } from './content-policy.js';
 import { errorResponse, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { route } from './route.js';
 import { PublishedScriptList } from './schemas.js';
 
 /** The path of a site's script of one integration (anonymous, like public endpoints). */
@@ -62,20 +63,12 @@ export function publishedScriptRoutes(ctx: HostContext, executors: ExecutorSelec
 export function publishedScriptListRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/sites/{siteId}/published-scripts',
+    route('GET /v1/sites/{siteId}/published-scripts', {
       summary:
         "The scripts a site's pages include (the integrations' published-script hooks), with the CSP sources they need",
-      request: { params: z.object({ siteId: z.string() }) },
-      responses: {
-        200: {
-          description: 'Scripts, oldest installation first',
-          content: { 'application/json': { schema: PublishedScriptList } },
-        },
-        ...OPERATOR_ONLY_ERRORS,
-        400: errorResponse('Invalid request'),
-      },
+      params: z.object({ siteId: z.string() }),
+      ok: [200, 'Scripts, oldest installation first', PublishedScriptList],
+      errors: { ...OPERATOR_ONLY_ERRORS, 400: errorResponse('Invalid request') },
     }),
     async (c) => {
       const { siteId } = c.req.valid('param');

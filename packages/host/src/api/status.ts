@@ -1,10 +1,10 @@
-import { createRoute } from '@hono/zod-openapi';
 import type { HostContext } from '../services/context.js';
 import { deliveryStats } from '../services/stats.js';
 import { hostStatus } from '../services/status.js';
 import { createGuardedRouter } from './authorize.js';
 
-import { errorResponse, json, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { errorResponse, OPERATOR_ONLY_ERRORS } from './responses.js';
+import { route } from './route.js';
 import { DeliveryStats, HostStatus, StatsQuery } from './schemas.js';
 
 /**
@@ -15,27 +15,21 @@ import { DeliveryStats, HostStatus, StatsQuery } from './schemas.js';
 export function statusRoutes(ctx: HostContext, info: { version: string; startedAt: Date }) {
   const app = createGuardedRouter(ctx);
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/status',
+    route('GET /v1/status', {
       summary: 'The host at a glance: queues, lag, slow webhook endpoints',
-      responses: {
-        200: { description: 'Status', content: json(HostStatus) },
-        ...OPERATOR_ONLY_ERRORS,
-      },
+      ok: [200, 'Status', HostStatus],
+      errors: OPERATOR_ONLY_ERRORS,
     }),
     async (c) => c.json(await hostStatus(ctx, info), 200),
   );
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/stats/deliveries',
+    route('GET /v1/stats/deliveries', {
       summary: 'Delivery figures over the last hour, day or week: host-wide, or of one installation',
       description:
         'Buckets of attempts (succeeded, retried, failed), attempt duration and accepted → first attempt percentiles, and the backlog, rolled up each minute from the attempts (docs/operations.md "Charts").',
-      request: { query: StatsQuery },
-      responses: {
-        200: { description: 'The series', content: json(DeliveryStats) },
+      query: StatsQuery,
+      ok: [200, 'The series', DeliveryStats],
+      errors: {
         400: errorResponse('Invalid request'),
         401: errorResponse('Missing or wrong token'),
         403: errorResponse('Not allowed'),

@@ -1,27 +1,24 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { badRequest, notFound } from '../errors.js';
 import type { HostContext } from '../services/context.js';
 import { queueTask } from '../services/tasks.js';
 import { createGuardedRouter } from './authorize.js';
-import { errorResponse, json } from './responses.js';
+import { errorResponse } from './responses.js';
+import { route } from './route.js';
 import { QueuedTask, QueueTaskBody } from './schemas.js';
 
 /** Routes: queue an integration task. */
 export function taskRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/integrations/{name}/tasks',
+    route('POST /v1/integrations/{name}/tasks', {
       summary: 'Queue a task the integration runs later, as an `integration_task` event (docs/tasks.md)',
       description:
         'The task is stored in the durable queue before the answer: it survives a restart or a crash of the host, and is retried like any invocation when its handler fails.',
-      request: {
-        params: z.object({ name: z.string() }),
-        body: { required: true, content: json(QueueTaskBody) },
-      },
-      responses: {
-        201: { description: 'Queued', content: json(QueuedTask) },
+      params: z.object({ name: z.string() }),
+      body: QueueTaskBody,
+      ok: [201, 'Queued', QueuedTask],
+      errors: {
         400: errorResponse('Invalid request'),
         401: errorResponse('Missing or wrong token'),
         403: errorResponse('Token not allowed here'),

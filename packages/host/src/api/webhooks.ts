@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { standardSecret } from '@platform/webhooks';
 import { auditInstallation } from '../services/audit.js';
 import type { HostContext } from '../services/context.js';
@@ -16,7 +16,8 @@ import {
 import type { JobWithAttempts } from '../storage/index.js';
 import { createGuardedRouter } from './authorize.js';
 
-import { errorResponse, json } from './responses.js';
+import { errorResponse } from './responses.js';
+import { given, route } from './route.js';
 import {
   Delivery,
   DeliveryList,
@@ -89,19 +90,12 @@ export function webhookRoutes(ctx: HostContext) {
   const app = createGuardedRouter(ctx);
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/installations/{id}/webhook-secret',
+    route('GET /v1/installations/{id}/webhook-secret', {
       summary:
         "The signing secret of a webhook installation (and the previous one during a rotation); operator or the installation's own token",
-      request: { params: IdParam },
-      responses: {
-        200: {
-          description: 'Secret',
-          content: json(WebhookSecret),
-        },
-        ...errors,
-      },
+      params: IdParam,
+      ok: [200, 'Secret', WebhookSecret],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -120,19 +114,12 @@ export function webhookRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/installations/{id}/webhook-secret/rotate',
+    route('POST /v1/installations/{id}/webhook-secret/rotate', {
       summary:
         'Rotate the signing secret; the previous one stays valid for 24 hours (two v1= entries meanwhile)',
-      request: { params: IdParam },
-      responses: {
-        200: {
-          description: 'New secret',
-          content: json(RotatedWebhookSecret),
-        },
-        ...errors,
-      },
+      params: IdParam,
+      ok: [200, 'New secret', RotatedWebhookSecret],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -145,16 +132,12 @@ export function webhookRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/installations/{id}/webhook-public-key',
+    route('GET /v1/installations/{id}/webhook-public-key', {
       summary:
         "The installation's ed25519 public key (whpk_…), which verifies its webhook-signature v1a entries; made when signature_scheme becomes ed25519",
-      request: { params: IdParam },
-      responses: {
-        200: { description: 'Public key', content: json(WebhookPublicKey) },
-        ...errors,
-      },
+      params: IdParam,
+      ok: [200, 'Public key', WebhookPublicKey],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -163,16 +146,12 @@ export function webhookRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/installations/{id}/webhook-public-key/rotate',
+    route('POST /v1/installations/{id}/webhook-public-key/rotate', {
       summary:
         'Rotate the ed25519 key pair; the previous one keeps signing (a second v1a entry) for 24 hours while receivers take the new public key',
-      request: { params: IdParam },
-      responses: {
-        200: { description: 'New public key, and the previous one', content: json(WebhookPublicKey) },
-        ...errors,
-      },
+      params: IdParam,
+      ok: [200, 'New public key, and the previous one', WebhookPublicKey],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -186,25 +165,20 @@ export function webhookRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/installations/{id}/deliveries',
+    route('GET /v1/installations/{id}/deliveries', {
       summary: 'Deliveries of a webhook installation, newest first, each with its attempts',
-      request: { params: IdParam, query: DeliveryQuery },
-      responses: {
-        200: { description: 'Deliveries', content: json(DeliveryList) },
-        ...errors,
-      },
+      params: IdParam,
+      query: DeliveryQuery,
+      ok: [200, 'Deliveries', DeliveryList],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
       const q = c.req.valid('query');
       const page = await listDeliveries(ctx, id, {
-        ...(q.state ? { state: q.state } : {}),
+        ...given({ state: q.state, limit: q.limit, cursor: q.cursor }),
         since: q.since,
         until: q.until,
-        ...(q.limit ? { limit: q.limit } : {}),
-        ...(q.cursor ? { cursor: q.cursor } : {}),
       });
       return c.json(
         {
@@ -218,20 +192,13 @@ export function webhookRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/installations/{id}/endpoint/enable',
+    route('POST /v1/installations/{id}/endpoint/enable', {
       summary:
         'Enable a disabled webhook endpoint again; the deliveries kept meanwhile are delivered (default) or cancelled',
-      request: {
-        params: IdParam,
-        body: { content: json(EnableEndpointBody), required: false },
-      },
-      responses: {
-        200: { description: 'Enabled', content: json(EndpointEnabled) },
-        409: errorResponse('The endpoint is not disabled'),
-        ...errors,
-      },
+      params: IdParam,
+      optionalBody: EnableEndpointBody,
+      ok: [200, 'Enabled', EndpointEnabled],
+      errors: { 409: errorResponse('The endpoint is not disabled'), ...errors },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -249,12 +216,11 @@ export function webhookRoutes(ctx: HostContext) {
   const DeliveryParams = z.object({ id: z.string(), deliveryId: z.string() });
 
   app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/installations/{id}/deliveries/{deliveryId}',
+    route('GET /v1/installations/{id}/deliveries/{deliveryId}', {
       summary: 'One delivery with all its attempts',
-      request: { params: DeliveryParams },
-      responses: { 200: { description: 'Delivery', content: json(Delivery) }, ...errors },
+      params: DeliveryParams,
+      ok: [200, 'Delivery', Delivery],
+      errors,
     }),
     async (c) => {
       const { id, deliveryId } = c.req.valid('param');
@@ -263,16 +229,11 @@ export function webhookRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/installations/{id}/deliveries/{deliveryId}/redeliver',
+    route('POST /v1/installations/{id}/deliveries/{deliveryId}/redeliver', {
       summary: 'Redeliver a finished delivery as a new attempt series (same event id)',
-      request: { params: DeliveryParams },
-      responses: {
-        202: { description: 'Queued', content: json(Delivery) },
-        409: errorResponse('Still in progress'),
-        ...errors,
-      },
+      params: DeliveryParams,
+      ok: [202, 'Queued', Delivery],
+      errors: { 409: errorResponse('Still in progress'), ...errors },
     }),
     async (c) => {
       const { id, deliveryId } = c.req.valid('param');
@@ -286,21 +247,18 @@ export function webhookRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/installations/{id}/deliveries/redeliver',
+    route('POST /v1/installations/{id}/deliveries/redeliver', {
       summary: 'Redeliver every failed or exhausted delivery created in a time range',
-      request: { params: IdParam, body: { required: true, content: json(RedeliverRangeBody) } },
-      responses: {
-        202: { description: 'Queued', content: json(Redelivered) },
-        ...errors,
-      },
+      params: IdParam,
+      body: RedeliverRangeBody,
+      ok: [202, 'Queued', Redelivered],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const count = await redeliverRange(ctx, id, {
-        ...(body.states ? { states: body.states } : {}),
+        ...given({ states: body.states }),
         since: body.since,
         until: body.until,
       });
@@ -315,13 +273,13 @@ export function webhookRoutes(ctx: HostContext) {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/installations/{id}/test',
+    route('POST /v1/installations/{id}/test', {
       summary:
         'Send a test delivery: a sample event marked `"test": true`, delivered and logged like any other',
-      request: { params: IdParam, body: { required: false, content: json(TestEventBody) } },
-      responses: { 202: { description: 'Queued', content: json(Delivery) }, ...errors },
+      params: IdParam,
+      optionalBody: TestEventBody,
+      ok: [202, 'Queued', Delivery],
+      errors,
     }),
     async (c) => {
       const { id } = c.req.valid('param');

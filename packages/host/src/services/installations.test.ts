@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpError } from '../errors.js';
-import type { Storage } from '../storage/index.js';
 import { install } from './installations.js';
-import { openTempStorage, removeTempStorage, testContext } from './test-support.js';
+import { testContext, useTempStorage } from './test-support.js';
 
-let dir: string;
-let storage: Storage;
-beforeAll(async () => {
-  ({ dir, storage } = await openTempStorage('install-'));
-});
-afterAll(() => removeTempStorage(dir, storage));
+const temp = useTempStorage('install-');
 
 describe('install: a wrong value is refused, an incomplete configuration waits', () => {
   it('answers 400 invalid_configuration for a webhook URL it may not call, and creates nothing', async () => {
-    const ctx = await testContext(dir, storage);
+    const ctx = await testContext(temp.dir, temp.storage);
     const error = await install(ctx, {
       integration: 'webhook',
       space: 'sp-bad',
@@ -23,11 +17,11 @@ describe('install: a wrong value is refused, an incomplete configuration waits',
     expect(error).toMatchObject({ status: 400, code: 'invalid_configuration' });
     expect((error as HttpError).message).toMatch(/^configuration\.url: /);
     expect((error as HttpError).details).toMatchObject({ configurationErrors: [{ key: 'url' }] });
-    expect(await storage.installations.list({ spaceId: 'sp-bad' })).toEqual([]);
+    expect(await temp.storage.installations.list({ spaceId: 'sp-bad' })).toEqual([]);
   });
 
   it('installs pending what is only incomplete: nothing given, or no event ticked yet', async () => {
-    const ctx = await testContext(dir, storage);
+    const ctx = await testContext(temp.dir, temp.storage);
     const empty = await install(ctx, { integration: 'webhook', space: 'sp-empty', configuration: {} });
     expect(empty.status).toBe('pending');
     const unticked = await install(ctx, {

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpError } from '../errors.js';
-import type { Storage } from '../storage/index.js';
 import { createPortalSession } from './portal.js';
-import { installSpaceWebhook, openTempStorage, removeTempStorage, testContext } from './test-support.js';
+import { installSpaceWebhook, testContext, useTempStorage } from './test-support.js';
 
-let dir: string;
-let storage: Storage;
-beforeAll(async () => {
-  ({ dir, storage } = await openTempStorage('portal-'));
-});
-afterAll(() => removeTempStorage(dir, storage));
+const temp = useTempStorage('portal-');
 
 describe('createPortalSession', () => {
   it('hands out a link on the content origin, with the token and the API in its fragment', async () => {
-    const ctx = { ...(await testContext(dir, storage)), contentBaseUrl: () => 'http://127.0.0.1:2' };
-    const installation = await installSpaceWebhook(storage, 'sp1');
+    const ctx = {
+      ...(await testContext(temp.dir, temp.storage)),
+      contentBaseUrl: () => 'http://127.0.0.1:2',
+    };
+    const installation = await installSpaceWebhook(temp.storage, 'sp1');
     const session = await createPortalSession(ctx, { kind: 'operator' }, { installation: installation.id });
     const url = new URL(session.url);
     expect(url.origin).toBe('http://127.0.0.1:2');
@@ -26,8 +23,8 @@ describe('createPortalSession', () => {
   });
 
   it('refuses (409 portal_unavailable) when the content origin is the API origin: no link that cannot work', async () => {
-    const ctx = await testContext(dir, storage); // no content origin of its own
-    const installation = await installSpaceWebhook(storage, 'sp2', 'https://example.com/other');
+    const ctx = await testContext(temp.dir, temp.storage); // no content origin of its own
+    const installation = await installSpaceWebhook(temp.storage, 'sp2', 'https://example.com/other');
     const error = await createPortalSession(
       ctx,
       { kind: 'operator' },

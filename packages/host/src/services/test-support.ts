@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { installationTokens } from '../auth.js';
 import { loadConfig } from '../config.js';
 import { noDelivery } from '../delivery/host/port.js';
@@ -36,6 +37,22 @@ export async function openTempStorage(prefix: string): Promise<{ dir: string; st
 export async function removeTempStorage(dir: string, storage: Storage): Promise<void> {
   await storage.close();
   await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * A temporary storage shared by a test file's tests: opened before them, closed and removed after them.
+ *
+ * @example
+ * const temp = useTempStorage('portal-');
+ * it('…', async () => { const ctx = await testContext(temp.dir, temp.storage); });
+ */
+export function useTempStorage(prefix: string): { readonly dir: string; readonly storage: Storage } {
+  const temp: { dir: string; storage: Storage } = { dir: '', storage: undefined as unknown as Storage };
+  beforeAll(async () => {
+    Object.assign(temp, await openTempStorage(prefix));
+  });
+  afterAll(() => removeTempStorage(temp.dir, temp.storage));
+  return temp;
 }
 
 /**
