@@ -213,6 +213,34 @@ const fmt = (value, digits = 1) =>
 
 export { fmt };
 
+/**
+ * The cells of one row of a load table: each of `fields` of a phase's `load` (seconds, cores busy,
+ * event-loop use) with two decimals.
+ *
+ * @example
+ * loadCells(r.burst.load, ['seconds', 'machineBusyCores']); // ['12.31', '3.07']
+ */
+export function loadCells(load, fields) {
+  return fields.map((field) => fmt(load[field], 2));
+}
+
+/**
+ * The cores busy on the machine outside the processes named by `fields` of `load` (never below 0),
+ * with two decimals: the "others (≈)" column of a load table.
+ *
+ * @example
+ * othersCell(load, ['benchProcessCores', 'receiverProcessCores']); // '0.42'
+ */
+export function othersCell(load, fields) {
+  return fmt(
+    Math.max(
+      0,
+      fields.reduce((rest, field) => rest - load[field], load.machineBusyCores),
+    ),
+    2,
+  );
+}
+
 /** A plain aligned text table. */
 export function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
