@@ -11,16 +11,35 @@ export const now = () => performance.timeOrigin + performance.now();
 /** The operator token every benchmark host is started with. */
 export const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
 
+/**
+ * One call to a host's API with `token`, `body` (when given) sent as JSON: `{ ok, status, body }`,
+ * the answer's body parsed as JSON when it is JSON (its text otherwise, `null` when empty).
+ *
+ * @example
+ * const { status, body } = await callHost(url, token, 'POST', '/v1/installations', { integration: 'x' });
+ */
+export async function callHost(hostUrl, token, method, path, body) {
+  const init = { method, headers: { authorization: `Bearer ${token}` } };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(`${hostUrl}${path}`, init);
+  const text = await response.text();
+  let parsed = text || null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: the text
+  }
+  return { ok: response.ok, status: response.status, body: parsed };
+}
+
 /** A JSON call to a benchmark host's API as the operator; throws with the answer on a non-2xx status. */
 export async function hostApi(hostUrl, method, path, body) {
-  const res = await fetch(`${hostUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  const answer = await callHost(hostUrl, ADMIN_TOKEN, method, path, body);
+  if (!answer.ok) throw new Error(`${method} ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
 }
 
 /**
