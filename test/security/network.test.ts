@@ -33,8 +33,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.close();
-  trap?.close();
-  allowed?.close();
+  for (const server of [trap, allowed]) server?.close();
 });
 
 /** Host forms of loopback, private, link-local, CGNAT and metadata addresses. */
