@@ -15,7 +15,7 @@ export const WEBHOOK_TYPES_PATH = 'packages/webhooks/src/webhook-events.generate
  * const source = await webhookTypesSource(webhookEventsJsonSchema());
  */
 export function webhookTypesSource(schema) {
-  return compile({ ...schema, title: 'WebhookEvent' }, 'WebhookEvent', {
+  return compile({ ...withSharedFields(schema), title: 'WebhookEvent' }, 'WebhookEvent', {
     additionalProperties: false,
     strictIndexSignatures: false,
     bannerComment:
@@ -23,4 +23,42 @@ export function webhookTypesSource(schema) {
     format: true,
     style: { singleQuote: true, printWidth: 110 },
   });
+}
+
+/**
+ * `schema` with each object field that several events carry alike (the same name, the same schema:
+ * `visitor`) written once, under `$defs` by its name capitalised, and referred to from each event:
+ * the types then declare it once (`visitor: Visitor`) instead of once per event.
+ *
+ * @example
+ * withSharedFields(webhookEventsJsonSchema()).$defs; // { Visitor: { type: 'object', ... } }
+ */
+export function withSharedFields(schema) {
+  const seen = new Map();
+  for (const branch of schema.oneOf) {
+    for (const [name, field] of Object.entries(branch.properties ?? {})) {
+      if (field.type !== 'object') continue;
+      const key = `${name}\n${JSON.stringify(field)}`;
+      seen.set(key, [...(seen.get(key) ?? []), branch]);
+    }
+  }
+  const $defs = {};
+  const refs = new Map();
+  for (const [key, branches] of seen) {
+    if (branches.length < 2) continue;
+    const name = key.slice(0, key.indexOf('\n'));
+    const title = name[0].toUpperCase() + name.slice(1);
+    $defs[title] = JSON.parse(key.slice(name.length + 1));
+    for (const branch of branches) refs.set(`${name}\n${branch.title}`, { $ref: `#/$defs/${title}` });
+  }
+  const oneOf = schema.oneOf.map((branch) => ({
+    ...branch,
+    properties: Object.fromEntries(
+      Object.entries(branch.properties ?? {}).map(([name, field]) => [
+        name,
+        refs.get(`${name}\n${branch.title}`) ?? field,
+      ]),
+    ),
+  }));
+  return { ...schema, oneOf, $defs };
 }

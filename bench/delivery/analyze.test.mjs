@@ -12,18 +12,17 @@ const rec = (eventId, attempt, arrivedAt, status) => [
   status,
   400,
 ];
+/** The records of the requests for one event, each `[attempt, arrivedAt, status]`, in order. */
+const requests = (eventId, ...each) =>
+  each.map(([attempt, arrivedAt, status]) => rec(eventId, attempt, arrivedAt, status));
+
 const accepted = (...ids) => ({
   results: ids.map((eventId) => ({ eventId, host: 0, sentAt: 0, acceptedAt: 1 })),
 });
 
 describe('analyzeRetries', () => {
   it('counts retries on time inside their windows and every event that could succeed', () => {
-    const records = [
-      rec('a', 1, 0, 500),
-      rec('a', 2, 1050, 500),
-      rec('a', 3, 3100, 200),
-      rec('b', 1, 10, 200),
-    ];
+    const records = [...requests('a', [1, 0, 500], [2, 1050, 500], [3, 3100, 200]), rec('b', 1, 10, 200)];
     const r = analyzeRetries(accepted('a', 'b'), records);
     expect(r.retries.map((s) => [s.count, s.inside])).toEqual([
       [1, 1],
@@ -38,13 +37,14 @@ describe('analyzeRetries', () => {
 
   it('reports a retry sent again with the same attempt number after a lease as late, not as nothing', () => {
     // The host lost track of attempt 1's failure: the same attempt 1 comes back ~15 s later (its lease).
-    const records = [
-      rec('a', 1, 0, 500),
-      rec('a', 1, 15_001, 500),
-      rec('a', 1, 30_002, 500),
-      rec('a', 2, 45_003, 500),
-      rec('a', 3, 60_004, 200),
-    ];
+    const records = requests(
+      'a',
+      [1, 0, 500],
+      [1, 15_001, 500],
+      [1, 30_002, 500],
+      [2, 45_003, 500],
+      [3, 60_004, 200],
+    );
     const r = analyzeRetries(accepted('a'), records);
     expect(r.retriesTotal).toBe(3);
     expect(r.retriesInside).toBe(0);
@@ -57,12 +57,7 @@ describe('analyzeRetries', () => {
   });
 
   it('tells an event that never settled apart from one that used its 4 attempts', () => {
-    const records = [
-      rec('a', 1, 0, 500),
-      rec('a', 2, 1050, 500),
-      rec('a', 3, 3100, 500),
-      rec('a', 4, 7200, 500),
-    ];
+    const records = requests('a', [1, 0, 500], [2, 1050, 500], [3, 3100, 500], [4, 7200, 500]);
     const r = analyzeRetries(accepted('a', 'b'), records);
     expect(r.events).toMatchObject({ accepted: 2, succeeded: 0, exhausted: 1, lost: 1 });
     expect(r.events.succeededOfPossiblePercent).toBe(0);

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { startBackendWith } from './backend.mjs';
 import { startBullmqWith } from './bullmq.mjs';
-import { fmt, percentile, table, writeResults } from './lib.mjs';
+import { fmt, loadCells, percentile, table, writeResults } from './lib.mjs';
 import { burstPhase, failingPhase, killRun, pacedPhase, rawRunner, warmUp } from './phases.mjs';
 import { attemptsLine, outcomeLine, printHostLogs, printKill, printPerHost } from './report-hosts.mjs';
 
@@ -309,16 +309,17 @@ function printComparison(r, specs) {
       ['paced fixed', B[k].pacedFixed],
       ['10% 500', B[k].retries],
     ]) {
-      const l = x.load;
       loadRows.push([
         B[k].label,
         name,
-        fmt(l.seconds, 2),
-        fmt(l.machineBusyCores, 2),
-        fmt(l.hostProcessCores, 2),
-        fmt(l.benchProcessCores, 2),
-        fmt(l.receiverProcessCores, 2),
-        fmt(l.dbServerCores, 2),
+        ...loadCells(x.load, [
+          'seconds',
+          'machineBusyCores',
+          'hostProcessCores',
+          'benchProcessCores',
+          'receiverProcessCores',
+          'dbServerCores',
+        ]),
       ]);
     }
   }

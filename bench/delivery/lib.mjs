@@ -11,16 +11,35 @@ export const now = () => performance.timeOrigin + performance.now();
 /** The operator token every benchmark host is started with. */
 export const ADMIN_TOKEN = 'pat_bench_operator_token_0123456789';
 
+/**
+ * One call to a host's API with `token`, `body` (when given) sent as JSON: `{ ok, status, body }`,
+ * the answer's body parsed as JSON when it is JSON (its text otherwise, `null` when empty).
+ *
+ * @example
+ * const { status, body } = await callHost(url, token, 'POST', '/v1/installations', { integration: 'x' });
+ */
+export async function callHost(hostUrl, token, method, path, body) {
+  const init = { method, headers: { authorization: `Bearer ${token}` } };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(`${hostUrl}${path}`, init);
+  const text = await response.text();
+  let parsed = text || null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: the text
+  }
+  return { ok: response.ok, status: response.status, body: parsed };
+}
+
 /** A JSON call to a benchmark host's API as the operator; throws with the answer on a non-2xx status. */
 export async function hostApi(hostUrl, method, path, body) {
-  const res = await fetch(`${hostUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  const answer = await callHost(hostUrl, ADMIN_TOKEN, method, path, body);
+  if (!answer.ok) throw new Error(`${method} ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
 }
 
 /**
@@ -212,6 +231,34 @@ const fmt = (value, digits = 1) =>
   value === null || value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits);
 
 export { fmt };
+
+/**
+ * The cells of one row of a load table: each of `fields` of a phase's `load` (seconds, cores busy,
+ * event-loop use) with two decimals.
+ *
+ * @example
+ * loadCells(r.burst.load, ['seconds', 'machineBusyCores']); // ['12.31', '3.07']
+ */
+export function loadCells(load, fields) {
+  return fields.map((field) => fmt(load[field], 2));
+}
+
+/**
+ * The cores busy on the machine outside the processes named by `fields` of `load` (never below 0),
+ * with two decimals: the "others (≈)" column of a load table.
+ *
+ * @example
+ * othersCell(load, ['benchProcessCores', 'receiverProcessCores']); // '0.42'
+ */
+export function othersCell(load, fields) {
+  return fmt(
+    Math.max(
+      0,
+      fields.reduce((rest, field) => rest - load[field], load.machineBusyCores),
+    ),
+    2,
+  );
+}
 
 /** A plain aligned text table. */
 export function table(header, rows) {

@@ -1,5 +1,5 @@
 // Prints the benchmark's results as readable tables.
-import { fmt, table } from './lib.mjs';
+import { fmt, loadCells, othersCell, table } from './lib.mjs';
 import { attemptsLine, outcomeLine, printHostLogs, printKill, printPerHost } from './report-hosts.mjs';
 
 const ms = (x) => fmt(x, 1);
@@ -140,20 +140,16 @@ export function printReport(r) {
         ],
         loadRows.map(([name, l]) => [
           name,
-          fmt(l.seconds, 2),
-          fmt(l.machineBusyCores, 2),
-          fmt(l.hostProcessCores, 2),
-          fmt(l.hostMainThreadCores, 2),
-          fmt(l.benchProcessCores, 2),
-          fmt(l.receiverProcessCores, 2),
-          fmt(
-            Math.max(
-              0,
-              l.machineBusyCores - l.hostProcessCores - l.benchProcessCores - l.receiverProcessCores,
-            ),
-            2,
-          ),
-          fmt(l.eventLoopUtilization, 2),
+          ...loadCells(l, [
+            'seconds',
+            'machineBusyCores',
+            'hostProcessCores',
+            'hostMainThreadCores',
+            'benchProcessCores',
+            'receiverProcessCores',
+          ]),
+          othersCell(l, ['hostProcessCores', 'benchProcessCores', 'receiverProcessCores']),
+          ...loadCells(l, ['eventLoopUtilization']),
         ]),
       ),
     );
@@ -163,12 +159,9 @@ export function printReport(r) {
         ['phase', 'seconds', 'machine', 'bench+host proc', 'receiver proc', 'others (≈)', 'host loop ELU'],
         loadRows.map(([name, l]) => [
           name,
-          fmt(l.seconds, 2),
-          fmt(l.machineBusyCores, 2),
-          fmt(l.benchProcessCores, 2),
-          fmt(l.receiverProcessCores, 2),
-          fmt(Math.max(0, l.machineBusyCores - l.benchProcessCores - l.receiverProcessCores), 2),
-          fmt(l.eventLoopUtilization, 2),
+          ...loadCells(l, ['seconds', 'machineBusyCores', 'benchProcessCores', 'receiverProcessCores']),
+          othersCell(l, ['benchProcessCores', 'receiverProcessCores']),
+          ...loadCells(l, ['eventLoopUtilization']),
         ]),
       ),
     );

@@ -78,19 +78,31 @@ async function drive(messages, publishOne) {
 const ofRound = (messages, round, side) =>
   messages.map((m) => ({ ...m, deliveryId: `${m.deliveryId}_${round}_${side}` }));
 
+/**
+ * Opens one of the host's broker destinations on `config` with the benchmark's policy: the client
+ * (to close) and its side of the comparison (one publish, `true` once the broker acknowledged it).
+ */
+function openDestination(destination, config) {
+  const client = destination.open(destination.parse(config), { policy });
+  return {
+    client,
+    send: (m) => client.send(m, { timeoutMs: TIMEOUT_MS }).then((r) => r.acknowledged === true),
+  };
+}
+
 async function rabbitmqCase() {
   const queue = `bench_dest_${randomUUID().slice(0, 8)}`;
   const admin = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
   const adminChannel = await admin.createChannel();
   await adminChannel.assertQueue(queue, { durable: true });
-  const client = dest.rabbitmqDestination.open(
-    dest.rabbitmqDestination.parse({ url: 'amqp://guest:guest@127.0.0.1:5672', queue }),
-    { policy },
-  );
+  const { client, send } = openDestination(dest.rabbitmqDestination, {
+    url: 'amqp://guest:guest@127.0.0.1:5672',
+    queue,
+  });
   const bareModel = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
   const bare = await bareModel.createConfirmChannel();
   const sides = {
-    destination: (m) => client.send(m, { timeoutMs: TIMEOUT_MS }).then((r) => r.acknowledged === true),
+    destination: send,
     bare: (m) =>
       new Promise((resolve) =>
         bare.publish(
@@ -128,14 +140,9 @@ async function natsCase() {
   const jsm = await bareConnection.jetstreamManager();
   await jsm.streams.add({ name: stream, subjects: [subject], storage: StorageType.File });
   const js = bareConnection.jetstream();
-  const client = dest.natsDestination.open(
-    dest.natsDestination.parse({ url: 'nats://127.0.0.1:4222', subject }),
-    {
-      policy,
-    },
-  );
+  const { client, send } = openDestination(dest.natsDestination, { url: 'nats://127.0.0.1:4222', subject });
   const sides = {
-    destination: (m) => client.send(m, { timeoutMs: TIMEOUT_MS }).then((r) => r.acknowledged === true),
+    destination: send,
     bare: async (m) => {
       const h = natsHeaders();
       for (const [k, v] of Object.entries(dest.brokerHeaders(m))) h.set(k, v);
@@ -161,14 +168,12 @@ async function natsCase() {
 async function redisCase() {
   const key = `bench_dest_${randomUUID().slice(0, 8)}`;
   const bare = new Redis(6379, '127.0.0.1');
-  const client = dest.redisStreamsDestination.open(
-    dest.redisStreamsDestination.parse({ url: 'redis://127.0.0.1:6379', key }),
-    {
-      policy,
-    },
-  );
+  const { client, send } = openDestination(dest.redisStreamsDestination, {
+    url: 'redis://127.0.0.1:6379',
+    key,
+  });
   const sides = {
-    destination: (m) => client.send(m, { timeoutMs: TIMEOUT_MS }).then((r) => r.acknowledged === true),
+    destination: send,
     bare: async (m) => {
       const values = [
         m.body,

@@ -13,6 +13,7 @@ import { buildIntegration, referencedEnvNames, sampleUrl } from '@platform/cli';
 import { EVENT_CATALOGUE, PLATFORM_EVENT_TYPES, sampleEvent } from '@platform/events';
 import { currentScopeName, sampleConfiguration, settingsPlace } from '@platform/manifest';
 import { spawnHost } from '../delivery/host-process.mjs';
+import { callHost } from '../delivery/lib.mjs';
 
 /** How long the stage waits for the invocations of one integration's events (ms). */
 const SETTLE_MS = 20_000;
@@ -63,22 +64,8 @@ async function startHost(root) {
   );
   const { url } = host;
   const api = async (method, path, body) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    let parsed = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON
-    }
-    return { status: response.status, body: parsed };
+    const { status, body: answer } = await callHost(url, token, method, path, body);
+    return { status, body: answer };
   };
   return {
     url,

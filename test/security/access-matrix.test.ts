@@ -254,6 +254,16 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
   }
 
   /** The request each operation is walked with: real ids of A's resources, valid bodies, throwaways. */
+  /** The owner route of a space or site no one made yet (`sp-tmp-3`, `site-tmp-4`). */
+  const newOwnerPath = (collection: 'spaces' | 'sites', prefix: string) =>
+    `/v1/${collection}/${prefix}-tmp-${next()}/owner`;
+  const OWNER = { organization: 'org-a' };
+  /** The owner route of a new space or site that organization A owns (it was just claimed). */
+  const ownedPath = async (collection: 'spaces' | 'sites', prefix: string): Promise<Call> => {
+    const path = newOwnerPath(collection, prefix);
+    expect((await t.api('PUT', path, OWNER)).status).toBe(200);
+    return { path };
+  };
   const CALLS: Record<string, () => Promise<Call>> = {
     'GET /v1/whoami': async () => ({ path: '/v1/whoami' }),
     'GET /v1/marketplace': async () => ({ path: '/v1/marketplace' }),
@@ -272,24 +282,10 @@ describe.each(BACKENDS)('access matrix (%s)', (backend) => {
       const { id } = await createToken(t, 'org-a', `tmp-${next()}`, ['audit:read']);
       return { path: `/v1/organizations/org-a/tokens/${id}` };
     },
-    'PUT /v1/spaces/{spaceId}/owner': async () => ({
-      path: `/v1/spaces/sp-tmp-${next()}/owner`,
-      body: { organization: 'org-a' },
-    }),
-    'DELETE /v1/spaces/{spaceId}/owner': async () => {
-      const path = `/v1/spaces/sp-tmp-${next()}/owner`;
-      expect((await t.api('PUT', path, { organization: 'org-a' })).status).toBe(200);
-      return { path };
-    },
-    'PUT /v1/sites/{siteId}/owner': async () => ({
-      path: `/v1/sites/site-tmp-${next()}/owner`,
-      body: { organization: 'org-a' },
-    }),
-    'DELETE /v1/sites/{siteId}/owner': async () => {
-      const path = `/v1/sites/site-tmp-${next()}/owner`;
-      expect((await t.api('PUT', path, { organization: 'org-a' })).status).toBe(200);
-      return { path };
-    },
+    'PUT /v1/spaces/{spaceId}/owner': async () => ({ path: newOwnerPath('spaces', 'sp'), body: OWNER }),
+    'DELETE /v1/spaces/{spaceId}/owner': () => ownedPath('spaces', 'sp'),
+    'PUT /v1/sites/{siteId}/owner': async () => ({ path: newOwnerPath('sites', 'site'), body: OWNER }),
+    'DELETE /v1/sites/{siteId}/owner': () => ownedPath('sites', 'site'),
     'POST /v1/portal/sessions': async () => ({ path: '/v1/portal/sessions', body: { installation: instA } }),
     'DELETE /v1/portal/sessions/{sessionId}': async () => {
       const res = await t.api<{ id: string }>('POST', '/v1/portal/sessions', { installation: instA });

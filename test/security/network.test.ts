@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from '../../packages/host/test/helpers.js';
-import { publishAndInstall } from './support.js';
+import { listenOn, publishAndInstall } from './support.js';
 
 /**
  * Webhook URLs and integration `fetch` aimed at private addresses never reach a listener
@@ -17,27 +16,24 @@ let trap: Server;
 let trapPort: number;
 let hits = 0;
 let allowed: Server;
+let allowedPort: number;
 let allowedHits = 0;
 
 beforeAll(async () => {
-  trap = createServer((_req, res) => {
+  ({ server: trap, port: trapPort } = await listenOn('127.0.0.1', (_req, res) => {
     hits++;
     res.end('reached');
-  });
-  await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
-  trapPort = (trap.address() as AddressInfo).port;
+  }));
   // On 127.0.0.2 (allowed below): redirects to the trap on 127.0.0.1.
-  allowed = createServer((_req, res) => {
+  ({ server: allowed, port: allowedPort } = await listenOn('127.0.0.2', (_req, res) => {
     allowedHits++;
     res.writeHead(302, { location: `http://127.0.0.1:${trapPort}/after-redirect` }).end();
-  });
-  await new Promise<void>((r) => allowed.listen(0, '127.0.0.2', r));
+  }));
   t = await startTestHost({ PLATFORM_ALLOW_PRIVATE_TARGETS: '127.0.0.2/32' });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
-  trap?.close();
-  allowed?.close();
+  for (const server of [trap, allowed]) server?.close();
 });
 
 /** Host forms of loopback, private, link-local, CGNAT and metadata addresses. */
@@ -131,7 +127,7 @@ describe('integration fetch aimed at private addresses', () => {
       // the machine's own name, as is and fully qualified (resolved at connection time)
       `http://${hostname()}:${trapPort}/x`,
       `http://${hostname().toUpperCase()}.:${trapPort}/x`,
-      `http://127.0.0.2:${(allowed.address() as AddressInfo).port}/redirect`,
+      `http://127.0.0.2:${allowedPort}/redirect`,
     ];
     for (const target of targets) {
       const res = await fetch(`${prober.urls.publicEndpoint}?target=${encodeURIComponent(target)}`);

@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from '../../packages/host/test/helpers.js';
-import { publishAndInstall } from './support.js';
+import { listenOn, publishAndInstall } from './support.js';
 
 /**
  * Escape attempts from inside workerd (docs/security.md "What integrations can and cannot reach"):
@@ -15,7 +15,7 @@ let t: TestHost;
 let tcp: TcpServer;
 let tcpPort: number;
 let connections = 0;
-let http: Server;
+let http: { server: Server; port: number };
 
 beforeAll(async () => {
   tcp = createTcpServer((socket) => {
@@ -24,18 +24,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
   tcpPort = (tcp.address() as AddressInfo).port;
-  http = createServer((_req, res) => {
+  http = await listenOn('127.0.0.1', (_req, res) => {
     connections++;
     res.end('reached');
   });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   process.env.H16_CANARY = 'host-secret-value';
   t = await startTestHost({ PLATFORM_INVOCATION_TIMEOUT_MS: '10000' });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
   tcp?.close();
-  http?.close();
+  http?.server.close();
   delete process.env.H16_CANARY;
 });
 
@@ -77,11 +76,7 @@ export default { async fetch(request) {
 
 describe('escape attempts inside workerd', () => {
   it('fail: no Node modules, no host environment, no dynamic code, no sockets, no loopback', async () => {
-    const escapee = await publishAndInstall(
-      t,
-      'escapee',
-      ATTEMPTS(tcpPort, (http.address() as AddressInfo).port),
-    );
+    const escapee = await publishAndInstall(t, 'escapee', ATTEMPTS(tcpPort, http.port));
     const res = await fetch(`${escapee.urls.publicEndpoint}/try`);
     expect(res.status).toBe(200);
     const results = (await res.json()) as Record<string, { ok: boolean; value?: string; error?: string }>;

@@ -1,8 +1,23 @@
 import { execFileSync } from 'node:child_process';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot, type TestHost } from '../../packages/host/test/helpers.js';
 
 export { repoRoot };
+
+/**
+ * Starts an HTTP server on `address` (a free port) answering with `listener`; returns it and its port.
+ * @example const { server, port } = await listenOn('127.0.0.1', (_req, res) => res.end('reached'));
+ */
+export async function listenOn(
+  address: string,
+  listener: RequestListener,
+): Promise<{ server: Server; port: number }> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
 
 /** A one-file manifest for the integrations these checks publish. */
 export function manifest(name: string, scopes: string[] = ['space:content:read']): string {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { CHECK_STEPS, runCheck } from '@platform/cli';
 import type { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, SHOTS, useExampleSession } from '../../../packages/dashboard/test/harness';
 import { startOAuthProvider } from '../../../packages/dashboard/test/oauth-provider';
+import { itPassesCheck, publishAndInstall } from '../../../test/examples/support';
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 
@@ -17,28 +17,20 @@ beforeAll(async () => {
 afterAll(() => provider?.stop());
 
 describe('examples/connect', () => {
-  it('passes platform check', async () => {
-    expect(await runCheck(example.dir, { steps: CHECK_STEPS })).toEqual({
-      ok: true,
-      errors: [],
-      warnings: [],
-    });
-  });
+  itPassesCheck('examples/connect');
 
   it('renders its own configuration screen: connect with OAuth, choose a project, save; the installation becomes active', async () => {
-    const published = await example.publish({
-      TRACKER_CLIENT_ID: 'tracker-client',
-      TRACKER_CLIENT_SECRET: 'tracker-secret',
-      TRACKER_AUTHORIZE_URL: `${provider.issuer.url}/authorize`,
-      TRACKER_TOKEN_URL: `${provider.issuer.url}/token`,
-    });
-    expect(published.status, JSON.stringify(published.body)).toBe(201);
-    const installed = await example.t.api<{ id: string; status: string }>('POST', '/v1/installations', {
-      integration: 'tracker-connect',
-      space: 'docs',
-    });
-    expect(installed.body.status).toBe('pending');
-    const id = installed.body.id;
+    const { id, status } = await publishAndInstall<{ id: string; status: string }>(
+      example,
+      'tracker-connect',
+      {
+        TRACKER_CLIENT_ID: 'tracker-client',
+        TRACKER_CLIENT_SECRET: 'tracker-secret',
+        TRACKER_AUTHORIZE_URL: `${provider.issuer.url}/authorize`,
+        TRACKER_TOKEN_URL: `${provider.issuer.url}/token`,
+      },
+    );
+    expect(status).toBe('pending');
 
     await example.page.goto(`${example.t.url}/installations/${id}#token=${encodeURIComponent(ADMIN_TOKEN)}`);
     const screen = example.page.getByRole('region', { name: 'Configuration screen' });

@@ -1,33 +1,22 @@
 import { join } from 'node:path';
-import { CHECK_STEPS, runCheck } from '@platform/cli';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, SHOTS, useExampleSession } from '../../../packages/dashboard/test/harness';
+import { itPassesCheck, publishAndInstall } from '../../../test/examples/support';
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 
 const example = useExampleSession('examples/diagram');
 
 describe('examples/diagram', () => {
-  it('passes platform check (bundled, booted in workerd, its block rendered and validated)', async () => {
-    expect(await runCheck(example.dir, { steps: CHECK_STEPS })).toEqual({
-      ok: true,
-      errors: [],
-      warnings: [],
-    });
-  });
+  itPassesCheck(
+    'examples/diagram',
+    'passes platform check (bundled, booted in workerd, its block rendered and validated)',
+  );
 
   it('is edited in Chromium: typing redraws the webframe preview, leaving saves the props', async () => {
-    const published = await example.publish();
-    expect(published.status, JSON.stringify(published.body)).toBe(201);
-    const installed = await example.t.api<{ id: string }>('POST', '/v1/installations', {
-      integration: 'diagram',
-      space: 'docs',
-    });
-    expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+    const { id } = await publishAndInstall(example, 'diagram');
 
-    await example.page.goto(
-      `${example.t.url}/installations/${installed.body.id}#token=${encodeURIComponent(ADMIN_TOKEN)}`,
-    );
+    await example.page.goto(`${example.t.url}/installations/${id}#token=${encodeURIComponent(ADMIN_TOKEN)}`);
     const block = example.page.getByRole('region', { name: 'Preview of Diagram' });
     const editor = block.getByRole('textbox', { name: 'flow (editable)' });
     await poll(() => editor.inputValue()).toBe('Write --> Preview');

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { CHECK_STEPS, runCheck } from '@platform/cli';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, SHOTS, useExampleSession } from '../../../packages/dashboard/test/harness';
+import { itPassesCheck, publishAndInstall } from '../../../test/examples/support';
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 const loaded = (img: ReturnType<Page['locator']>) =>
@@ -22,22 +22,10 @@ async function paste(text: string) {
 }
 
 describe('examples/embed', () => {
-  it('passes platform check (its urlUnfurl block rendered after @link.unfurl)', async () => {
-    expect(await runCheck(example.dir, { steps: CHECK_STEPS })).toEqual({
-      ok: true,
-      errors: [],
-      warnings: [],
-    });
-  });
+  itPassesCheck('examples/embed', 'passes platform check (its urlUnfurl block rendered after @link.unfurl)');
 
   it('becomes a card when its link is pasted in the editor; the preview opens in a modal', async () => {
-    const published = await example.publish();
-    expect(published.status, JSON.stringify(published.body)).toBe(201);
-    const installed = await example.t.api('POST', '/v1/installations', {
-      integration: 'boards-embed',
-      space: 'docs',
-    });
-    expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+    await publishAndInstall(example, 'boards-embed');
 
     await example.page.goto(`${example.t.url}/spaces/docs#token=${encodeURIComponent(ADMIN_TOKEN)}`);
     await example.page.getByRole('heading', { name: 'Space docs' }).waitFor();

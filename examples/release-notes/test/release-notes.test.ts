@@ -1,17 +1,9 @@
-import { join } from 'node:path';
-import { CHECK_STEPS, runCheck } from '@platform/cli';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../../packages/host/test/helpers.js';
+import { itPassesCheck } from '../../../test/examples/support';
 import { pageId, parseFeed } from '../src/index';
 
 describe('examples/release-notes', () => {
-  it('passes platform check', async () => {
-    expect(await runCheck(join(repoRoot, 'examples/release-notes'), { steps: CHECK_STEPS })).toEqual({
-      ok: true,
-      errors: [],
-      warnings: [],
-    });
-  });
+  itPassesCheck('examples/release-notes');
 
   it('reads the feed and names pages after tags', () => {
     expect(parseFeed([{ tag: 'v1', name: 'One', notes: 'n' }])).toEqual([

@@ -1,16 +1,11 @@
-import { join } from 'node:path';
-import { CHECK_STEPS, runCheck } from '@platform/cli';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../../packages/host/test/helpers.js';
+import { itPassesCheck } from '../../../test/examples/support';
 import { checkIdToken, newState, pkceChallenge, pkceVerifier, readState, STATE_TTL_MS } from '../src/oidc';
 
-const dir = join(repoRoot, 'examples/visitor-oidc');
 const SECRET = 'pvs_example_secret';
 
 describe('examples/visitor-oidc', () => {
-  it('passes platform check', async () => {
-    expect(await runCheck(dir, { steps: CHECK_STEPS })).toEqual({ ok: true, errors: [], warnings: [] });
-  });
+  itPassesCheck('examples/visitor-oidc');
 
   it('carries the location in a state only its secret makes, for ten minutes', async () => {
     const now = 1_800_000_000_000;

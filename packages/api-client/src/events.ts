@@ -190,23 +190,30 @@ export interface FetchVisitorAuthenticationEvent extends BaseEvent {
   action?: 'logout';
 }
 
-/**
- * The host asks a content source (docs/content-sources.md) for its pages: `createContentSource`'s
- * `getRevision` answers `{ pages }`.
- * @example const e: ContentComputeRevisionEvent = { type: 'content_compute_revision', eventId: 'e', installationId: 'inst_1', spaceId: 'spc_1', sourceId: 'releases', props: {}, dependencies: {} };
- */
-export interface ContentComputeRevisionEvent extends BaseEvent {
-  type: 'content_compute_revision';
+/** What the host sends a content source (docs/content-sources.md) with each of its two questions. */
+interface ContentComputeEventFields extends BaseEvent {
   /** Id of the installation whose source is asked. */
   installationId: string;
-  /** Id of the space the pages are for. */
+  /** Id of the space the content is for. */
   spaceId: string;
   /** Id of the content source (`contentSources[].id` of the manifest). */
   sourceId: string;
-  /** The props the space's content was set up with. */
+  /**
+   * The props of the question: the ones the space's content was set up with (revision), or the
+   * page's `computed.props` (document).
+   */
   props: Record<string, unknown>;
   /** Resolved dependencies (none yet: always `{}`). */
   dependencies: Record<string, unknown>;
+}
+
+/**
+ * The host asks a content source (docs/content-sources.md) for its pages: `createContentSource`'s
+ * `getRevision` answers `{ pages }`. `props` are the ones the space's content was set up with.
+ * @example const e: ContentComputeRevisionEvent = { type: 'content_compute_revision', eventId: 'e', installationId: 'inst_1', spaceId: 'spc_1', sourceId: 'releases', props: {}, dependencies: {} };
+ */
+export interface ContentComputeRevisionEvent extends ContentComputeEventFields {
+  type: 'content_compute_revision';
 }
 
 /**
@@ -214,18 +221,8 @@ export interface ContentComputeRevisionEvent extends BaseEvent {
  * (`computed.props`); `getPageDocument` answers it.
  * @example const e: ContentComputeDocumentEvent = { type: 'content_compute_document', eventId: 'e', installationId: 'inst_1', spaceId: 'spc_1', sourceId: 'releases', props: { tag: 'v1' }, dependencies: {} };
  */
-export interface ContentComputeDocumentEvent extends BaseEvent {
+export interface ContentComputeDocumentEvent extends ContentComputeEventFields {
   type: 'content_compute_document';
-  /** Id of the installation whose source is asked. */
-  installationId: string;
-  /** Id of the space the page is for. */
-  spaceId: string;
-  /** Id of the content source. */
-  sourceId: string;
-  /** The page's `computed.props`. */
-  props: Record<string, unknown>;
-  /** Resolved dependencies (none yet: always `{}`). */
-  dependencies: Record<string, unknown>;
 }
 
 /**

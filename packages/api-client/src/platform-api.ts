@@ -1,5 +1,4 @@
 import { type ApiClient, createApiClient } from './client';
-import type { UnservedGroup } from './platform-groups';
 
 /**
  * Options of {@link PlatformAPI}: the names code written for a class client passes
@@ -18,6 +17,19 @@ export interface PlatformAPIOptions {
 }
 
 /**
+ * A base class whose instance takes the members of the client it is built with (its groups and
+ * `request`, read-only; `userAgent` is {@link PlatformAPI}'s own): what lets {@link PlatformAPI} be
+ * {@link createApiClient}'s client with a constructor, without naming each member again.
+ */
+const ClientMembers = class {
+  constructor(client: ApiClient) {
+    Object.assign(this, client);
+  }
+} as new (
+  client: ApiClient,
+) => Readonly<Omit<ApiClient, 'userAgent'>>;
+
+/**
  * The host API client as a class: the same client as {@link createApiClient} (same methods, same
  * {@link ApiError}s), constructible with `{ endpoint, authToken }`. It is also exported as
  * `GitBookAPI`, so code that builds its own client (for example with another token) runs unchanged;
@@ -29,24 +41,11 @@ export interface PlatformAPIOptions {
  * const installation = await api.installations.get(context.environment.installation!.id);
  * ```
  */
-export class PlatformAPI implements ApiClient {
+export class PlatformAPI extends ClientMembers implements ApiClient {
   /** Base URL of the host API, as given. */
   readonly endpoint: string;
   /** The `user-agent` sent, if any. */
   readonly userAgent: string | undefined;
-  readonly installations: ApiClient['installations'];
-  readonly request: ApiClient['request'];
-  readonly integrations: ApiClient['integrations'];
-  readonly spaces: ApiClient['spaces'];
-  readonly orgs: ApiClient['orgs'];
-  readonly urls: ApiClient['urls'];
-  readonly user: UnservedGroup;
-  readonly users: UnservedGroup;
-  readonly collections: UnservedGroup;
-  readonly teams: UnservedGroup;
-  readonly changeRequests: UnservedGroup;
-  readonly search: UnservedGroup;
-  readonly openapi: UnservedGroup;
 
   constructor(options: PlatformAPIOptions) {
     if (typeof options?.endpoint !== 'string' || options.endpoint === '') {
@@ -54,26 +53,15 @@ export class PlatformAPI implements ApiClient {
         'PlatformAPI: `endpoint` is required (the host API base URL, e.g. context.environment.apiEndpoint).',
       );
     }
+    super(
+      createApiClient({
+        endpoint: options.endpoint,
+        token: options.authToken ?? '',
+        ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      }),
+    );
     this.endpoint = options.endpoint;
     this.userAgent = options.userAgent;
-    const client = createApiClient({
-      endpoint: options.endpoint,
-      token: options.authToken ?? '',
-      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
-    this.installations = client.installations;
-    this.request = client.request;
-    this.integrations = client.integrations;
-    this.spaces = client.spaces;
-    this.orgs = client.orgs;
-    this.urls = client.urls;
-    this.user = client.user;
-    this.users = client.users;
-    this.collections = client.collections;
-    this.teams = client.teams;
-    this.changeRequests = client.changeRequests;
-    this.search = client.search;
-    this.openapi = client.openapi;
   }
 }

@@ -1,17 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BundleError, bundleIntegration, webframePage } from './index.js';
+import { tempFolder } from './test-support.js';
 
-function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'platform-webframe-'));
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), content);
-  }
-  return dir;
-}
+const folder = (files: Record<string, string>) => tempFolder('platform-webframe-', files);
 
 /** A script serving the page `./webframe` gives it, at its public endpoint. */
 const SCRIPT = `import { createIntegration } from '@platform/runtime';

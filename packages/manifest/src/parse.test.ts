@@ -17,6 +17,8 @@ interface Case {
   expect?: { path: string; line: number; column: number; severity?: 'error' | 'warning'; message?: RegExp };
 }
 
+/** Where the property `url` of the `site` configuration, which {@link PROPERTY} writes, is reported. */
+const URL_PROPERTY = 'configurations.site.properties.url';
 const PROPERTY = (lines: string) => `configurations:
   site:
     properties:
@@ -218,27 +220,17 @@ const cases: Case[] = [
   {
     name: 'property type unknown',
     yaml: withBase(PROPERTY('        type: strin\n        title: URL\n        description: d\n')),
-    expect: {
-      path: 'configurations.site.properties.url.type',
-      line: 11,
-      column: 15,
-      message: /Did you mean `string`/,
-    },
+    expect: { path: `${URL_PROPERTY}.type`, line: 11, column: 15, message: /Did you mean `string`/ },
   },
   {
     name: 'property type missing',
     yaml: withBase(PROPERTY('        title: URL\n        description: d\n')),
-    expect: {
-      path: 'configurations.site.properties.url.type',
-      line: 11,
-      column: 9,
-      message: /missing required key `type`/,
-    },
+    expect: { path: `${URL_PROPERTY}.type`, line: 11, column: 9, message: /missing required key `type`/ },
   },
   {
     name: 'property is not a mapping',
     yaml: withBase('configurations:\n  site:\n    properties:\n      url: 5\n'),
-    expect: { path: 'configurations.site.properties.url', line: 10, column: 12 },
+    expect: { path: URL_PROPERTY, line: 10, column: 12 },
   },
   {
     name: 'property name with a space',
@@ -250,7 +242,7 @@ const cases: Case[] = [
   {
     name: 'property missing description',
     yaml: withBase(PROPERTY('        type: string\n        title: URL\n')),
-    expect: { path: 'configurations.site.properties.url.description', line: 11, column: 9 },
+    expect: { path: `${URL_PROPERTY}.description`, line: 11, column: 9 },
   },
   {
     name: 'enum on a number property',
@@ -258,7 +250,7 @@ const cases: Case[] = [
       PROPERTY('        type: number\n        title: N\n        description: d\n        enum: [1, 2]\n'),
     ),
     expect: {
-      path: 'configurations.site.properties.url.enum',
+      path: `${URL_PROPERTY}.enum`,
       line: 14,
       column: 9,
       message: /not allowed on a property of type `number`; only `string`/,
@@ -269,24 +261,14 @@ const cases: Case[] = [
     yaml: withBase(
       PROPERTY('        type: number\n        title: N\n        description: d\n        default: "5"\n'),
     ),
-    expect: {
-      path: 'configurations.site.properties.url.default',
-      line: 14,
-      column: 18,
-      message: /must be a number/,
-    },
+    expect: { path: `${URL_PROPERTY}.default`, line: 14, column: 18, message: /must be a number/ },
   },
   {
     name: 'boolean default is a string',
     yaml: withBase(
       PROPERTY('        type: boolean\n        title: B\n        description: d\n        default: yes\n'),
     ),
-    expect: {
-      path: 'configurations.site.properties.url.default',
-      line: 14,
-      column: 18,
-      message: /`true` or `false`/,
-    },
+    expect: { path: `${URL_PROPERTY}.default`, line: 14, column: 18, message: /`true` or `false`/ },
   },
   {
     name: 'string default outside enum',
@@ -295,24 +277,14 @@ const cases: Case[] = [
         '        type: string\n        title: S\n        description: d\n        enum: [red, blue]\n        default: green\n',
       ),
     ),
-    expect: {
-      path: 'configurations.site.properties.url.default',
-      line: 15,
-      column: 18,
-      message: /not one of `enum`/,
-    },
+    expect: { path: `${URL_PROPERTY}.default`, line: 15, column: 18, message: /not one of `enum`/ },
   },
   {
     name: 'empty enum',
     yaml: withBase(
       PROPERTY('        type: string\n        title: S\n        description: d\n        enum: []\n'),
     ),
-    expect: {
-      path: 'configurations.site.properties.url.enum',
-      line: 14,
-      column: 15,
-      message: /at least one value/,
-    },
+    expect: { path: `${URL_PROPERTY}.enum`, line: 14, column: 15, message: /at least one value/ },
   },
   {
     name: 'enum and completion_url together',
@@ -321,12 +293,7 @@ const cases: Case[] = [
         '        type: string\n        title: S\n        description: d\n        enum: [a]\n        completion_url: /options\n',
       ),
     ),
-    expect: {
-      path: 'configurations.site.properties.url.completion_url',
-      line: 15,
-      column: 25,
-      message: /not both/,
-    },
+    expect: { path: `${URL_PROPERTY}.completion_url`, line: 15, column: 25, message: /not both/ },
   },
   {
     name: 'completion_url is a full URL',
@@ -335,12 +302,7 @@ const cases: Case[] = [
         '        type: string\n        title: S\n        description: d\n        completion_url: https://x.test/c\n',
       ),
     ),
-    expect: {
-      path: 'configurations.site.properties.url.completion_url',
-      line: 14,
-      column: 25,
-      message: /starting with `\/`/,
-    },
+    expect: { path: `${URL_PROPERTY}.completion_url`, line: 14, column: 25, message: /starting with `\/`/ },
   },
   {
     name: 'button without callback_url',
@@ -350,7 +312,7 @@ const cases: Case[] = [
       ),
     ),
     expect: {
-      path: 'configurations.site.properties.url.callback_url',
+      path: `${URL_PROPERTY}.callback_url`,
       line: 11,
       column: 9,
       message: /missing required key `callback_url`/,
@@ -363,19 +325,14 @@ const cases: Case[] = [
         '        type: button\n        title: Connect\n        description: d\n        callback_url: /oauth\n',
       ),
     ),
-    expect: { path: 'configurations.site.properties.url.button_text', line: 11, column: 9 },
+    expect: { path: `${URL_PROPERTY}.button_text`, line: 11, column: 9 },
   },
   {
     name: 'button_text on a string property',
     yaml: withBase(
       PROPERTY('        type: string\n        title: S\n        description: d\n        button_text: Go\n'),
     ),
-    expect: {
-      path: 'configurations.site.properties.url.button_text',
-      line: 14,
-      column: 9,
-      message: /only `button` properties/,
-    },
+    expect: { path: `${URL_PROPERTY}.button_text`, line: 14, column: 9, message: /only `button` properties/ },
   },
   {
     name: 'required names an undefined property',

@@ -40,23 +40,40 @@ export const stringPropertySchema = z
   })
   .describe('A text value.');
 
+/**
+ * A configuration property of the `type` whose value, and initial value, is a `value` (a number, a
+ * boolean): the field is `field`, the property means `meaning`.
+ */
+function valuePropertySchema<T extends string, V extends z.ZodType>(
+  type: T,
+  field: string,
+  value: V,
+  meaning: string,
+) {
+  return z
+    .strictObject({
+      type: z.literal(type).describe(field),
+      ...propertyBase,
+      default: value.optional().describe('Initial value.'),
+    })
+    .describe(meaning);
+}
+
 /** A `number` configuration property (docs/contracts.md "Manifest"). */
-export const numberPropertySchema = z
-  .strictObject({
-    type: z.literal('number').describe('A number.'),
-    ...propertyBase,
-    default: z.number().optional().describe('Initial value.'),
-  })
-  .describe('A numeric value.');
+export const numberPropertySchema = valuePropertySchema(
+  'number',
+  'A number.',
+  z.number(),
+  'A numeric value.',
+);
 
 /** A `boolean` configuration property (docs/contracts.md "Manifest"). */
-export const booleanPropertySchema = z
-  .strictObject({
-    type: z.literal('boolean').describe('A checkbox.'),
-    ...propertyBase,
-    default: z.boolean().optional().describe('Initial value.'),
-  })
-  .describe('An on/off value.');
+export const booleanPropertySchema = valuePropertySchema(
+  'boolean',
+  'A checkbox.',
+  z.boolean(),
+  'An on/off value.',
+);
 
 /** A `button` configuration property that starts an OAuth connection (docs/contracts.md "Manifest"). */
 export const buttonPropertySchema = z

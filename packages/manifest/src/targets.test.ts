@@ -3,12 +3,7 @@ import { manifestForEnv } from './envs.js';
 import { manifestJsonSchema } from './json-schema.js';
 import { parseManifest } from './parse.js';
 import { cspDirectives } from './targets.js';
-import { BASE } from './test-fixtures.js';
-
-function issues(extra: string) {
-  const result = parseManifest(BASE + extra);
-  return result.ok ? result.warnings : [...result.errors, ...result.warnings];
-}
+import { BASE, issueLike, issuesOf } from './test-fixtures.js';
 
 describe('manifest keys of real integrations', () => {
   it('accepts target, contentSecurityPolicy, a configuration component, markdown and urlUnfurl blocks, envs', () => {
@@ -67,60 +62,46 @@ envs:
   });
 
   it('reports wrong values with line, column and did-you-mean', () => {
-    expect(issues('target: spaces\n')).toEqual([
-      expect.objectContaining({
-        path: 'target',
-        line: 7,
-        column: 9,
-        message: expect.stringMatching(/did you mean `space`/i),
-      }),
+    expect(issuesOf('target: spaces\n')).toEqual([
+      issueLike({ path: 'target', line: 7, column: 9, message: /did you mean `space`/i }),
     ]);
-    expect(issues('contentSecurityPolicy:\n  scrpt-src: https://a.example\n')).toEqual([
-      expect.objectContaining({
-        line: 8,
-        message: expect.stringMatching(/scrpt-src.*did you mean `script-src`/is),
-      }),
+    expect(issuesOf('contentSecurityPolicy:\n  scrpt-src: https://a.example\n')).toEqual([
+      issueLike({ line: 8, message: /scrpt-src.*did you mean `script-src`/is }),
     ]);
     expect(
-      issues('blocks:\n  - id: x\n    title: X\n    description: d\n    urlUnfurl: [github.com/**]\n'),
-    ).toEqual([
-      expect.objectContaining({
-        path: 'blocks[0].urlUnfurl[0]',
-        line: 11,
-        message: expect.stringMatching(/http\(s\) URL prefix/),
-      }),
-    ]);
+      issuesOf('blocks:\n  - id: x\n    title: X\n    description: d\n    urlUnfurl: [github.com/**]\n'),
+    ).toEqual([issueLike({ path: 'blocks[0].urlUnfurl[0]', line: 11, message: /http\(s\) URL prefix/ })]);
     expect(
-      issues('blocks:\n  - id: x\n    title: X\n    description: d\n    markdown: {codeblock: mermaid}\n'),
-    ).toEqual([expect.objectContaining({ path: 'blocks[0].markdown.body', line: 11 })]);
-    expect(issues('envs:\n  Staging:\n    organization: x\n')).toEqual([
-      expect.objectContaining({ line: 8, message: expect.stringMatching(/environment names use lowercase/) }),
+      issuesOf('blocks:\n  - id: x\n    title: X\n    description: d\n    markdown: {codeblock: mermaid}\n'),
+    ).toEqual([issueLike({ path: 'blocks[0].markdown.body', line: 11 })]);
+    expect(issuesOf('envs:\n  Staging:\n    organization: x\n')).toEqual([
+      issueLike({ line: 8, message: /environment names use lowercase/ }),
     ]);
-    expect(issues('envs:\n  staging:\n    organizaton: x\n')).toEqual([
-      expect.objectContaining({ line: 9, message: expect.stringMatching(/did you mean `organization`/i) }),
+    expect(issuesOf('envs:\n  staging:\n    organizaton: x\n')).toEqual([
+      issueLike({ line: 9, message: /did you mean `organization`/i }),
     ]);
   });
 
   it('asks a configuration for properties or a component, and warns about places the target never shows', () => {
-    expect(issues('configurations:\n  account:\n    required: []\n')).toEqual([
-      expect.objectContaining({
+    expect(issuesOf('configurations:\n  account:\n    required: []\n')).toEqual([
+      issueLike({
         path: 'configurations.account',
         severity: 'error',
-        message: expect.stringMatching(/`properties`.*`componentId`/),
+        message: /`properties`.*`componentId`/,
       }),
     ]);
-    expect(issues('target: space\nconfigurations:\n  site:\n    componentId: site-config\n')).toEqual([
-      expect.objectContaining({
+    expect(issuesOf('target: space\nconfigurations:\n  site:\n    componentId: site-config\n')).toEqual([
+      issueLike({
         path: 'configurations.site',
         severity: 'warning',
-        message: expect.stringMatching(/`target: space` installs only in `account` and `space`/),
+        message: /`target: space` installs only in `account` and `space`/,
       }),
     ]);
     // A site installation uses `space` settings when there are no `site` ones (settingsPlace).
     const spaceOnly = 'target: site\nconfigurations:\n  space:\n    componentId: config\n';
-    expect(issues(spaceOnly)).toEqual([]);
-    expect(issues(`${spaceOnly}  site:\n    componentId: config\n`)).toEqual([
-      expect.objectContaining({ path: 'configurations.space', severity: 'warning' }),
+    expect(issuesOf(spaceOnly)).toEqual([]);
+    expect(issuesOf(`${spaceOnly}  site:\n    componentId: config\n`)).toEqual([
+      issueLike({ path: 'configurations.space', severity: 'warning' }),
     ]);
   });
 

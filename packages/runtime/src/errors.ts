@@ -21,6 +21,17 @@ export class IntegrationError extends Error {
 }
 
 /**
+ * The plain-text 405 answer of a handler that serves only the `allow` method.
+ * @example if (request.method !== 'GET') return methodNotAllowed('GET');
+ */
+export function methodNotAllowed(allow: string): Response {
+  return new Response('Method Not Allowed', {
+    status: 405,
+    headers: { 'content-type': 'text/plain; charset=utf-8', allow },
+  });
+}
+
+/**
  * A JSON error answer `{"error":{"code","message", ...extra}}`.
  * @example return jsonError(404, 'not_found', 'No route /x');
  */

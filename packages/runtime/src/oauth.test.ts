@@ -1,43 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegration } from './integration';
 import { createOAuthHandler } from './oauth';
 import { defaultOAuthExtractCredentials, type OAuthTokenResponse } from './oauth-response';
 import { signOAuthState } from './oauth-state';
+import { type LoopbackServer, listenOnLoopback as listen } from './test-support';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from './testing';
 
-type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
-interface Recorded {
-  url: string;
-  method: string;
-  authorization: string | undefined;
-  body: string;
-}
-
-async function listen(handler: Handler): Promise<{ server: Server; url: string; seen: Recorded[] }> {
-  const seen: Recorded[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => {
-      body += c.toString('utf8');
-    });
-    req.on('end', () => {
-      seen.push({
-        url: req.url ?? '',
-        method: req.method ?? '',
-        authorization: req.headers.authorization,
-        body,
-      });
-      handler(req, body, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-
-let provider: Awaited<ReturnType<typeof listen>>;
-let host: Awaited<ReturnType<typeof listen>>;
+let provider: LoopbackServer;
+let host: LoopbackServer;
 let tokenStatus = 200;
 
 beforeAll(async () => {
@@ -63,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([provider, host].map((s) => new Promise((resolve) => s.server.close(resolve))));
+  await Promise.all([provider.close(), host.close()]);
 });
 
 const publicEndpoint = 'https://host.example/v1/integrations/hello/installations/inst_test/public';

@@ -1,6 +1,6 @@
 import { isRecord } from '@platform/api-client';
 import { type FetchHandler, type IntegrationContext, publicEndpointOf } from './context';
-import { IntegrationError } from './errors';
+import { IntegrationError, methodNotAllowed } from './errors';
 import { htmlPage } from './html';
 import { type OAuthTokenResponse, parseTokenAnswer, withTokenFields } from './oauth-response';
 import { checkOAuthState, type StateProblem, signOAuthState } from './oauth-state';
@@ -159,12 +159,7 @@ export function createOAuthHandler(
   config: OAuthConfig | ((context: IntegrationContext) => OAuthConfig),
 ): FetchHandler {
   return async (request, context) => {
-    if (request.method !== 'GET') {
-      return new Response('Method Not Allowed', {
-        status: 405,
-        headers: { 'content-type': 'text/plain', allow: 'GET' },
-      });
-    }
+    if (request.method !== 'GET') return methodNotAllowed('GET');
     const resolved = typeof config === 'function' ? config(context) : config;
     const installationId = context.environment.installation?.id;
     const publicEndpoint = publicEndpointOf(context.environment);

@@ -1,5 +1,5 @@
 import type { FetchHandler, IntegrationContext } from './context';
-import { jsonError } from './errors';
+import { jsonError, methodNotAllowed } from './errors';
 import { verifyWebhookSignature, type WebhookSignatureOptions } from './webhook-signature';
 
 /**
@@ -31,12 +31,7 @@ export function createPublicEndpointHandler(
   options: PublicEndpointOptions = {},
 ): FetchHandler {
   return async (request, context) => {
-    if (request.method !== 'POST') {
-      return new Response('Method Not Allowed', {
-        status: 405,
-        headers: { 'content-type': 'text/plain; charset=utf-8', allow: 'POST' },
-      });
-    }
+    if (request.method !== 'POST') return methodNotAllowed('POST');
     const body = await request.arrayBuffer();
     if (options.signature) {
       const signature =

@@ -1,7 +1,7 @@
-import type { SiteInstallation } from '@platform/api-client';
 import { describe, expect, it } from 'vitest';
 import type { FetchPublishScriptEventCallback, RuntimeContext, RuntimeEnvironment } from './author';
 import { createIntegration } from './integration';
+import { expectNoHookAnswer, testSiteInstallation } from './test-support';
 import { envelopeRequest, testEnvironment } from './testing';
 
 type Context = RuntimeContext<RuntimeEnvironment<Record<string, unknown>, { domain?: string }>>;
@@ -14,16 +14,7 @@ const event = {
 };
 
 function siteEnvironment(configuration: Record<string, unknown>) {
-  const siteInstallation: SiteInstallation = {
-    site: 'site_1',
-    integration: 'hello',
-    installation: 'inst_test',
-    status: 'active',
-    configuration,
-    externalIds: [],
-    urls: { publicEndpoint: 'http://127.0.0.1:8081/p', publicContentEndpoint: 'http://127.0.0.1:8081/p' },
-  };
-  return testEnvironment({ siteInstallation });
+  return testEnvironment({ siteInstallation: testSiteInstallation({ configuration }) });
 }
 
 /** The hook of a typical analytics integration: its configuration in the script, or nothing. */
@@ -55,9 +46,7 @@ describe('fetch_published_script', () => {
   });
 
   it('answers 404 without the hook, 400 without a siteId, 500 for a value that is not a Response', async () => {
-    const none = await createIntegration({}).fetch(envelopeRequest(event));
-    expect(none.status).toBe(404);
-    expect(((await none.json()) as { error: { code: string } }).error.code).toBe('no_published_script');
+    await expectNoHookAnswer(event, 'no_published_script');
     const noSite = await integration.fetch(envelopeRequest({ ...event, siteId: undefined }));
     expect(noSite.status).toBe(400);
     expect(await noSite.text()).toMatch(/needs a string siteId/);

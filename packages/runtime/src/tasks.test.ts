@@ -1,36 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IntegrationTask } from '@platform/api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntegration } from './integration';
+import { type LoopbackServer, listenOnLoopback } from './test-support';
 import { envelopeRequest, testEnvironment } from './testing';
 
 /** A real host API stand-in on loopback: records each request, answers a queued task. */
-let server: Server;
-let endpoint = '';
-const seen: Array<{ method: string; url: string; auth: string; body: unknown }> = [];
+let api: LoopbackServer;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => {
-      body += c.toString('utf8');
-    });
-    req.on('end', () => {
-      seen.push({
-        method: req.method ?? '',
-        url: req.url ?? '',
-        auth: req.headers.authorization ?? '',
-        body: JSON.parse(body),
-      });
-      res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'evt_task1', runAt: '2026-01-01T00:00:30.000Z' }));
-    });
+  api = await listenOnLoopback((_req, _body, res) => {
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 'evt_task1', runAt: '2026-01-01T00:00:30.000Z' }));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => api.close());
 
 describe('integration tasks in the runtime', () => {
   it('queueTask posts the task to the host API as the installation, under the integration name', async () => {
@@ -48,15 +31,16 @@ describe('integration tasks in the runtime', () => {
     const response = await integration.fetch(
       envelopeRequest(
         { type: 'space_view', eventId: 'e1', spaceId: 's' },
-        { environment: testEnvironment({ apiEndpoint: endpoint }) },
+        { environment: testEnvironment({ apiEndpoint: api.url }) },
       ),
     );
     expect(response.status).toBe(200);
     expect(answer).toEqual({ id: 'evt_task1', runAt: '2026-01-01T00:00:30.000Z' });
-    expect(seen.at(-1)).toEqual({
+    const posted = api.seen.at(-1);
+    expect({ ...posted, body: JSON.parse(posted?.body ?? '') }).toEqual({
       method: 'POST',
       url: '/v1/integrations/hello/tasks',
-      auth: 'Bearer pit_test_token',
+      authorization: 'Bearer pit_test_token',
       body: { task: { type: 'sync', payload: { n: 1 } }, schedule: 30 },
     });
   });

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { environmentUrls, type SiteInstallation } from '@platform/api-client';
 import { describe, expect, it } from 'vitest';
 import type { FetchVisitorAuthenticationEventCallback } from './author';
 import { createIntegration } from './integration';
+import { expectNoHookAnswer, testSiteInstallation } from './test-support';
 import { envelopeRequest, testEnvironment } from './testing';
 import { signVisitorToken, VISITOR_TOKEN_SECONDS, visitorReturnUrl } from './visitor-auth';
 
@@ -16,18 +16,13 @@ const event = {
 };
 
 function siteEnvironment() {
-  const siteInstallation: SiteInstallation = {
-    site: 'site_1',
+  const site = testSiteInstallation();
+  const siteInstallation = testSiteInstallation({
     integration: 'visitor-test',
     installation: 'inst_1',
-    status: 'active',
     configuration: { authorize: 'https://idp.example.com/authorize' },
-    externalIds: [],
-    urls: {
-      ...environmentUrls({ publicEndpoint: 'http://127.0.0.1:8081/p' }),
-      published: 'http://127.0.0.1:8081/sites/site_1',
-    },
-  };
+    urls: { ...site.urls, published: 'http://127.0.0.1:8081/sites/site_1' },
+  });
   return testEnvironment({ siteInstallation, signingSecrets: { siteInstallation: SECRET } });
 }
 
@@ -84,9 +79,7 @@ describe('fetch_visitor_authentication', () => {
   });
 
   it('answers 404 without the hook, 400 without a location', async () => {
-    const none = await createIntegration({}).fetch(envelopeRequest(event));
-    expect(none.status).toBe(404);
-    expect(((await none.json()) as { error: { code: string } }).error.code).toBe('no_visitor_authentication');
+    await expectNoHookAnswer(event, 'no_visitor_authentication');
     const bad = await integration.fetch(envelopeRequest({ ...event, location: undefined }));
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/needs a string siteId and location/);

@@ -1,15 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryDedupeStore } from './dedupe.js';
 
+/** A store keeping ids `ttlMs`, on a clock the test sets with `at(ms)` (it starts at 0). */
+function storeOnClock(ttlMs: number) {
+  let now = 0;
+  const store = createMemoryDedupeStore({ ttlMs, now: () => now });
+  return {
+    store,
+    at(ms: number) {
+      now = ms;
+    },
+  };
+}
+
+/** Whether `store` still has each of `ids`. */
+function kept(store: { has(id: string): boolean }, ...ids: string[]): boolean[] {
+  return ids.map((id) => store.has(id));
+}
+
 describe('createMemoryDedupeStore', () => {
   it('remembers ids until the TTL passes', () => {
-    let now = 0;
-    const store = createMemoryDedupeStore({ ttlMs: 1000, now: () => now });
+    const { store, at } = storeOnClock(1000);
     store.add('a');
-    now = 999;
-    expect(store.has('a')).toBe(true);
-    expect(store.has('b')).toBe(false);
-    now = 1000;
+    at(999);
+    expect(kept(store, 'a', 'b')).toEqual([true, false]);
+    at(1000);
     expect(store.has('a')).toBe(false);
     expect(store.size).toBe(0);
   });
@@ -19,21 +34,19 @@ describe('createMemoryDedupeStore', () => {
     store.add('a');
     store.add('b');
     store.add('c');
-    expect([store.has('a'), store.has('b'), store.has('c')]).toEqual([false, true, true]);
+    expect(kept(store, 'a', 'b', 'c')).toEqual([false, true, true]);
     expect(store.size).toBe(2);
   });
 
   it('refreshes an id added again', () => {
-    let now = 0;
-    const store = createMemoryDedupeStore({ ttlMs: 100, now: () => now });
+    const { store, at } = storeOnClock(100);
     store.add('a');
-    now = 50;
+    at(50);
     store.add('b');
     store.add('a');
-    now = 120;
-    expect(store.has('a')).toBe(true);
-    expect(store.has('b')).toBe(true);
-    now = 150;
+    at(120);
+    expect(kept(store, 'a', 'b')).toEqual([true, true]);
+    at(150);
     expect(store.has('b')).toBe(false);
   });
 

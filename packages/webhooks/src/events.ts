@@ -1,7 +1,7 @@
 import type { RawBody } from './bytes.js';
 import { rawBodyBytes } from './bytes.js';
 import { WebhookVerificationError } from './errors.js';
-import { type VerifyOptions, verify } from './signature.js';
+import { verify } from './signature.js';
 import type {
   WebhookEvent as GeneratedWebhookEvent,
   PageFeedback,
@@ -69,19 +69,15 @@ export function parseEvent(body: RawBody): WebhookEvent {
 }
 
 /**
- * Verifies the signature (see {@link verify}) and returns the parsed, typed event.
+ * Verifies the signature (see {@link verify}: the same arguments, `body, header, secrets, options?`)
+ * and returns the parsed, typed event.
  *
  * @example
  * const event = await verifyEvent(rawBody, headers['x-platform-signature'], process.env.WEBHOOK_SECRET!);
  * console.log(event.type, event.eventId);
  * @throws {WebhookVerificationError} any verification code, or `invalid_body` when the body is not an event.
  */
-export async function verifyEvent(
-  body: RawBody,
-  header: string | null | undefined,
-  secrets: string | readonly string[],
-  options: VerifyOptions = {},
-): Promise<WebhookEvent> {
-  await verify(body, header, secrets, options);
-  return parseEvent(body);
+export async function verifyEvent(...args: Parameters<typeof verify>): Promise<WebhookEvent> {
+  await verify(...args);
+  return parseEvent(args[0]);
 }

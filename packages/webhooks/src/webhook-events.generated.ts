@@ -45,29 +45,7 @@ export interface SiteView {
    * id of the site that was viewed
    */
   siteId: string;
-  /**
-   * who was visiting
-   */
-  visitor: {
-    /**
-     * stable anonymous id of the visitor (no personal data)
-     */
-    anonymousId: string;
-    /**
-     * the visitor's User-Agent header
-     */
-    userAgent: string;
-    /**
-     * the visitor's IP address as the platform saw it
-     */
-    ip: string;
-    /**
-     * cookies of the visitor on the site (may be empty)
-     */
-    cookies: {
-      [k: string]: string;
-    };
-  };
+  visitor: Visitor;
   /**
    * URL of the page
    */
@@ -76,6 +54,29 @@ export interface SiteView {
    * URL the visitor came from (empty string when unknown)
    */
   referrer: string;
+}
+/**
+ * who was visiting
+ */
+export interface Visitor {
+  /**
+   * stable anonymous id of the visitor (no personal data)
+   */
+  anonymousId: string;
+  /**
+   * the visitor's User-Agent header
+   */
+  userAgent: string;
+  /**
+   * the visitor's IP address as the platform saw it
+   */
+  ip: string;
+  /**
+   * cookies of the visitor on the site (may be empty)
+   */
+  cookies: {
+    [k: string]: string;
+  };
 }
 /**
  * A visitor rated a page of a published site.
@@ -115,29 +116,7 @@ export interface PageFeedback {
      */
     comment: string;
   };
-  /**
-   * who was visiting
-   */
-  visitor: {
-    /**
-     * stable anonymous id of the visitor (no personal data)
-     */
-    anonymousId: string;
-    /**
-     * the visitor's User-Agent header
-     */
-    userAgent: string;
-    /**
-     * the visitor's IP address as the platform saw it
-     */
-    ip: string;
-    /**
-     * cookies of the visitor on the site (may be empty)
-     */
-    cookies: {
-      [k: string]: string;
-    };
-  };
+  visitor: Visitor;
   /**
    * URL of the page
    */

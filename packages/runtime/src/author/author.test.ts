@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComponent } from '../component';
 import { ContentKit } from '../contentkit';
 import { createIntegration } from '../integration';
+import { type LoopbackServer, listenOnLoopback, type RecordedRequest } from '../test-support';
 import { decodeLogsHeader, envelopeRequest, testEnvironment } from '../testing';
 import {
   type EventByType,
@@ -116,39 +115,30 @@ describe('Logger', () => {
 });
 
 describe('getOAuthToken', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let base = '';
-  const seen: { url: string; body: string }[] = [];
+  let seen: RecordedRequest[] = [];
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c.toString('utf8');
-      });
-      req.on('end', () => {
-        seen.push({ url: req.url ?? '', body });
-        if (req.url === '/token') {
-          const refresh = new URLSearchParams(body).get('refresh_token');
-          if (refresh !== 'RT_1') {
-            res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
-            return;
-          }
-          res
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ access_token: 'AT_2', expires_in: 3600 }));
+    server = await listenOnLoopback((req, body, res) => {
+      if (req.url === '/token') {
+        const refresh = new URLSearchParams(body).get('refresh_token');
+        if (refresh !== 'RT_1') {
+          res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
           return;
         }
         res
           .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ id: 'inst_test', configuration: JSON.parse(body).configuration }));
-      });
+          .end(JSON.stringify({ access_token: 'AT_2', expires_in: 3600 }));
+        return;
+      }
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: 'inst_test', configuration: JSON.parse(body).configuration }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.url;
+    seen = server.seen;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => server.close());
 
   const now = () => 1_000_000_000;
   async function token(credentials: unknown) {
