@@ -53,6 +53,7 @@ export type { StoredCredentials, WebhookCredentialsRepo } from './repos/webhook-
 export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
 export type { WebhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
 export type { Migration } from './schema.js';
+export { SharedCells } from './shared-cells.js';
 export type { Dialect } from './sql.js';
 export type { SqliteSynchronous } from './sqlite.js';
 export {
@@ -63,5 +64,6 @@ export {
   type StorageOptions,
   type StorageTx,
 } from './storage.js';
+export { systemTimerClock, type TimerClock } from './timer-clock.js';
 export type * from './types.js';
 export { WRITER_LOCK_SLOTS, WriterLock } from './writer-lock.js';
