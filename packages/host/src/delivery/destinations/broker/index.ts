@@ -8,7 +8,7 @@
  */
 export { resolveAllowedAddress } from './address.js';
 export { type BrokerAttemptOptions, brokerError, brokerHeaders, runBrokerAttempt } from './attempt.js';
-export { type BrokerClientParts, openBrokerClient } from './client.js';
+export { type BrokerClientParts, brokerClientOpener } from './client.js';
 export { BROKER_ERROR_CODES, type BrokerErrorCode } from './codes.js';
 export {
   type BrokerEndpoint,

@@ -10,14 +10,14 @@ import type { AddressPolicy } from '../../../net/index.js';
 import { type AttemptError, describe } from '../../errors.js';
 import {
   BROKER_ERROR_CODES,
+  brokerClientOpener,
   brokerError,
   brokerHeaders,
   DEFAULT_CONNECT_TIMEOUT_MS,
   hostPort,
-  openBrokerClient,
   resolveAllowedAddress,
 } from '../broker/index.js';
-import type { DestinationClient, DestinationMessage } from '../types.js';
+import type { DestinationMessage } from '../types.js';
 import type { NatsConfig } from './config.js';
 
 async function openConnection(
@@ -157,13 +157,9 @@ export function classifyNatsError(error: unknown): AttemptError | undefined {
  * const client = openNatsClient(config, { policy });
  * await client.send(message, { timeoutMs: 10_000 }); // { acknowledged: true, ... }
  */
-export function openNatsClient(config: NatsConfig, context: { policy: AddressPolicy }): DestinationClient {
-  return openBrokerClient<NatsConnection>({
-    open: (lost) => openConnection(config, context.policy, lost),
-    close: async (connection) => {
-      await connection.close().catch(() => {});
-    },
-    publish: (connection, message, remainingMs) => publish(connection, config, message, remainingMs),
-    classify: classifyNatsError,
-  });
-}
+export const openNatsClient = brokerClientOpener<NatsConfig, NatsConnection>({
+  open: openConnection,
+  close: (connection) => connection.close().catch(() => {}),
+  publish,
+  classify: classifyNatsError,
+});

@@ -3,13 +3,13 @@ import type { AddressPolicy } from '../../../net/index.js';
 import type { AttemptError } from '../../errors.js';
 import {
   BROKER_ERROR_CODES,
+  brokerClientOpener,
   brokerError,
   brokerHeaders,
   DEFAULT_CONNECT_TIMEOUT_MS,
-  openBrokerClient,
   resolveAllowedAddress,
 } from '../broker/index.js';
-import type { DestinationClient, DestinationMessage } from '../types.js';
+import type { DestinationMessage } from '../types.js';
 import type { RabbitmqConfig } from './config.js';
 
 /** One open AMQP connection with its confirm channel. */
@@ -144,16 +144,9 @@ export function classifyRabbitmqError(error: unknown): AttemptError | undefined 
  * const client = openRabbitmqClient(config, { policy });
  * await client.send(message, { timeoutMs: 10_000 }); // { acknowledged: true, ... }
  */
-export function openRabbitmqClient(
-  config: RabbitmqConfig,
-  context: { policy: AddressPolicy },
-): DestinationClient {
-  return openBrokerClient<Link>({
-    open: (lost) => openLink(config, context.policy, lost),
-    close: async (link) => {
-      await link.model.close().catch(() => {});
-    },
-    publish: (link, message) => publish(link, config, message),
-    classify: classifyRabbitmqError,
-  });
-}
+export const openRabbitmqClient = brokerClientOpener<RabbitmqConfig, Link>({
+  open: openLink,
+  close: (link) => link.model.close().catch(() => {}),
+  publish,
+  classify: classifyRabbitmqError,
+});

@@ -3,13 +3,13 @@ import type { AddressPolicy } from '../../../net/index.js';
 import type { AttemptError } from '../../errors.js';
 import {
   BROKER_ERROR_CODES,
+  brokerClientOpener,
   brokerError,
   brokerHeaders,
   DEFAULT_CONNECT_TIMEOUT_MS,
-  openBrokerClient,
   resolveAllowedAddress,
 } from '../broker/index.js';
-import type { DestinationClient, DestinationMessage } from '../types.js';
+import type { DestinationMessage } from '../types.js';
 import type { RedisStreamsConfig } from './config.js';
 
 /**
@@ -131,16 +131,11 @@ export function classifyRedisError(error: unknown): AttemptError | undefined {
  * const client = openRedisStreamsClient(config, { policy });
  * await client.send(message, { timeoutMs: 10_000 }); // { acknowledged: true, ... }
  */
-export function openRedisStreamsClient(
-  config: RedisStreamsConfig,
-  context: { policy: AddressPolicy },
-): DestinationClient {
-  return openBrokerClient<Redis>({
-    open: (lost, signal) => openConnection(config, context.policy, lost, signal),
-    close: async (redis) => {
-      await redis.quit().catch(() => redis.disconnect());
-    },
-    publish: (redis, message) => append(redis, config, message),
-    classify: classifyRedisError,
-  });
-}
+export const openRedisStreamsClient = brokerClientOpener<RedisStreamsConfig, Redis>({
+  open: openConnection,
+  close: async (redis) => {
+    await redis.quit().catch(() => redis.disconnect());
+  },
+  publish: append,
+  classify: classifyRedisError,
+});
