@@ -30,22 +30,8 @@ export type {
 } from './repos/installations.js';
 export type { IntegrationMeta, IntegrationsRepo, PublishInput } from './repos/integrations.js';
 export type { InvocationLogInput, InvocationLogsRepo } from './repos/invocation-logs.js';
-export type {
-  AttemptInput,
-  ClaimedJobs,
-  ClaimOptions,
-  DeliveryListOptions,
-  DeliveryLogRepo,
-  DeliveryPage,
-  EnqueueInput,
-  FinishItem,
-  FinishOutcome,
-  JobRef,
-  JobsRepo,
-  QueueRepo,
-  QueueStats,
-  RedeliverRangeOptions,
-} from './repos/jobs-api.js';
+/** The queue's and the delivery log's contract: every export of `repos/jobs-api.ts` is a type. */
+export type * from './repos/jobs-api.js';
 export type { OrganizationRecord, OrganizationsRepo, ResourceOwnerRecord } from './repos/organizations.js';
 export type { ResealReport, SecretsAtRestRepo } from './repos/secrets-at-rest.js';
 export type { SettingsRepo } from './repos/settings.js';
