@@ -20,6 +20,21 @@ export interface AuditRecord {
   changes: Record<string, Json>;
 }
 
+/** An audit entry from its `audit_log` row; its `columns` and `values` are the table's. */
+const toRecord = rowMapper<AuditRecord>({
+  id: str,
+  at: num,
+  actor: str,
+  actorOrganization: strOrNull,
+  tokenId: strOrNull,
+  tokenName: strOrNull,
+  organizationId: strOrNull,
+  action: str,
+  resourceType: str,
+  resourceId: str,
+  changes: json,
+});
+
 /** Filters of `list`: newest first, before the cursor (an entry id). */
 export interface AuditFilter {
   organizationId?: string;
@@ -43,20 +58,6 @@ export interface AuditRepo {
   /** Deletes up to `limit` entries older than `before` (retention); returns how many. */
   deleteOlderThan(before: number, limit: number): Promise<number>;
 }
-
-const toRecord = rowMapper<AuditRecord>({
-  id: str,
-  at: num,
-  actor: str,
-  actorOrganization: strOrNull,
-  tokenId: strOrNull,
-  tokenName: strOrNull,
-  organizationId: strOrNull,
-  action: str,
-  resourceType: str,
-  resourceId: str,
-  changes: json,
-});
 
 /** Builds the audit repository on an adapter (or transaction handle). */
 export function auditRepo(sql: Sql): AuditRepo {
