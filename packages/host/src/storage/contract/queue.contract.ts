@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
 import type { AttemptInput } from '../repos/jobs-api.js';
-import { type Ctx, setup } from './fixtures.js';
+import { type Ctx, deliveries, setup } from './fixtures.js';
 
 /** Two deliveries of `installationId` (due at 5 and 6), both claimed at 10 with a 1 s lease. */
 async function claimTwo(storage: Ctx['storage'], installationId: string) {
@@ -98,10 +98,7 @@ export function queueContract(ctx: () => Ctx): void {
   it('claim with dueBy takes what falls due up to dueBy (queued and leases), leased from now', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);
-    const [soon, later] = await storage.jobs.enqueue([
-      { kind: 'deliver', installationId, payload: {}, runAt: 1040 },
-      { kind: 'deliver', installationId, payload: {}, runAt: 1060 },
-    ]);
+    const [soon, later] = await storage.jobs.enqueue(deliveries(installationId, 1040, 1060));
     // A retry: queued again with attempt 1, due at 1030.
     const [retry] = await storage.jobs.enqueue([{ kind: 'deliver', installationId, payload: {}, runAt: 0 }]);
     const [taken] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 1000, now: 0 });
@@ -274,10 +271,7 @@ export function queueContract(ctx: () => Ctx): void {
   it('complete and a retry (finishAttempt with runAt) act only on running jobs', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);
-    const [a, b] = await storage.jobs.enqueue([
-      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
-      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
-    ]);
+    const [a, b] = await storage.jobs.enqueue(deliveries(installationId, 0, 0));
     expect(await storage.jobs.complete(a!.id, 'succeeded', 1)).toBe(false);
     const attempt = { series: 1, number: 1, startedAt: 1, durationMs: 1 };
     const retryAt = (runAt: number, now: number, lastError: string) =>
