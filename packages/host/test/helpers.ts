@@ -33,7 +33,7 @@ export interface TestHost {
     path: string,
     body?: unknown,
     token?: string,
-  ): Promise<{ status: number; body: T }>;
+  ): Promise<{ status: number; body: T; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -97,7 +97,7 @@ export async function startTestHost(
       } catch {
         // not JSON
       }
-      return { status: response.status, body: parsed as never };
+      return { status: response.status, body: parsed as never, headers: response.headers };
     },
     async close() {
       await host.stop();
