@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleIntegration as bundle } from '@platform/bundler';
 import { type Logger, pino } from 'pino';
+import { expect } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { type Host, startHost } from '../src/host.js';
 import { type Backend, createTestDatabase } from './backends.js';
@@ -32,8 +33,26 @@ export interface TestHost {
     path: string,
     body?: unknown,
     token?: string,
-  ): Promise<{ status: number; body: T }>;
+  ): Promise<{ status: number; body: T; headers: Headers }>;
   close(): Promise<void>;
+}
+
+/**
+ * Installs `integration` in `space` through the API (operator token), failing the test unless the host
+ * answers 201; the installation as the API returns it.
+ *
+ * @example
+ * const inst = await createInstallation<{ id: string }>(t, 'webhook', 'space-1', { url, space_content_updated: true });
+ */
+export async function createInstallation<T = Record<string, unknown>>(
+  t: TestHost,
+  integration: string,
+  space: string,
+  configuration: Record<string, unknown>,
+): Promise<T> {
+  const res = await t.api<T>('POST', '/v1/installations', { integration, space, configuration });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
 }
 
 /**
@@ -78,7 +97,7 @@ export async function startTestHost(
       } catch {
         // not JSON
       }
-      return { status: response.status, body: parsed as never };
+      return { status: response.status, body: parsed as never, headers: response.headers };
     },
     async close() {
       await host.stop();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
 import {
   bundleIntegration,
+  createInstallation,
   eventually,
   type Receiver,
   readRepoFile,
@@ -57,15 +58,11 @@ describe.each(BACKENDS)('%s', (backend) => {
     await t.close();
   });
 
-  async function install(
+  const install = (
     space: string,
     configuration: Record<string, unknown> = { channel: 'general' },
     integration = 'hello',
-  ) {
-    const res = await t.api<Installation>('POST', '/v1/installations', { integration, space, configuration });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body;
-  }
+  ) => createInstallation<Installation>(t, integration, space, configuration);
 
   async function logs(id: string): Promise<Invocation[]> {
     const res = await t.api<{ invocations: Invocation[] }>('GET', `/v1/installations/${id}/logs`);

@@ -32,22 +32,13 @@ interface Answer {
 }
 
 async function call(host: TestHost, method: string, path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${host.host.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${ADMIN_TOKEN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  let parsed: Answer['body'] = null;
-  try {
-    parsed = text ? (JSON.parse(text) as Answer['body']) : null;
-  } catch {
-    // not JSON: the assertions on `body` say so
-  }
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: parsed };
+  const answer = await host.api<Answer['body'] | string>(method, path, body);
+  return {
+    status: answer.status,
+    retryAfter: answer.headers.get('retry-after'),
+    // not JSON (the text): the assertions on `body` say so
+    body: typeof answer.body === 'string' ? null : answer.body,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,6 @@
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOAuthServer } from '../src/delivery/endpoint/test-support.js';
 import { BACKENDS } from './backends.js';
 import { type EndpointInstallation, type ErrorBody, endpointHost } from './endpoint-host.js';
 
@@ -130,28 +131,19 @@ describe.each(BACKENDS)('webhook endpoint headers and auth (%s)', (backend) => {
     let clientSeen = '';
 
     beforeAll(async () => {
-      oauth = new OAuth2Server();
-      await oauth.issuer.keys.generate('RS256');
-      await oauth.start(0, '127.0.0.1');
-      oauth.service.on(
-        'beforeResponse',
-        (
-          response: { body: Record<string, unknown>; statusCode: number },
-          req: { headers: Record<string, string> },
-        ) => {
-          tokenRequests++;
-          clientSeen = Buffer.from(
-            String(req.headers.authorization).replace(/^Basic /, ''),
-            'base64',
-          ).toString();
-          if (clientSeen !== 'hook-client:client-secret-1') {
-            response.statusCode = 401;
-            response.body = { error: 'invalid_client' };
-            return;
-          }
-          issued.push(String(response.body.access_token));
-        },
-      );
+      oauth = await startOAuthServer((response, req) => {
+        tokenRequests++;
+        clientSeen = Buffer.from(
+          String(req.headers.authorization).replace(/^Basic /, ''),
+          'base64',
+        ).toString();
+        if (clientSeen !== 'hook-client:client-secret-1') {
+          response.statusCode = 401;
+          response.body = { error: 'invalid_client' };
+          return;
+        }
+        issued.push(String(response.body.access_token));
+      });
     });
     afterAll(async () => {
       await oauth.stop();

@@ -2,7 +2,7 @@ import { verify } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OperatorEvent } from '../src/delivery/operator-events.js';
 import { BACKENDS } from './backends.js';
-import { type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
+import { createInstallation, type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
 
 const SECRET = 'whsec_operator_events_test_secret_0123456789';
 
@@ -72,13 +72,11 @@ describe.each(BACKENDS)('operator events (%s)', (backend) => {
   }
 
   it('tells the operator of exhausted deliveries, a disabled endpoint and its recovery, signed and retried', async () => {
-    const inst = await t.api<{ id: string }>('POST', '/v1/installations', {
-      integration: 'webhook',
-      space: 'space-operator',
-      configuration: { url: webhook.url, space_content_updated: true, retry_schedule: '1s' },
+    const { id } = await createInstallation<{ id: string }>(t, 'webhook', 'space-operator', {
+      url: webhook.url,
+      space_content_updated: true,
+      retry_schedule: '1s',
     });
-    expect(inst.status).toBe(201);
-    const id = inst.body.id;
 
     const first = await send('a');
     // delivery.exhausted: its first delivery to the operator got a 503, its retry (5-5.5 s later) a 200

@@ -5,7 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { verify } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from './backends.js';
-import { type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
+import { createInstallation, type Receiver, startReceiver, startTestHost, type TestHost } from './helpers.js';
 import { freeLoopbackPort } from './ports.js';
 
 interface Installation {
@@ -47,15 +47,8 @@ export function webhookDeliverySuite(thread: '0' | '1', backend: Backend): void 
     return r;
   }
 
-  async function installSpaceWebhook(url: string, space: string): Promise<Installation> {
-    const res = await t.api<Installation>('POST', '/v1/installations', {
-      integration: 'webhook',
-      space,
-      configuration: { url, space_content_updated: true },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body;
-  }
+  const installSpaceWebhook = (url: string, space: string) =>
+    createInstallation<Installation>(t, 'webhook', space, { url, space_content_updated: true });
 
   async function deliveries(id: string): Promise<Delivery[]> {
     const res = await t.api<{ deliveries: Delivery[] }>('GET', `/v1/installations/${id}/deliveries`);

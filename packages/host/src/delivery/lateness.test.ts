@@ -33,8 +33,7 @@ describe('diagnoseRetry', () => {
   it('names the host being down for a retry due before its engine started, and splits the rest as usual', () => {
     // due at 1000, the host (re)started at 6000, claimed at 6010 after a 10 ms wait for a slot
     const late = diagnoseRetry({
-      dueAt: 1000,
-      timerLateMs: 0,
+      ...on,
       claimStartedAt: 6010,
       claimedAt: 6012,
       sendingAt: 6013,
@@ -58,13 +57,7 @@ describe('diagnoseRetry', () => {
   });
 
   it('a claim that began before the due time counts only from the due time', () => {
-    const late = diagnoseRetry({
-      dueAt: 1000,
-      timerLateMs: 0,
-      claimStartedAt: 900,
-      claimedAt: 1300,
-      sendingAt: 1301,
-    });
+    const late = diagnoseRetry({ ...on, claimStartedAt: 900, claimedAt: 1300, sendingAt: 1301 });
     expect(late?.parts.claim).toBe(300);
   });
 });

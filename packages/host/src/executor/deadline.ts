@@ -15,6 +15,8 @@ export interface Deadline {
   readonly timeoutMs: number;
   /** `undefined` while running; then whether the timer or the caller fired first. */
   cause(): DeadlineCause | undefined;
+  /** Milliseconds since the deadline started (an invocation's `durationMs`). */
+  elapsedMs(): number;
   dispose(): void;
 }
 
@@ -43,6 +45,7 @@ export function resolveTimeout(timeoutMs: number | undefined, fallback = DEFAULT
  * deadline.signal.addEventListener('abort', () => console.log(deadline.cause())); // 'timeout'
  */
 export function startDeadline(timeoutMs: number, callerSignal?: AbortSignal): Deadline {
+  const started = performance.now();
   const controller = new AbortController();
   let cause: DeadlineCause | undefined;
   const fire = (why: DeadlineCause, reason: unknown) => {
@@ -61,6 +64,7 @@ export function startDeadline(timeoutMs: number, callerSignal?: AbortSignal): De
     signal: controller.signal,
     timeoutMs,
     cause: () => cause,
+    elapsedMs: () => performance.now() - started,
     dispose: () => {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCallerAbort);

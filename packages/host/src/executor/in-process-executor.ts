@@ -79,9 +79,7 @@ export class InProcessExecutor implements Executor {
     if (this.#closed) {
       throw new ExecutorError('unreachable', 'the in-process executor is closed', deployment.id);
     }
-    const timeoutMs = resolveTimeout(options.timeoutMs, this.#defaultTimeoutMs);
-    const started = performance.now();
-    const deadline = startDeadline(timeoutMs, options.signal);
+    const deadline = startDeadline(resolveTimeout(options.timeoutMs, this.#defaultTimeoutMs), options.signal);
     try {
       const module = await raceSignal(this.#load(deployment.id), deadline.signal);
       const ctx: InProcessContext = {
@@ -111,10 +109,10 @@ export class InProcessExecutor implements Executor {
         }),
         deadline.signal,
       );
-      return { response, durationMs: performance.now() - started };
+      return { response, durationMs: deadline.elapsedMs() };
     } catch (error) {
       if (error instanceof ExecutorError) throw error;
-      if (deadline.cause() === 'timeout') throw timeoutError(deployment.id, timeoutMs);
+      if (deadline.cause() === 'timeout') throw timeoutError(deployment.id, deadline.timeoutMs);
       throw error; // the caller's abort reason
     } finally {
       deadline.dispose();

@@ -43,9 +43,7 @@ export class RemoteHttpExecutor implements Executor {
     if (this.#closed) {
       throw new ExecutorError('unreachable', 'the remote executor is closed', deployment.id);
     }
-    const timeoutMs = resolveTimeout(options.timeoutMs, this.#defaultTimeoutMs);
-    const started = performance.now();
-    const deadline = startDeadline(timeoutMs, options.signal);
+    const deadline = startDeadline(resolveTimeout(options.timeoutMs, this.#defaultTimeoutMs), options.signal);
     const base =
       typeof this.options.baseUrl === 'function' ? this.options.baseUrl(deployment) : this.options.baseUrl;
     const incoming = new URL(request.url);
@@ -64,11 +62,11 @@ export class RemoteHttpExecutor implements Executor {
       return {
         // fetch() decoded the body: drop its encoding headers.
         response: toResponse(response.status, response.headers, body, true),
-        durationMs: performance.now() - started,
+        durationMs: deadline.elapsedMs(),
       };
     } catch (error) {
       const cause = deadline.cause();
-      if (cause === 'timeout') throw timeoutError(deployment.id, timeoutMs);
+      if (cause === 'timeout') throw timeoutError(deployment.id, deadline.timeoutMs);
       if (cause === 'aborted') throw deadline.signal.reason;
       throw new ExecutorError(
         'unreachable',

@@ -1,16 +1,16 @@
+import type { TimerClock } from '../storage/index.js';
+
 /**
  * The options and shapes of the job loop (`createJobLoop` in job-loop.ts).
  */
 
-/** Time source and timers (injectable for tests). */
-export interface JobLoopClock {
-  /** Wall-clock ms, the same clock the queue's due times use. */
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/**
+ * Time source and timers (injectable for tests); `now()` is wall-clock ms, the same clock the queue's due
+ * times use.
+ */
+export type JobLoopClock = TimerClock;
 
-/** The process clock. */
+/** The process clock (its timers keep the process alive, unlike the storage's `systemTimerClock`). */
 export const systemClock: JobLoopClock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),

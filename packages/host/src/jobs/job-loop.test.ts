@@ -79,6 +79,13 @@ const noErrors = (error: unknown, phase: JobLoopErrorPhase) => {
 /** The idle check out of the way (60 s), so that only timers and signals wake the loop; any error fails. */
 const noIdleCheck = { idleCheckMs: 60_000, onError: noErrors };
 
+/** A loop over `queue`, `concurrency` jobs at a time, with no idle checks and no errors expected. */
+const loopOver = (
+  queue: ReturnType<typeof timedQueue>,
+  concurrency: number,
+  handle: (job: { id: number }) => Promise<void>,
+) => createJobLoop({ ...queue, concurrency, ...noIdleCheck, handle });
+
 describe('createJobLoop', () => {
   it('never runs more than `concurrency` handles and claims only free slots', async () => {
     const queue = timedQueue();
@@ -98,12 +105,7 @@ describe('createJobLoop', () => {
     const queue = timedQueue();
     for (let id = 0; id < 200; id++) queue.add(id);
     const jobs = probe((job) => 1 + (job.id % 4));
-    const worker = createJobLoop({
-      ...queue,
-      concurrency: 8,
-      ...noIdleCheck,
-      handle: jobs.handle,
-    });
+    const worker = loopOver(queue, 8, jobs.handle);
     worker.start();
     await expect.poll(() => jobs.done.length, { timeout: 5000 }).toBe(200);
     await worker.stop();
@@ -148,12 +150,7 @@ describe('createJobLoop', () => {
     const start = Date.now();
     queue.add(1, start + 300);
     const { handled, handle } = arrivals();
-    const worker = createJobLoop({
-      ...queue,
-      concurrency: 2,
-      ...noIdleCheck,
-      handle,
-    });
+    const worker = loopOver(queue, 2, handle);
     const stall = await runUntilHandled(worker, () => handled.length, 1);
     expect(handled[0]!.at - start).toBeGreaterThanOrEqual(300);
     expect(handled[0]!.at - start).toBeLessThan(330 + stall);
@@ -259,12 +256,7 @@ describe('createJobLoop', () => {
   it('notify() claims new work at once', async () => {
     const queue = timedQueue();
     const { handled, handle } = arrivals();
-    const worker = createJobLoop({
-      ...queue,
-      concurrency: 1,
-      ...noIdleCheck,
-      handle,
-    });
+    const worker = loopOver(queue, 1, handle);
     worker.start();
     await sleep(50);
     const enqueuedAt = Date.now();

@@ -35,6 +35,22 @@ function scrapedCounter(
   });
 }
 
+/** A {@link scrapedCounter} without labels: one series, `count()` at each scrape. */
+function scrapedTotal(registry: Registry, name: string, help: string, count: () => number): void {
+  scrapedCounter(registry, { name, help }, () => [[{}, count()]]);
+}
+
+/** A {@link scrapedCounter} with one label: a series per entry of `counts()` (label value → count). */
+function scrapedByLabel(
+  registry: Registry,
+  { name, help, label }: { name: string; help: string; label: string },
+  counts: () => Iterable<readonly [string, number]>,
+): void {
+  scrapedCounter(registry, { name, help, labelNames: [label] }, () =>
+    Array.from(counts(), ([value, count]) => [{ [label]: value }, count] as const),
+  );
+}
+
 /** `Content-Type` of the text a scrape answers. */
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
@@ -86,33 +102,31 @@ export function createDeliveryMetrics(
   registerQueueCounters(registry, queue);
   const statements = options.statements;
   if (statements) {
-    scrapedCounter(
+    scrapedTotal(
       registry,
-      {
-        name: 'platform_delivery_thread_statements_total',
-        help: 'Statements the delivery thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)',
-      },
-      () => [[{}, statements()]],
+      'platform_delivery_thread_statements_total',
+      'Statements the delivery thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)',
+      statements,
     );
   }
   const errorCodes = new Map<string, number>();
-  scrapedCounter(
+  scrapedByLabel(
     registry,
     {
       name: 'platform_webhook_attempts_total',
       help: 'Webhook delivery attempts by outcome: succeeded (2xx), retry (scheduled again), failed (not retryable), exhausted (retries used up)',
-      labelNames: ['outcome'],
+      label: 'outcome',
     },
-    () => Object.entries(outcomes).map(([outcome, count]) => [{ outcome }, count]),
+    () => Object.entries(outcomes),
   );
-  scrapedCounter(
+  scrapedByLabel(
     registry,
     {
       name: 'platform_webhook_attempt_errors_total',
       help: 'Webhook delivery attempts that got no HTTP answer, by error code (timeout, connection_refused, target_blocked, ...)',
-      labelNames: ['code'],
+      label: 'code',
     },
-    () => [...errorCodes].map(([code, count]) => [{ code }, count]),
+    () => errorCodes,
   );
   const duration = new Histogram({
     name: 'platform_webhook_attempt_duration_seconds',
@@ -121,14 +135,14 @@ export function createDeliveryMetrics(
     registers: [registry],
   });
   const lateRetries = new Map<string, number>();
-  scrapedCounter(
+  scrapedByLabel(
     registry,
     {
       name: 'platform_webhook_retries_late_total',
       help: 'Webhook retries that left later after they fell due than their window leaves for the trip to the receiver (50, 100, 200 ms for retries 1, 2, 3), by the cause the host saw: host_not_running, event_loop_delay, waiting_for_slot, claim (the database), preparing',
-      labelNames: ['cause'],
+      label: 'cause',
     },
-    () => [...lateRetries].map(([cause, count]) => [{ cause }, count]),
+    () => lateRetries,
   );
   const lateness = new Histogram({
     name: 'platform_webhook_retry_lateness_seconds',
@@ -172,20 +186,20 @@ function registerQueueCounters(
   registry: Registry,
   queue: { jobs: number; empty: number; claimed: number; nextDueReads: number; signals: number },
 ) {
-  scrapedCounter(
+  scrapedByLabel(
     registry,
     {
       name: 'platform_queue_claims_total',
       help: 'Claims of due webhook deliveries by this host: result="jobs" got at least one, result="empty" none',
-      labelNames: ['result'],
+      label: 'result',
     },
     () => [
-      [{ result: 'jobs' }, queue.jobs],
-      [{ result: 'empty' }, queue.empty],
+      ['jobs', queue.jobs],
+      ['empty', queue.empty],
     ],
   );
   const total = (name: string, help: string, count: () => number) =>
-    scrapedCounter(registry, { name, help }, () => [[{}, count()]]);
+    scrapedTotal(registry, name, help, count);
   total(
     'platform_queue_claimed_total',
     'Webhook deliveries this host claimed from the queue (deliveries handed over by its own accepting writes are not claimed)',
@@ -244,13 +258,11 @@ export function createHostMetrics(sources: HostMetricsSources, registry = new Re
   collectDefaultMetrics({ register: registry });
   const statements = sources.statements;
   if (statements) {
-    scrapedCounter(
+    scrapedTotal(
       registry,
-      {
-        name: 'platform_storage_statements_total',
-        help: "Statements the host's main thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)",
-      },
-      () => [[{}, statements()]],
+      'platform_storage_statements_total',
+      "Statements the host's main thread sent to its database connections (PostgreSQL; BEGIN and COMMIT included)",
+      statements,
     );
   }
   // Plain numbers on the hot path (an event is a few hundred µs of work); the counter reads them at a scrape.

@@ -30,22 +30,8 @@ export type {
 } from './repos/installations.js';
 export type { IntegrationMeta, IntegrationsRepo, PublishInput } from './repos/integrations.js';
 export type { InvocationLogInput, InvocationLogsRepo } from './repos/invocation-logs.js';
-export type {
-  AttemptInput,
-  ClaimedJobs,
-  ClaimOptions,
-  DeliveryListOptions,
-  DeliveryLogRepo,
-  DeliveryPage,
-  EnqueueInput,
-  FinishItem,
-  FinishOutcome,
-  JobRef,
-  JobsRepo,
-  QueueRepo,
-  QueueStats,
-  RedeliverRangeOptions,
-} from './repos/jobs-api.js';
+/** The queue's and the delivery log's contract: every export of `repos/jobs-api.ts` is a type. */
+export type * from './repos/jobs-api.js';
 export type { OrganizationRecord, OrganizationsRepo, ResourceOwnerRecord } from './repos/organizations.js';
 export type { ResealReport, SecretsAtRestRepo } from './repos/secrets-at-rest.js';
 export type { SettingsRepo } from './repos/settings.js';
@@ -53,6 +39,7 @@ export type { StoredCredentials, WebhookCredentialsRepo } from './repos/webhook-
 export type { DeliveryTargetRead, WebhookSecretsRepo } from './repos/webhook-secrets.js';
 export type { WebhookSigningKeysRepo } from './repos/webhook-signing-keys.js';
 export type { Migration } from './schema.js';
+export { SharedCells } from './shared-cells.js';
 export type { Dialect } from './sql.js';
 export type { SqliteSynchronous } from './sqlite.js';
 export {
@@ -63,5 +50,6 @@ export {
   type StorageOptions,
   type StorageTx,
 } from './storage.js';
+export { systemTimerClock, type TimerClock } from './timer-clock.js';
 export type * from './types.js';
 export { WRITER_LOCK_SLOTS, WriterLock } from './writer-lock.js';

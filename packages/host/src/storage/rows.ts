@@ -47,22 +47,60 @@ export function bool(row: Row, column: string): boolean {
 /** Reads one column of a row: `str`, `num`, `json`... or a function of the caller's. */
 export type ColumnReader<T> = (row: Row, column: string) => T;
 
+/** A row mapper that also knows its columns: what {@link rowMapper} returns. */
+export interface RowMapper<T> {
+  (row: Row): T;
+  /** The columns read, in the order of the fields, as a SELECT or INSERT list (`id, created_at`). */
+  readonly columns: string;
+  /** A record's values in the order of `columns`, JSON columns (read by `json`) serialized. */
+  values(record: T): SqlValue[];
+}
+
 /**
  * A row mapper declared field by field: each field of the record is read from the column of the same name
- * in snake_case (`createdAt` from `created_at`) by the reader given, in the order given.
+ * in snake_case (`createdAt` from `created_at`) by the reader given, in the order given. Its `columns` and
+ * `values` serve the SELECT and INSERT of the same table, so the three cannot drift apart.
  *
  * @example
  * const toOrganization = rowMapper<OrganizationRecord>({ id: str, name: str, createdAt: num });
+ * await sql.all(`SELECT ${toOrganization.columns} FROM organizations`); // id, name, created_at
  */
-export function rowMapper<T>(readers: { [K in keyof T]-?: ColumnReader<T[K]> }): (row: Row) => T {
+export function rowMapper<T>(readers: { [K in keyof T]-?: ColumnReader<T[K]> }): RowMapper<T> {
   const fields = Object.entries<ColumnReader<unknown>>(readers).map(
     ([field, read]) => [field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), read] as const,
   );
-  return (row) => {
+  const map = (row: Row): T => {
     const record: Record<string, unknown> = {};
     for (const [field, column, read] of fields) record[field] = read(row, column);
     return record as T;
   };
+  return Object.assign(map, {
+    columns: fields.map(([, column]) => column).join(', '),
+    values: (record: T) =>
+      fields.map(([field, , read]) => {
+        const value = (record as Record<string, unknown>)[field];
+        return (read === json ? JSON.stringify(value) : value) as SqlValue;
+      }),
+  });
+}
+
+/**
+ * Inserts one record into `table` (the caller's constant, never input), a column per field of `mapper`.
+ *
+ * @example
+ * await insertRecord(sql, 'audit_log', toAuditRecord, record);
+ */
+export async function insertRecord<T>(
+  sql: Sql,
+  table: string,
+  mapper: RowMapper<T>,
+  record: T,
+): Promise<void> {
+  const values = mapper.values(record);
+  await sql.run(
+    `INSERT INTO ${table} (${mapper.columns}) VALUES (${values.map(() => '?').join(', ')})`,
+    values,
+  );
 }
 
 /**

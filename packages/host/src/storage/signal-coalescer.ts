@@ -1,3 +1,4 @@
+import { systemTimerClock, type TimerClock } from './timer-clock.js';
 import type { JobKind, QueueSignal } from './types.js';
 
 /**
@@ -15,21 +16,7 @@ import type { JobKind, QueueSignal } from './types.js';
 export const SIGNAL_WINDOW_MS = 5;
 
 /** The clock the coalescer reads and the timer it arms (injected in tests). */
-export interface CoalescerClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const systemClock: CoalescerClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const timer = setTimeout(fn, ms);
-    timer.unref();
-    return timer;
-  },
-  clearTimeout: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
-};
+export type CoalescerClock = TimerClock;
 
 /** What {@link SignalCoalescer.admit} decides: send it now, or it is held until `done()` is called. */
 export type Admission = { send: true } | { send: false; done(): void };
@@ -60,7 +47,7 @@ export class SignalCoalescer {
   constructor(
     private readonly sendLate: (signal: QueueSignal) => Promise<void>,
     private readonly windowMs = SIGNAL_WINDOW_MS,
-    private readonly clock: CoalescerClock = systemClock,
+    private readonly clock: CoalescerClock = systemTimerClock,
   ) {}
 
   /** A signal about to be sent: whether it goes out now, or is held (call `done()` when its transaction ends). */

@@ -76,13 +76,24 @@ async function thread(lock: WriterLock, slot: number) {
   };
 }
 
-const settledWithin = (promise: Promise<unknown>, ms: number) =>
-  Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
-
-it('excludes across threads, and the waiter gets the lock as soon as it is released', async () => {
+/** Runs `body` with a new lock and another thread on its slot 1, terminated afterwards whatever happens. */
+async function withOtherThread(
+  body: (lock: WriterLock, other: Awaited<ReturnType<typeof thread>>) => Promise<void>,
+): Promise<void> {
   const lock = WriterLock.create();
   const other = await thread(lock, 1);
   try {
+    await body(lock, other);
+  } finally {
+    await other.terminate();
+  }
+}
+
+const settledWithin = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+
+it('excludes across threads, and the waiter gets the lock as soon as it is released', () =>
+  withOtherThread(async (lock, other) => {
     expect(lock.acquire(0, 1000)).toBeUndefined(); // free: taken synchronously
     other.post({ op: 'acquire', timeoutMs: 5000 });
     const answered = other.next();
@@ -100,15 +111,10 @@ it('excludes across threads, and the waiter gets the lock as soon as it is relea
     expect(lock.held).toBe(true);
     lock.release(0);
     expect(lock.held).toBe(false);
-  } finally {
-    await other.terminate();
-  }
-});
+  }));
 
-it('hands the lock to the waiting thread instead of letting the releaser take it again', async () => {
-  const lock = WriterLock.create();
-  const other = await thread(lock, 1);
-  try {
+it('hands the lock to the waiting thread instead of letting the releaser take it again', () =>
+  withOtherThread(async (lock, other) => {
     expect(lock.acquire(0, 1000)).toBeUndefined();
     other.post({ op: 'acquire', timeoutMs: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 50)); // the other thread is waiting now
@@ -122,15 +128,10 @@ it('hands the lock to the waiting thread instead of letting the releaser take it
     expect(await other.send({ op: 'release' })).toBe('released');
     await again;
     lock.release(0);
-  } finally {
-    await other.terminate();
-  }
-});
+  }));
 
-it('a wait that times out rejects with StorageError unavailable and leaves the lock usable', async () => {
-  const lock = WriterLock.create();
-  const other = await thread(lock, 1);
-  try {
+it('a wait that times out rejects with StorageError unavailable and leaves the lock usable', () =>
+  withOtherThread(async (lock, other) => {
     expect(await other.send({ op: 'acquire', timeoutMs: 1000 })).toBe('acquired');
     const started = performance.now();
     const error = await (lock.acquire(0, 80) as Promise<void>).catch((e: unknown) => e);
@@ -142,24 +143,20 @@ it('a wait that times out rejects with StorageError unavailable and leaves the l
     expect(lock.held).toBe(false);
     expect(lock.acquire(0, 1000)).toBeUndefined();
     lock.release(0);
-  } finally {
-    await other.terminate();
-  }
-});
+  }));
 
-it('releaseAbandoned frees the lock of a thread that ended while holding it', async () => {
-  const lock = WriterLock.create();
-  const other = await thread(lock, 1);
-  expect(await other.send({ op: 'acquire', timeoutMs: 1000 })).toBe('acquired');
-  other.post({ op: 'exit' });
-  await other.exited;
-  const ours = lock.acquire(0, 5000) as Promise<void>;
-  expect(await settledWithin(ours, 50)).toBe(false);
-  lock.releaseAbandoned(1);
-  await ours;
-  lock.release(0);
-  expect(lock.held).toBe(false);
-});
+it('releaseAbandoned frees the lock of a thread that ended while holding it', () =>
+  withOtherThread(async (lock, other) => {
+    expect(await other.send({ op: 'acquire', timeoutMs: 1000 })).toBe('acquired');
+    other.post({ op: 'exit' });
+    await other.exited;
+    const ours = lock.acquire(0, 5000) as Promise<void>;
+    expect(await settledWithin(ours, 50)).toBe(false);
+    lock.releaseAbandoned(1);
+    await ours;
+    lock.release(0);
+    expect(lock.held).toBe(false);
+  }));
 
 it('refuses a bad slot, a foreign buffer and a release by a non-holder', () => {
   const lock = WriterLock.create();

@@ -1,4 +1,5 @@
 import { StorageError } from './errors.js';
+import { SharedCells } from './shared-cells.js';
 
 /** How many threads of one process may share a {@link WriterLock} (a slot each). */
 export const WRITER_LOCK_SLOTS = 8;
@@ -28,24 +29,15 @@ const GRANTED = 2;
  * await lock.acquire(0, 5_000);
  * try { … write … } finally { lock.release(0); }
  */
-export class WriterLock {
-  readonly #cells: Int32Array;
-
-  private constructor(readonly buffer: SharedArrayBuffer) {
-    this.#cells = new Int32Array(buffer);
-  }
-
+export class WriterLock extends SharedCells {
   /** A new, free lock. */
   static create(): WriterLock {
-    return new WriterLock(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (1 + WRITER_LOCK_SLOTS)));
+    return new WriterLock(SharedCells.newBuffer(1 + WRITER_LOCK_SLOTS));
   }
 
   /** The lock whose buffer another thread created. */
   static from(buffer: SharedArrayBuffer): WriterLock {
-    if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength < 4 * (1 + WRITER_LOCK_SLOTS)) {
-      throw new TypeError('WriterLock.from: expected the SharedArrayBuffer of WriterLock.create()');
-    }
-    return new WriterLock(buffer);
+    return new WriterLock(SharedCells.adopt(buffer, 1 + WRITER_LOCK_SLOTS, 'WriterLock'));
   }
 
   /**
@@ -54,14 +46,14 @@ export class WriterLock {
    */
   acquire(slot: number, timeoutMs: number): Promise<void> | undefined {
     const me = checkSlot(slot) + 1;
-    if (Atomics.compareExchange(this.#cells, OWNER, 0, me) === 0) return undefined;
+    if (Atomics.compareExchange(this.cells, OWNER, 0, me) === 0) return undefined;
     return this.#wait(slot, Date.now() + timeoutMs);
   }
 
   /** Releases the lock held by `slot`, handing it to a waiting thread if there is one. */
   release(slot: number): void {
     const me = checkSlot(slot) + 1;
-    if (Atomics.load(this.#cells, OWNER) !== me) {
+    if (Atomics.load(this.cells, OWNER) !== me) {
       throw new Error(`WriterLock: slot ${slot} released a lock it does not hold`);
     }
     this.#handOff(slot);
@@ -70,31 +62,31 @@ export class WriterLock {
   /** Cleans up after a thread that ended: withdraws its wait and releases the lock if it held it. */
   releaseAbandoned(slot: number): void {
     const me = checkSlot(slot) + 1;
-    Atomics.store(this.#cells, 1 + slot, 0);
-    if (Atomics.load(this.#cells, OWNER) === me) this.#handOff(slot);
+    Atomics.store(this.cells, 1 + slot, 0);
+    if (Atomics.load(this.cells, OWNER) === me) this.#handOff(slot);
   }
 
   /** Whether some thread holds the lock (for tests and diagnostics). */
   get held(): boolean {
-    return Atomics.load(this.#cells, OWNER) !== 0;
+    return Atomics.load(this.cells, OWNER) !== 0;
   }
 
   #handOff(slot: number): void {
     // Next waiting slot after ours, round robin, so no thread starves.
     for (let i = 1; i <= WRITER_LOCK_SLOTS; i++) {
       const next = (slot + i) % WRITER_LOCK_SLOTS;
-      if (Atomics.compareExchange(this.#cells, 1 + next, WAITING, GRANTED) === WAITING) {
-        Atomics.store(this.#cells, OWNER, next + 1);
-        Atomics.notify(this.#cells, OWNER);
+      if (Atomics.compareExchange(this.cells, 1 + next, WAITING, GRANTED) === WAITING) {
+        Atomics.store(this.cells, OWNER, next + 1);
+        Atomics.notify(this.cells, OWNER);
         return;
       }
     }
-    Atomics.store(this.#cells, OWNER, 0);
+    Atomics.store(this.cells, OWNER, 0);
     // Wake only if a thread began waiting meanwhile (a futex wake per release is a system call). One that
     // marks itself waiting after this check reads the owner afterwards, sees 0, and takes the lock.
     for (let i = 0; i < WRITER_LOCK_SLOTS; i++) {
-      if (Atomics.load(this.#cells, 1 + i) === WAITING) {
-        Atomics.notify(this.#cells, OWNER);
+      if (Atomics.load(this.cells, 1 + i) === WAITING) {
+        Atomics.notify(this.cells, OWNER);
         return;
       }
     }
@@ -103,19 +95,19 @@ export class WriterLock {
   async #wait(slot: number, deadline: number): Promise<void> {
     const me = slot + 1;
     const state = 1 + slot;
-    Atomics.store(this.#cells, state, WAITING);
+    Atomics.store(this.cells, state, WAITING);
     let timedOut = false;
     for (;;) {
-      const owner = Atomics.load(this.#cells, OWNER);
+      const owner = Atomics.load(this.cells, OWNER);
       if (owner === me) {
         // Handed over (our state is GRANTED).
-        Atomics.store(this.#cells, state, 0);
+        Atomics.store(this.cells, state, 0);
         return;
       }
       if (owner === 0 && !timedOut) {
         // Free and nobody is handing it over (a hand-off never passes through 0): take it.
-        if (Atomics.compareExchange(this.#cells, OWNER, 0, me) === 0) {
-          Atomics.store(this.#cells, state, 0);
+        if (Atomics.compareExchange(this.cells, OWNER, 0, me) === 0) {
+          Atomics.store(this.cells, state, 0);
           return;
         }
         continue;
@@ -123,7 +115,7 @@ export class WriterLock {
       const remaining = deadline - Date.now();
       if (!timedOut && remaining <= 0) {
         // Withdraw; if a hand-off to us has begun, it completes in a moment: take it after all.
-        if (Atomics.compareExchange(this.#cells, state, WAITING, 0) === WAITING) {
+        if (Atomics.compareExchange(this.cells, state, WAITING, 0) === WAITING) {
           throw new StorageError(
             'unavailable',
             'SQLite: the database is locked by another writer of this process for too long; retry',
@@ -131,7 +123,7 @@ export class WriterLock {
         }
         timedOut = true;
       }
-      const waited = Atomics.waitAsync(this.#cells, OWNER, owner, timedOut ? undefined : remaining);
+      const waited = Atomics.waitAsync(this.cells, OWNER, owner, timedOut ? undefined : remaining);
       if (waited.async) await waited.value;
     }
   }

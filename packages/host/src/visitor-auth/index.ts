@@ -1,20 +1,5 @@
-export { problemPage, SITE_PAGE_CSP, sitePage, visitorName } from './page.js';
-export {
-  askVisitorAuthentication,
-  redirectTarget,
-  type VisitorAuthTarget,
-  visitorAuthTarget,
-} from './service.js';
-export {
-  MAX_CLAIMS_BYTES,
-  openSession,
-  SESSION_COOKIE,
-  SESSION_MAX_SECONDS,
-  sealSession,
-  sessionCookie,
-  sessionCookieOf,
-  sessionFromToken,
-  siteLocation,
-  type VisitorSession,
-} from './session.js';
+// page.ts, service.ts and session.ts are public whole; token.ts's result types stay inside.
+export * from './page.js';
+export * from './service.js';
+export * from './session.js';
 export { CLOCK_SKEW_SECONDS, verifyVisitorToken } from './token.js';

@@ -1,8 +1,9 @@
-import { OAuth2Server } from 'oauth2-mock-server';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockPrivateTargets, parseAllowPrivateTargets } from '../../net/index.js';
 import { OAuthTokenError, OAuthTokens } from './oauth2.js';
+import { startOAuthServer } from './test-support.js';
 
 // A real OAuth2 server on 127.0.0.1 (oauth2-mock-server); the clock is injected.
 describe('OAuthTokens', () => {
@@ -13,21 +14,12 @@ describe('OAuthTokens', () => {
   const dispatcher = new Agent();
 
   beforeAll(async () => {
-    server = new OAuth2Server();
-    await server.issuer.keys.generate('RS256');
-    await server.start(0, '127.0.0.1');
-    server.service.on(
-      'beforeResponse',
-      (
-        response: { body: Record<string, unknown> },
-        req: { body: Record<string, string>; headers: Record<string, string> },
-      ) => {
-        requests.push({ body: req.body, authorization: String(req.headers.authorization) });
-        if (ttl === undefined) delete response.body.expires_in;
-        else response.body.expires_in = ttlAsText ? String(ttl) : ttl;
-        response.body.access_token = `token-${requests.length}`;
-      },
-    );
+    server = await startOAuthServer((response, req) => {
+      requests.push({ body: req.body, authorization: String(req.headers.authorization) });
+      if (ttl === undefined) delete response.body.expires_in;
+      else response.body.expires_in = ttlAsText ? String(ttl) : ttl;
+      response.body.access_token = `token-${requests.length}`;
+    });
   });
   afterAll(async () => {
     await server.stop();

@@ -1,3 +1,5 @@
+import { systemTimerClock, type TimerClock } from '../../storage/index.js';
+
 /**
  * Several hosts on one database all hear each queue signal (docs/operations.md, "Several hosts"). For work
  * due now, every host with a free slot would claim at once, and all but one of those claims come back empty:
@@ -14,21 +16,7 @@
 export const SIGNAL_BACKOFF_MAX_MS = 32;
 
 /** The clock the back-off reads and the timer it arms (injected in tests). */
-export interface BackoffClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const systemClock: BackoffClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const timer = setTimeout(fn, ms);
-    timer.unref();
-    return timer;
-  },
-  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
-};
+export type BackoffClock = TimerClock;
 
 /**
  * Gates the wake-ups other hosts' signals of due work cause, by the results of this host's claims.
@@ -46,7 +34,7 @@ export class SignalBackoff {
   #lastEmptyAt = Number.NEGATIVE_INFINITY;
   #deferred: unknown;
 
-  constructor(wake: () => void, clock: BackoffClock = systemClock) {
+  constructor(wake: () => void, clock: BackoffClock = systemTimerClock) {
     this.#wake = wake;
     this.#clock = clock;
   }

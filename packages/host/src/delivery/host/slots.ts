@@ -1,3 +1,5 @@
+import { SharedCells } from '../../storage/index.js';
+
 /**
  * The delivery engine's free slots, shared between the host's main thread and the delivery thread, so the
  * main thread can hand it first attempts already leased (no claim transaction, no wake-up round trip).
@@ -9,13 +11,7 @@
 const FREE = 0;
 const WANTED = 1;
 
-export class DeliverySlots {
-  readonly #cells: Int32Array;
-
-  private constructor(readonly buffer: SharedArrayBuffer) {
-    this.#cells = new Int32Array(buffer);
-  }
-
+export class DeliverySlots extends SharedCells {
   /**
    * New slots: none free (and work wanted) until the delivery thread is running and {@link give}s its
    * concurrency.
@@ -24,8 +20,8 @@ export class DeliverySlots {
    * const slots = DeliverySlots.create(); // pass slots.buffer to the worker in workerData
    */
   static create(): DeliverySlots {
-    const slots = new DeliverySlots(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
-    Atomics.store(slots.#cells, WANTED, 1);
+    const slots = new DeliverySlots(SharedCells.newBuffer(2));
+    Atomics.store(slots.cells, WANTED, 1);
     return slots;
   }
 
@@ -36,10 +32,7 @@ export class DeliverySlots {
    * const slots = DeliverySlots.from(workerData.slots);
    */
   static from(buffer: SharedArrayBuffer): DeliverySlots {
-    if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength < 2 * Int32Array.BYTES_PER_ELEMENT) {
-      throw new TypeError('DeliverySlots.from: expected the SharedArrayBuffer of DeliverySlots.create()');
-    }
-    return new DeliverySlots(buffer);
+    return new DeliverySlots(SharedCells.adopt(buffer, 2, 'DeliverySlots'));
   }
 
   /**
@@ -50,10 +43,10 @@ export class DeliverySlots {
    */
   take(max: number): number {
     for (;;) {
-      const free = Atomics.load(this.#cells, FREE);
+      const free = Atomics.load(this.cells, FREE);
       const got = Math.min(free, Math.max(0, Math.floor(max)));
       if (got === 0) return 0;
-      if (Atomics.compareExchange(this.#cells, FREE, free, free - got) === free) return got;
+      if (Atomics.compareExchange(this.cells, FREE, free, free - got) === free) return got;
     }
   }
 
@@ -64,7 +57,7 @@ export class DeliverySlots {
    * slots.give(1);
    */
   give(count: number): void {
-    if (count > 0) Atomics.add(this.#cells, FREE, count);
+    if (count > 0) Atomics.add(this.cells, FREE, count);
   }
 
   /**
@@ -74,7 +67,7 @@ export class DeliverySlots {
    * const granted = slots.reserve(jobs.length); // lease that many of the jobs to the thread
    */
   reserve(max: number): number {
-    return Atomics.load(this.#cells, WANTED) === 0 ? this.take(max) : 0;
+    return Atomics.load(this.cells, WANTED) === 0 ? this.take(max) : 0;
   }
 
   /**
@@ -84,11 +77,11 @@ export class DeliverySlots {
    * slots.want(true); // a retry fell due
    */
   want(wanted: boolean): void {
-    Atomics.store(this.#cells, WANTED, wanted ? 1 : 0);
+    Atomics.store(this.cells, WANTED, wanted ? 1 : 0);
   }
 
   /** Free slots right now (diagnostics and tests). */
   get free(): number {
-    return Atomics.load(this.#cells, FREE);
+    return Atomics.load(this.cells, FREE);
   }
 }

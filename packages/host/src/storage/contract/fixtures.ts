@@ -7,6 +7,7 @@ import { migrate } from '../migrate.js';
 import type { CreateInstallationInput } from '../repos/installations.js';
 import type { PublishInput } from '../repos/integrations.js';
 import type { InvocationLogInput } from '../repos/invocation-logs.js';
+import type { EnqueueInput } from '../repos/jobs-api.js';
 import type { Sql } from '../sql.js';
 import { openSqlite } from '../sqlite.js';
 import type { Storage } from '../storage.js';
@@ -75,6 +76,16 @@ export function installationInput(overrides: Partial<CreateInstallationInput> = 
 /** Creates the default installation (see {@link installationInput}) and returns its id. */
 export async function setup(storage: Storage): Promise<string> {
   return (await storage.installations.create(installationInput())).id;
+}
+
+/**
+ * Queue inputs: one `deliver` job of `installationId` (empty payload) due at each of `runAts`.
+ *
+ * @example
+ * const [a, b] = await storage.jobs.enqueue(deliveries(installationId, 0, 0));
+ */
+export function deliveries(installationId: string, ...runAts: number[]): EnqueueInput[] {
+  return runAts.map((runAt) => ({ kind: 'deliver', installationId, payload: {}, runAt }));
 }
 
 /** A valid invocation log of `inst_1` created at `createdAt`, with overrides. */

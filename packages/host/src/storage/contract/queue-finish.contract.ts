@@ -1,16 +1,13 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
-import { type Ctx, installationInput } from './fixtures.js';
+import { type Ctx, deliveries, installationInput } from './fixtures.js';
 
 /** finishAttempt (record + complete/reschedule in one transaction) and the retry-first claim order. */
 export function queueFinishContract(ctx: () => Ctx): void {
   it('finishAttempt records the attempt and completes or reschedules the job under its claim', async () => {
     const { storage } = ctx();
     const { id: installationId } = await storage.installations.create(installationInput());
-    const [a, b] = await storage.jobs.enqueue([
-      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
-      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
-    ]);
+    const [a, b] = await storage.jobs.enqueue(deliveries(installationId, 0, 0));
     const claimed = await storage.jobs.claim({ kinds: ['deliver'], limit: 2, leaseMs: 1000, now: 1 });
     const ja = claimed.find((j) => j.id === a!.id)!;
     const jb = claimed.find((j) => j.id === b!.id)!;

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { isStorageError } from '../errors.js';
 import type { AttemptInput } from '../repos/jobs-api.js';
-import { type Ctx, setup } from './fixtures.js';
+import { type Ctx, deliveries, setup } from './fixtures.js';
 
 /** Two deliveries of `installationId` (due at 5 and 6), both claimed at 10 with a 1 s lease. */
 async function claimTwo(storage: Ctx['storage'], installationId: string) {
@@ -98,10 +98,7 @@ export function queueContract(ctx: () => Ctx): void {
   it('claim with dueBy takes what falls due up to dueBy (queued and leases), leased from now', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);
-    const [soon, later] = await storage.jobs.enqueue([
-      { kind: 'deliver', installationId, payload: {}, runAt: 1040 },
-      { kind: 'deliver', installationId, payload: {}, runAt: 1060 },
-    ]);
+    const [soon, later] = await storage.jobs.enqueue(deliveries(installationId, 1040, 1060));
     // A retry: queued again with attempt 1, due at 1030.
     const [retry] = await storage.jobs.enqueue([{ kind: 'deliver', installationId, payload: {}, runAt: 0 }]);
     const [taken] = await storage.jobs.claim({ kinds: ['deliver'], limit: 1, leaseMs: 1000, now: 0 });
@@ -175,14 +172,17 @@ export function queueContract(ctx: () => Ctx): void {
         0,
       );
     const caps = (allowances: Record<string, number>) => new Map(Object.entries(allowances));
+    /** Claims up to 10 due deliveries at `now` (100 ms leases), each installation capped by `allowances`. */
+    const claimCapped = (now: number, allowances: Record<string, number>) =>
+      storage.jobs.claim({
+        kinds: ['deliver'],
+        limit: 10,
+        leaseMs: 100,
+        now,
+        perInstallation: caps(allowances),
+      });
     // One each: the oldest job of each installation.
-    const one = await storage.jobs.claim({
-      kinds: ['deliver'],
-      limit: 10,
-      leaseMs: 100,
-      now: 50,
-      perInstallation: caps({ [busy]: 1, [other]: 1, [third]: 1 }),
-    });
+    const one = await claimCapped(50, { [busy]: 1, [other]: 1, [third]: 1 });
     expect(one.map((j) => j.id)).toEqual([busyFirst!.id, otherFirst!.id, thirdFirst!.id]);
     await storage.jobs.complete(one[0]!, 'succeeded', 51);
     await storage.jobs.finishAttempt(
@@ -193,45 +193,19 @@ export function queueContract(ctx: () => Ctx): void {
     );
     await storage.jobs.complete(one[2]!, 'succeeded', 52);
     // One more each: busy's oldest; other has a due retry and a first attempt → the retry.
-    const some = await storage.jobs.claim({
-      kinds: ['deliver'],
-      limit: 10,
-      leaseMs: 100,
-      now: 60,
-      perInstallation: caps({ [busy]: 1, [other]: 1 }),
-    });
+    const some = await claimCapped(60, { [busy]: 1, [other]: 1 });
     expect(some.map((j) => j.id)).toEqual([otherFirst!.id, busySecond!.id]);
     expect(some[0]!.attempt).toBe(1); // the retry comes first
     // busyThird is still queued; with nothing left busy is skipped entirely (and so by nextDueAt).
-    expect(
-      await storage.jobs.claim({
-        kinds: ['deliver'],
-        limit: 10,
-        leaseMs: 100,
-        now: 60,
-        perInstallation: caps({ [busy]: 0, [other]: 0 }),
-      }),
-    ).toEqual([]);
+    expect(await claimCapped(60, { [busy]: 0, [other]: 0 })).toEqual([]);
     expect(await storage.jobs.nextDueAt(['deliver'], [busy, other])).toBeNull();
     expect(await storage.jobs.nextDueAt(['deliver'], [other])).toBe(30);
     expect(await storage.jobs.nextDueAt(['deliver'])).toBe(30);
     // An installation not listed is not capped: busy's queued job.
-    const leased = await storage.jobs.claim({
-      kinds: ['deliver'],
-      limit: 10,
-      leaseMs: 100,
-      now: 60,
-      perInstallation: caps({ [other]: 0 }),
-    });
+    const leased = await claimCapped(60, { [other]: 0 });
     expect(leased.map((j) => j.id)).toEqual([busyThird!.id]);
     // At 200 every lease has expired: expired leases count like any due job of their installation.
-    const expired = await storage.jobs.claim({
-      kinds: ['deliver'],
-      limit: 10,
-      leaseMs: 100,
-      now: 200,
-      perInstallation: caps({ [busy]: 1, [other]: 1 }),
-    });
+    const expired = await claimCapped(200, { [busy]: 1, [other]: 1 });
     // busy's oldest (its second job) and other's oldest (a retry, listed first).
     expect(expired.map((j) => j.id)).toEqual([otherFirst!.id, busySecond!.id]);
     // What the allowances held back is there for an uncapped claim.
@@ -297,10 +271,7 @@ export function queueContract(ctx: () => Ctx): void {
   it('complete and a retry (finishAttempt with runAt) act only on running jobs', async () => {
     const { storage } = ctx();
     const installationId = await setup(storage);
-    const [a, b] = await storage.jobs.enqueue([
-      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
-      { kind: 'deliver', installationId, payload: {}, runAt: 0 },
-    ]);
+    const [a, b] = await storage.jobs.enqueue(deliveries(installationId, 0, 0));
     expect(await storage.jobs.complete(a!.id, 'succeeded', 1)).toBe(false);
     const attempt = { series: 1, number: 1, startedAt: 1, durationMs: 1 };
     const retryAt = (runAt: number, now: number, lastError: string) =>

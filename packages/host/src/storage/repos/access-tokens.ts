@@ -1,5 +1,5 @@
-import { json, num, numOrNull, rowMapper, str, strOrNull } from '../rows.js';
-import type { Row, Sql } from '../sql.js';
+import { insertRecord, json, num, numOrNull, type RowMapper, rowMapper, str, strOrNull } from '../rows.js';
+import type { Sql } from '../sql.js';
 
 /** An organization token (`pot_…`). Only the SHA-256 of the token is stored. */
 export interface OrganizationTokenRecord {
@@ -57,11 +57,6 @@ export interface AccessTokensRepo {
   pruneSessions(before: number): Promise<number>;
 }
 
-const TOKEN_COLUMNS =
-  'id, organization_id, name, token_hash, scopes, expires_at, revoked_at, last_used_at, created_by, created_at';
-const SESSION_COLUMNS =
-  'id, token_hash, organization_id, installation_id, expires_at, revoked_at, created_by, created_at';
-
 const toToken = rowMapper<OrganizationTokenRecord>({
   id: str,
   organizationId: str,
@@ -88,72 +83,58 @@ const toSession = rowMapper<PortalSessionRecord>({
 
 /** Builds the access tokens repository on an adapter (or transaction handle). */
 export function accessTokensRepo(sql: Sql): AccessTokensRepo {
-  /** Marks a token or session revoked; false when there is none, or it already was. */
-  const revoke = async (table: 'organization_tokens' | 'portal_sessions', id: string, now: number) => {
-    const { changes } = await sql.run(
-      `UPDATE ${table} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`,
-      [now, id],
-    );
-    return changes > 0;
-  };
-  const one = async <T>(query: string, value: string, map: (row: Row) => T) => {
-    const row = await sql.get(query, [value]);
-    return row ? map(row) : null;
-  };
+  const tokens = bearerTable(sql, 'organization_tokens', toToken);
+  const sessions = bearerTable(sql, 'portal_sessions', toSession);
   return {
     async createToken({ now = Date.now(), ...input }) {
       const record: OrganizationTokenRecord = { ...input, revokedAt: null, lastUsedAt: null, createdAt: now };
-      await sql.run(
-        `INSERT INTO organization_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          record.id,
-          record.organizationId,
-          record.name,
-          record.tokenHash,
-          JSON.stringify(record.scopes),
-          record.expiresAt,
-          null,
-          null,
-          record.createdBy,
-          now,
-        ],
-      );
+      await tokens.insert(record);
       return record;
     },
-    tokenByHash: (hash) =>
-      one(`SELECT ${TOKEN_COLUMNS} FROM organization_tokens WHERE token_hash = ?`, hash, toToken),
-    getToken: (id) => one(`SELECT ${TOKEN_COLUMNS} FROM organization_tokens WHERE id = ?`, id, toToken),
+    tokenByHash: tokens.byHash,
+    getToken: tokens.byId,
     async listTokens(organizationId) {
       const rows = await sql.all(
-        `SELECT ${TOKEN_COLUMNS} FROM organization_tokens WHERE organization_id = ? ORDER BY created_at, id`,
+        `SELECT ${toToken.columns} FROM organization_tokens WHERE organization_id = ? ORDER BY created_at, id`,
         [organizationId],
       );
       return rows.map(toToken);
     },
-    revokeToken: (id, now = Date.now()) => revoke('organization_tokens', id, now),
+    revokeToken: (id, now = Date.now()) => tokens.revoke(id, now),
     async touchToken(id, now = Date.now()) {
       await sql.run('UPDATE organization_tokens SET last_used_at = ? WHERE id = ?', [now, id]);
     },
     async createSession({ now = Date.now(), ...input }) {
       const record: PortalSessionRecord = { ...input, revokedAt: null, createdAt: now };
-      await sql.run(`INSERT INTO portal_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
-        record.id,
-        record.tokenHash,
-        record.organizationId,
-        record.installationId,
-        record.expiresAt,
-        null,
-        record.createdBy,
-        now,
-      ]);
+      await sessions.insert(record);
       return record;
     },
-    sessionByHash: (hash) =>
-      one(`SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE token_hash = ?`, hash, toSession),
-    getSession: (id) => one(`SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE id = ?`, id, toSession),
-    revokeSession: (id, now = Date.now()) => revoke('portal_sessions', id, now),
+    sessionByHash: sessions.byHash,
+    getSession: sessions.byId,
+    revokeSession: (id, now = Date.now()) => sessions.revoke(id, now),
     async pruneSessions(before) {
       return (await sql.run('DELETE FROM portal_sessions WHERE expires_at < ?', [before])).changes;
+    },
+  };
+}
+
+/** What tokens and sessions share: a table of hashed bearer credentials, revoked once. */
+function bearerTable<T>(sql: Sql, table: 'organization_tokens' | 'portal_sessions', mapper: RowMapper<T>) {
+  const one = async (column: 'id' | 'token_hash', value: string) => {
+    const row = await sql.get(`SELECT ${mapper.columns} FROM ${table} WHERE ${column} = ?`, [value]);
+    return row ? mapper(row) : null;
+  };
+  return {
+    insert: (record: T) => insertRecord(sql, table, mapper, record),
+    byHash: (hash: string) => one('token_hash', hash),
+    byId: (id: string) => one('id', id),
+    /** Marks the row revoked; false when there is none, or it already was. */
+    async revoke(id: string, now: number) {
+      const { changes } = await sql.run(
+        `UPDATE ${table} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`,
+        [now, id],
+      );
+      return changes > 0;
     },
   };
 }

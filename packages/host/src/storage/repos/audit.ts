@@ -1,4 +1,4 @@
-import { addCondition, deleteOldest, json, num, rowMapper, str, strOrNull } from '../rows.js';
+import { addCondition, deleteOldest, insertRecord, json, num, rowMapper, str, strOrNull } from '../rows.js';
 import type { Sql, SqlValue } from '../sql.js';
 import type { Json } from '../types.js';
 
@@ -19,6 +19,21 @@ export interface AuditRecord {
   resourceId: string;
   changes: Record<string, Json>;
 }
+
+/** An audit entry from its `audit_log` row; its `columns` and `values` are the table's. */
+const toRecord = rowMapper<AuditRecord>({
+  id: str,
+  at: num,
+  actor: str,
+  actorOrganization: strOrNull,
+  tokenId: strOrNull,
+  tokenName: strOrNull,
+  organizationId: strOrNull,
+  action: str,
+  resourceType: str,
+  resourceId: str,
+  changes: json,
+});
 
 /** Filters of `list`: newest first, before the cursor (an entry id). */
 export interface AuditFilter {
@@ -44,41 +59,10 @@ export interface AuditRepo {
   deleteOlderThan(before: number, limit: number): Promise<number>;
 }
 
-const COLUMNS =
-  'id, at, actor, actor_organization, token_id, token_name, organization_id, action, resource_type, resource_id, changes';
-
-const toRecord = rowMapper<AuditRecord>({
-  id: str,
-  at: num,
-  actor: str,
-  actorOrganization: strOrNull,
-  tokenId: strOrNull,
-  tokenName: strOrNull,
-  organizationId: strOrNull,
-  action: str,
-  resourceType: str,
-  resourceId: str,
-  changes: json,
-});
-
 /** Builds the audit repository on an adapter (or transaction handle). */
 export function auditRepo(sql: Sql): AuditRepo {
   return {
-    async append(r) {
-      await sql.run(`INSERT INTO audit_log (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-        r.id,
-        r.at,
-        r.actor,
-        r.actorOrganization,
-        r.tokenId,
-        r.tokenName,
-        r.organizationId,
-        r.action,
-        r.resourceType,
-        r.resourceId,
-        JSON.stringify(r.changes),
-      ]);
-    },
+    append: (record) => insertRecord(sql, 'audit_log', toRecord, record),
     async list(filter = {}) {
       const where: string[] = [];
       const values: SqlValue[] = [];
@@ -88,10 +72,10 @@ export function auditRepo(sql: Sql): AuditRepo {
       addCondition(where, values, 'resource_id = ?', filter.resourceId);
       addCondition(where, values, 'id < ?', filter.before);
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-      const rows = await sql.all(`SELECT ${COLUMNS} FROM audit_log ${clause} ORDER BY id DESC LIMIT ?`, [
-        ...values,
-        filter.limit ?? 100,
-      ]);
+      const rows = await sql.all(
+        `SELECT ${toRecord.columns} FROM audit_log ${clause} ORDER BY id DESC LIMIT ?`,
+        [...values, filter.limit ?? 100],
+      );
       return rows.map(toRecord);
     },
     deleteOlderThan: (before, limit) =>

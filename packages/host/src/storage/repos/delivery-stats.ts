@@ -76,9 +76,6 @@ const UPSERT_COLUMNS = 12;
 /** Rows per statement (12 values each, under SQLite's and PostgreSQL's parameter limits). */
 const UPSERT_CHUNK = 200;
 
-const STATS_COLUMNS =
-  'resolution_ms, installation_id, bucket_at, attempts, succeeded, retried, failed, duration_hist, first_attempt_hist, backlog_queued, backlog_due';
-
 const toStatsRow = rowMapper<StatsRow>({
   resolutionMs: num,
   installationId: str,
@@ -169,7 +166,7 @@ export function deliveryStatsRepo(sql: Sql): DeliveryStatsRepo {
         const chunk = rows.slice(i, i + UPSERT_CHUNK);
         const row = `(${Array.from({ length: UPSERT_COLUMNS }, () => '?').join(', ')})`;
         await sql.run(
-          `INSERT INTO delivery_stats (${STATS_COLUMNS}, updated_at)
+          `INSERT INTO delivery_stats (${toStatsRow.columns}, updated_at)
            VALUES ${chunk.map(() => row).join(', ')}
            ON CONFLICT (resolution_ms, installation_id, bucket_at) DO UPDATE SET
              attempts = excluded.attempts, succeeded = excluded.succeeded, retried = excluded.retried,
@@ -178,27 +175,14 @@ export function deliveryStatsRepo(sql: Sql): DeliveryStatsRepo {
              backlog_queued = COALESCE(excluded.backlog_queued, delivery_stats.backlog_queued),
              backlog_due = COALESCE(excluded.backlog_due, delivery_stats.backlog_due),
              updated_at = excluded.updated_at`,
-          chunk.flatMap((r) => [
-            r.resolutionMs,
-            r.installationId,
-            r.bucketAt,
-            r.attempts,
-            r.succeeded,
-            r.retried,
-            r.failed,
-            r.durationHist,
-            r.firstAttemptHist,
-            r.backlogQueued,
-            r.backlogDue,
-            now,
-          ]),
+          chunk.flatMap((r) => [...toStatsRow.values(r), now]),
         );
       }
     },
 
     async read(resolutionMs, installationId, from, to) {
       const rows = await sql.all(
-        `SELECT ${STATS_COLUMNS} FROM delivery_stats
+        `SELECT ${toStatsRow.columns} FROM delivery_stats
          WHERE resolution_ms = ? AND installation_id = ? AND bucket_at >= ? AND bucket_at < ? ORDER BY bucket_at`,
         [resolutionMs, installationId, from, to],
       );
@@ -207,7 +191,7 @@ export function deliveryStatsRepo(sql: Sql): DeliveryStatsRepo {
 
     async readAll(resolutionMs, from, to) {
       const rows = await sql.all(
-        `SELECT ${STATS_COLUMNS} FROM delivery_stats
+        `SELECT ${toStatsRow.columns} FROM delivery_stats
          WHERE resolution_ms = ? AND bucket_at >= ? AND bucket_at < ? ORDER BY bucket_at, installation_id`,
         [resolutionMs, from, to],
       );

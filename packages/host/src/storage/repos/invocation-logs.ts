@@ -30,9 +30,6 @@ export interface InvocationLogsRepo {
   prune(before: number, limit: number): Promise<number>;
 }
 
-const COLUMNS =
-  'id, installation_id, integration_name, event_type, event_id, status, duration_ms, lines, created_at';
-
 const toRecord = rowMapper<InvocationLogRecord>({
   id: str,
   installationId: strOrNull,
@@ -57,7 +54,7 @@ export function invocationLogsRepo(sql: Sql): InvocationLogsRepo {
         id: input.id ?? newId('log'),
         createdAt: input.createdAt ?? Date.now(),
       };
-      await sql.run(`INSERT INTO invocation_logs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      await sql.run(`INSERT INTO invocation_logs (${toRecord.columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
         record.id,
         record.installationId,
         record.integrationName,
@@ -91,7 +88,7 @@ export function invocationLogsRepo(sql: Sql): InvocationLogsRepo {
       values.push(options.since);
     }
     const rows = await sql.all(
-      `SELECT ${COLUMNS} FROM invocation_logs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
+      `SELECT ${toRecord.columns} FROM invocation_logs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
       [...values, limit],
     );
     return rows.map(toRecord);

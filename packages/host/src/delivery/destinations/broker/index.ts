@@ -8,7 +8,12 @@
  */
 export { resolveAllowedAddress } from './address.js';
 export { type BrokerAttemptOptions, brokerError, brokerHeaders, runBrokerAttempt } from './attempt.js';
-export { type BrokerClientParts, openBrokerClient } from './client.js';
+export {
+  type BrokerClientParts,
+  type BrokerConnectConfig,
+  brokerClientOpener,
+  type ConnectTarget,
+} from './client.js';
 export { BROKER_ERROR_CODES, type BrokerErrorCode } from './codes.js';
 export {
   type BrokerEndpoint,

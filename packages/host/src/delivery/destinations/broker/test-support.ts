@@ -53,21 +53,73 @@ export async function sendOnce<C>(
   return result;
 }
 
+/** The configuration checks of a broker destination's suite, for {@link brokerSuite}'s `itValidatesTheConfiguration`. */
+export interface ConfigurationCases<C> {
+  /** Saved configurations `parse` refuses, each with the field (path) one of its zod issues names. */
+  invalid: readonly (readonly [input: unknown, field: string])[];
+  /** A valid configuration with credentials in it. */
+  valid: unknown;
+  /** What the parsed `valid` connects to (a part of its endpoint, credentials included). */
+  endpoint: DestinationAddress & Record<string, unknown>;
+  /** What `describe()` gives for it: no credentials. */
+  text: string;
+  /** More checks of the parsed `valid` configuration. */
+  check?: (config: C) => void;
+}
+
 /**
- * Asserts what a parsed configuration connects to (`endpoint`: a part of it), that the one address checked
- * against the policy is the endpoint's, and that `describe()` gives `text`; returns that text.
+ * The configuration test of a broker destination: each invalid input is refused naming its field; the valid
+ * one connects to `endpoint`, is checked against the policy at the endpoint's address only, and `describe()`
+ * gives `text`, which shows neither the user name nor the password.
  */
-export function expectEndpoint<C extends { endpoint: DestinationAddress }>(
+function itValidatesTheConfiguration<C extends { endpoint: DestinationAddress }>(
   destination: Destination<C>,
-  config: C,
-  endpoint: DestinationAddress & Record<string, unknown>,
-  text: string,
-): string {
-  expect(config.endpoint).toMatchObject(endpoint);
-  expect(destination.addresses(config)).toEqual([{ host: endpoint.host, port: endpoint.port }]);
-  const described = destination.describe(config);
-  expect(described).toBe(text);
-  return described;
+  cases: ConfigurationCases<C>,
+): void {
+  it('validates the configuration, naming the field; describe() shows no credentials', () => {
+    for (const [input, field] of cases.invalid) {
+      expect(
+        zodIssuePaths(() => destination.parse(input)),
+        JSON.stringify(input),
+      ).toContain(field);
+    }
+    const config = destination.parse(cases.valid);
+    cases.check?.(config);
+    expect(config.endpoint).toMatchObject(cases.endpoint);
+    expect(destination.addresses(config)).toEqual([{ host: cases.endpoint.host, port: cases.endpoint.port }]);
+    const described = destination.describe(config);
+    expect(described).toBe(cases.text);
+    for (const credential of [cases.endpoint.username, cases.endpoint.password]) {
+      if (typeof credential === 'string') expect(described).not.toContain(credential);
+    }
+  });
+}
+
+/**
+ * The helpers of one broker destination's suite, bound to the destination and its real broker on
+ * 127.0.0.1:`brokerPort`: clients opened on a saved configuration (loopback allowed), the configuration
+ * test, and the cases every broker destination passes.
+ *
+ * @example
+ * const broker = brokerSuite(natsDestination, 4222);
+ * const result = await broker.sendOnce({ url: 'nats://127.0.0.1:4222', subject });
+ */
+export function brokerSuite<C extends { endpoint: DestinationAddress }>(
+  destination: Destination<C>,
+  brokerPort: number,
+) {
+  return {
+    /** {@link openOnLoopback} on this destination. */
+    open: (input: unknown) => openOnLoopback(destination, input),
+    /** {@link sendOnce} on this destination. */
+    sendOnce: (input: unknown, message?: DestinationMessage) => sendOnce(destination, input, message),
+    /** The configuration test: invalid inputs, and what a valid one connects to and shows. */
+    itValidatesTheConfiguration: (cases: ConfigurationCases<C>) =>
+      itValidatesTheConfiguration(destination, cases),
+    /** {@link itBehavesLikeABrokerDestination} on this destination and broker. */
+    itBehavesLikeABrokerDestination: (newTarget: () => Promise<BrokerTarget>) =>
+      itBehavesLikeABrokerDestination(destination, brokerPort, newTarget),
+  };
 }
 
 /** A loopback port nothing listens on (bound, then closed). */
@@ -226,7 +278,7 @@ export function itBehavesLikeABrokerDestination<C>(
 }
 
 /** The paths (`port`, `url`, `routingKey`...) of the zod issues `parse` throws; fails if it does not throw. */
-export function zodIssuePaths(parse: () => unknown): string[] {
+function zodIssuePaths(parse: () => unknown): string[] {
   try {
     parse();
   } catch (error) {

@@ -6,31 +6,27 @@ import {
   headers as natsHeaders,
   type TlsOptions,
 } from 'nats';
-import type { AddressPolicy } from '../../../net/index.js';
 import { type AttemptError, describe } from '../../errors.js';
 import {
   BROKER_ERROR_CODES,
+  brokerClientOpener,
   brokerError,
-  brokerHeaders,
-  DEFAULT_CONNECT_TIMEOUT_MS,
+  type ConnectTarget,
   hostPort,
-  openBrokerClient,
-  resolveAllowedAddress,
 } from '../broker/index.js';
-import type { DestinationClient, DestinationMessage } from '../types.js';
+import type { DestinationMessage } from '../types.js';
 import type { NatsConfig } from './config.js';
 
 async function openConnection(
   config: NatsConfig,
-  policy: AddressPolicy,
+  to: ConnectTarget,
   lost: () => void,
 ): Promise<NatsConnection> {
   const { endpoint } = config;
-  const address = await resolveAllowedAddress(endpoint.host, policy);
   // The node transport passes `tls` on to tls.connect: the certificate is checked against the host name.
   const tls: TlsOptions & { servername: string } = { handshakeFirst: false, servername: endpoint.host };
   const connection = await connect({
-    servers: hostPort({ host: address, port: endpoint.port }),
+    servers: hostPort({ host: to.address, port: endpoint.port }),
     name: 'platform-host',
     // One server, the checked address: no reconnect loop of the library's own (the next attempt
     // opens a new connection), no DNS of its own, no server addresses learnt from a cluster.
@@ -38,7 +34,7 @@ async function openConnection(
     resolve: false,
     ignoreClusterUpdates: true,
     noRandomize: true,
-    timeout: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    timeout: to.timeoutMs,
     ...(endpoint.tls ? { tls } : {}),
     ...(endpoint.username === undefined ? {} : { user: endpoint.username }),
     ...(endpoint.password === undefined ? {} : { pass: endpoint.password }),
@@ -73,7 +69,7 @@ async function publish(
   remainingMs: () => number,
 ): Promise<void> {
   const headers = natsHeaders();
-  for (const [name, value] of Object.entries(brokerHeaders(message))) headers.set(name, value);
+  for (const [name, value] of Object.entries(message.headers)) headers.set(name, value);
   const js = jetstreamOf(connection);
   try {
     await js.publish(config.subject, Buffer.from(message.body, 'utf8'), {
@@ -157,13 +153,9 @@ export function classifyNatsError(error: unknown): AttemptError | undefined {
  * const client = openNatsClient(config, { policy });
  * await client.send(message, { timeoutMs: 10_000 }); // { acknowledged: true, ... }
  */
-export function openNatsClient(config: NatsConfig, context: { policy: AddressPolicy }): DestinationClient {
-  return openBrokerClient<NatsConnection>({
-    open: (lost) => openConnection(config, context.policy, lost),
-    close: async (connection) => {
-      await connection.close().catch(() => {});
-    },
-    publish: (connection, message, remainingMs) => publish(connection, config, message, remainingMs),
-    classify: classifyNatsError,
-  });
-}
+export const openNatsClient = brokerClientOpener<NatsConfig, NatsConnection>({
+  open: openConnection,
+  close: (connection) => connection.close().catch(() => {}),
+  publish,
+  classify: classifyNatsError,
+});

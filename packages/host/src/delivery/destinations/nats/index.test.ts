@@ -1,18 +1,11 @@
 import { connect, type JetStreamManager, type NatsConnection, StorageType } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectEndpoint,
-  itBehavesLikeABrokerDestination,
-  openOnLoopback,
-  sendOnce,
-  testMessage,
-  uniqueName,
-  zodIssuePaths,
-} from '../broker/test-support.js';
+import { brokerSuite, testMessage, uniqueName } from '../broker/test-support.js';
 import { natsDestination } from './index.js';
 
 // The real NATS server with JetStream of this machine (.ci/run starts it).
 const URL = 'nats://127.0.0.1:4222';
+const broker = brokerSuite(natsDestination, 4222);
 
 let bare: NatsConnection;
 let jsm: JetStreamManager;
@@ -41,7 +34,7 @@ describe('nats jetstream destination', () => {
   it('publishes to the stream, acknowledged by its PubAck, with body and headers', async () => {
     const { stream, subject } = await newStream();
     const message = testMessage({ attempt: 3 });
-    const result = await sendOnce(natsDestination, { url: URL, subject, stream }, message);
+    const result = await broker.sendOnce({ url: URL, subject, stream }, message);
     expect(result.error).toBeUndefined();
     expect(result.acknowledged).toBe(true);
 
@@ -56,7 +49,7 @@ describe('nats jetstream destination', () => {
 
   it('stores every message published, and one copy of a delivery published twice (msgID)', async () => {
     const { stream, subject } = await newStream();
-    const client = openOnLoopback(natsDestination, { host: '127.0.0.1', subject });
+    const client = broker.open({ host: '127.0.0.1', subject });
     const messages = Array.from({ length: 50 }, () => testMessage());
     const results = await Promise.all(messages.map((m) => client.send(m, { timeoutMs: 5000 })));
     expect(results.every((r) => r.acknowledged === true)).toBe(true);
@@ -73,41 +66,33 @@ describe('nats jetstream destination', () => {
   });
 
   it('fails a subject no stream captures as broker_rejected (not retried)', async () => {
-    const result = await sendOnce(natsDestination, { url: URL, subject: `${uniqueName('nostream')}.x` });
+    const result = await broker.sendOnce({ url: URL, subject: `${uniqueName('nostream')}.x` });
     expect(result.error?.code).toBe('broker_rejected');
     expect(result.error?.message).toMatch(/no stream captures subject/);
   });
 
   it('fails when another stream than the expected one captures the subject', async () => {
     const { subject } = await newStream();
-    const result = await sendOnce(natsDestination, { url: URL, subject, stream: 'OTHER' });
+    const result = await broker.sendOnce({ url: URL, subject, stream: 'OTHER' });
     expect(result.error?.code).toBe('broker_rejected');
   });
 
-  it('validates the configuration, naming the field; describe() shows no credentials', () => {
-    const fieldOf = (input: unknown) => zodIssuePaths(() => natsDestination.parse(input));
-    expect(fieldOf({ url: URL })).toContain('subject');
-    expect(fieldOf({ url: URL, subject: 'a.*' })).toContain('subject');
-    expect(fieldOf({ url: URL, subject: 'a b' })).toContain('subject');
-    expect(fieldOf({ url: 'amqp://h', subject: 'a' })).toContain('url');
-    expect(fieldOf({ host: 'h', port: 0, subject: 'a' })).toContain('port');
-    expect(fieldOf({ url: 'nats://u:p@h', token: 't', subject: 'a' })).toContain('token');
-    expect(fieldOf({ url: URL, subject: 'a', stream: 'a.b' })).toContain('stream');
-
-    const config = natsDestination.parse({
-      url: 'tls://user:secret@nats.example.com',
-      subject: 'hooks.all',
-      token: undefined,
-    });
-    expectEndpoint(
-      natsDestination,
-      config,
-      { host: 'nats.example.com', port: 4222, tls: true, username: 'user' },
-      'nats tls://nats.example.com:4222 subject "hooks.all"',
-    );
+  broker.itValidatesTheConfiguration({
+    invalid: [
+      [{ url: URL }, 'subject'],
+      [{ url: URL, subject: 'a.*' }, 'subject'],
+      [{ url: URL, subject: 'a b' }, 'subject'],
+      [{ url: 'amqp://h', subject: 'a' }, 'url'],
+      [{ host: 'h', port: 0, subject: 'a' }, 'port'],
+      [{ url: 'nats://u:p@h', token: 't', subject: 'a' }, 'token'],
+      [{ url: URL, subject: 'a', stream: 'a.b' }, 'stream'],
+    ],
+    valid: { url: 'tls://user:secret@nats.example.com', subject: 'hooks.all', token: undefined },
+    endpoint: { host: 'nats.example.com', port: 4222, tls: true, username: 'user' },
+    text: 'nats tls://nats.example.com:4222 subject "hooks.all"',
   });
 
-  itBehavesLikeABrokerDestination(natsDestination, 4222, async () => {
+  broker.itBehavesLikeABrokerDestination(async () => {
     const { stream, subject } = await newStream();
     return {
       config: (host, port) => ({ host, port, subject }),

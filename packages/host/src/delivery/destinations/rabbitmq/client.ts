@@ -1,15 +1,7 @@
 import amqp from 'amqplib';
-import type { AddressPolicy } from '../../../net/index.js';
 import type { AttemptError } from '../../errors.js';
-import {
-  BROKER_ERROR_CODES,
-  brokerError,
-  brokerHeaders,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  openBrokerClient,
-  resolveAllowedAddress,
-} from '../broker/index.js';
-import type { DestinationClient, DestinationMessage } from '../types.js';
+import { BROKER_ERROR_CODES, brokerClientOpener, brokerError, type ConnectTarget } from '../broker/index.js';
+import type { DestinationMessage } from '../types.js';
 import type { RabbitmqConfig } from './config.js';
 
 /** One open AMQP connection with its confirm channel. */
@@ -24,13 +16,12 @@ interface Link {
 
 const returnKey = (deliveryId: string, attempt: string | number) => `${deliveryId}#${attempt}`;
 
-async function openLink(config: RabbitmqConfig, policy: AddressPolicy, lost: () => void): Promise<Link> {
+async function openLink(config: RabbitmqConfig, to: ConnectTarget, lost: () => void): Promise<Link> {
   const { endpoint } = config;
-  const address = await resolveAllowedAddress(endpoint.host, policy);
   const model = await amqp.connect(
     {
       protocol: endpoint.tls ? 'amqps' : 'amqp',
-      hostname: address,
+      hostname: to.address,
       port: endpoint.port,
       username: endpoint.username ?? 'guest',
       password: endpoint.password ?? 'guest',
@@ -38,7 +29,7 @@ async function openLink(config: RabbitmqConfig, policy: AddressPolicy, lost: () 
       heartbeat: config.heartbeatSeconds,
     },
     {
-      timeout: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      timeout: to.timeoutMs,
       noDelay: true,
       ...(endpoint.tls ? { servername: endpoint.host } : {}),
     },
@@ -70,7 +61,6 @@ async function openLink(config: RabbitmqConfig, policy: AddressPolicy, lost: () 
 }
 
 function publish(link: Link, config: RabbitmqConfig, message: DestinationMessage): Promise<void> {
-  const headers = brokerHeaders(message);
   const key = returnKey(message.deliveryId, message.attempt);
   return new Promise((resolve, reject) => {
     const confirmed = (error: unknown) => {
@@ -91,7 +81,7 @@ function publish(link: Link, config: RabbitmqConfig, message: DestinationMessage
           type: message.eventType,
           contentType: 'application/json',
           timestamp: Math.floor(Date.now() / 1000),
-          headers,
+          headers: message.headers,
         },
         confirmed,
       );
@@ -144,16 +134,9 @@ export function classifyRabbitmqError(error: unknown): AttemptError | undefined 
  * const client = openRabbitmqClient(config, { policy });
  * await client.send(message, { timeoutMs: 10_000 }); // { acknowledged: true, ... }
  */
-export function openRabbitmqClient(
-  config: RabbitmqConfig,
-  context: { policy: AddressPolicy },
-): DestinationClient {
-  return openBrokerClient<Link>({
-    open: (lost) => openLink(config, context.policy, lost),
-    close: async (link) => {
-      await link.model.close().catch(() => {});
-    },
-    publish: (link, message) => publish(link, config, message),
-    classify: classifyRabbitmqError,
-  });
-}
+export const openRabbitmqClient = brokerClientOpener<RabbitmqConfig, Link>({
+  open: openLink,
+  close: (link) => link.model.close().catch(() => {}),
+  publish,
+  classify: classifyRabbitmqError,
+});

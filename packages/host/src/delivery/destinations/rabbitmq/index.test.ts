@@ -1,20 +1,11 @@
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  eventually,
-  expectEndpoint,
-  itBehavesLikeABrokerDestination,
-  loopbackPolicy,
-  openOnLoopback,
-  sendOnce,
-  testMessage,
-  uniqueName,
-  zodIssuePaths,
-} from '../broker/test-support.js';
+import { brokerSuite, eventually, loopbackPolicy, testMessage, uniqueName } from '../broker/test-support.js';
 import { rabbitmqDestination } from './index.js';
 
 // The real RabbitMQ of this machine (.ci/run starts it).
 const URL = 'amqp://guest:guest@127.0.0.1:5672';
+const broker = brokerSuite(rabbitmqDestination, 5672);
 
 let bare: amqp.ChannelModel;
 let channel: amqp.Channel;
@@ -47,7 +38,7 @@ describe('rabbitmq destination', () => {
   it('publishes a persistent message to a queue, acknowledged by the confirm, with the headers', async () => {
     const queue = await newQueue();
     const message = testMessage({ attempt: 2 });
-    const result = await sendOnce(rabbitmqDestination, { url: URL, queue }, message);
+    const result = await broker.sendOnce({ url: URL, queue }, message);
     expect(result.error).toBeUndefined();
     expect(result.acknowledged).toBe(true);
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
@@ -92,13 +83,13 @@ describe('rabbitmq destination', () => {
   it('fails an unroutable message (no queue) and a missing exchange as broker_rejected, then recovers', async () => {
     const exchange = uniqueName('dest_test_x');
     exchanges.push(exchange);
-    const noQueue = openOnLoopback(rabbitmqDestination, { url: URL, queue: uniqueName('absent') });
+    const noQueue = broker.open({ url: URL, queue: uniqueName('absent') });
     const unroutable = await noQueue.send(testMessage(), { timeoutMs: 5000 });
     await noQueue.close();
     expect(unroutable.error?.code).toBe('broker_rejected');
     expect(unroutable.error?.message).toMatch(/route/);
 
-    const client = openOnLoopback(rabbitmqDestination, { url: URL, exchange, routingKey: 'k' });
+    const client = broker.open({ url: URL, exchange, routingKey: 'k' });
     const missing = await client.send(testMessage(), { timeoutMs: 5000 });
     expect(missing.error?.code).toBe('broker_rejected');
     expect(missing.error?.message).toMatch(/NOT_FOUND|404/);
@@ -113,7 +104,7 @@ describe('rabbitmq destination', () => {
   });
 
   it('refuses wrong credentials as broker_rejected, without the password in the message', async () => {
-    const result = await sendOnce(rabbitmqDestination, {
+    const result = await broker.sendOnce({
       url: 'amqp://guest:s3cr3t-wrong@127.0.0.1:5672',
       queue: 'q',
     });
@@ -121,32 +112,24 @@ describe('rabbitmq destination', () => {
     expect(result.error?.message).not.toContain('s3cr3t');
   });
 
-  it('validates the configuration, naming the field; describe() shows no credentials', () => {
-    const fieldOf = (input: unknown) => zodIssuePaths(() => rabbitmqDestination.parse(input));
-    expect(fieldOf({ host: '127.0.0.1', port: 70_000, queue: 'q' })).toContain('port');
-    expect(fieldOf({ host: '127.0.0.1' })).toContain('routingKey');
-    expect(fieldOf({ url: 'http://127.0.0.1', queue: 'q' })).toContain('url');
-    expect(fieldOf({ url: 'amqp://u:p@h', host: 'h', queue: 'q' })).toContain('url');
-    expect(fieldOf({ queue: 'q' })).toContain('host');
-    expect(fieldOf({ host: 'a/b', queue: 'q' })).toContain('host');
-    expect(fieldOf({ url: URL, queue: 'q', exchange: 'x' })).toContain('queue');
-    expect(fieldOf({ url: URL, queue: 'q', extra: 1 })).toContain('');
-
-    const config = rabbitmqDestination.parse({
-      url: 'amqps://user:pa%3Ass@mq.example.com/prod',
-      queue: 'hooks',
-    });
-    expect(config.vhost).toBe('prod');
-    const text = expectEndpoint(
-      rabbitmqDestination,
-      config,
-      { host: 'mq.example.com', port: 5671, tls: true, username: 'user', password: 'pa:ss' },
-      'rabbitmq amqps://mq.example.com:5671 vhost "prod" queue "hooks"',
-    );
-    expect(text).not.toMatch(/user|pa:ss/);
+  broker.itValidatesTheConfiguration({
+    invalid: [
+      [{ host: '127.0.0.1', port: 70_000, queue: 'q' }, 'port'],
+      [{ host: '127.0.0.1' }, 'routingKey'],
+      [{ url: 'http://127.0.0.1', queue: 'q' }, 'url'],
+      [{ url: 'amqp://u:p@h', host: 'h', queue: 'q' }, 'url'],
+      [{ queue: 'q' }, 'host'],
+      [{ host: 'a/b', queue: 'q' }, 'host'],
+      [{ url: URL, queue: 'q', exchange: 'x' }, 'queue'],
+      [{ url: URL, queue: 'q', extra: 1 }, ''],
+    ],
+    valid: { url: 'amqps://user:pa%3Ass@mq.example.com/prod', queue: 'hooks' },
+    check: (config) => expect(config.vhost).toBe('prod'),
+    endpoint: { host: 'mq.example.com', port: 5671, tls: true, username: 'user', password: 'pa:ss' },
+    text: 'rabbitmq amqps://mq.example.com:5671 vhost "prod" queue "hooks"',
   });
 
-  itBehavesLikeABrokerDestination(rabbitmqDestination, 5672, async () => {
+  broker.itBehavesLikeABrokerDestination(async () => {
     const queue = await newQueue();
     // Reading a queue takes the messages: what was read once stays in the list.
     const ids: string[] = [];

@@ -1,15 +1,7 @@
 import { Redis } from 'ioredis';
-import type { AddressPolicy } from '../../../net/index.js';
 import type { AttemptError } from '../../errors.js';
-import {
-  BROKER_ERROR_CODES,
-  brokerError,
-  brokerHeaders,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  openBrokerClient,
-  resolveAllowedAddress,
-} from '../broker/index.js';
-import type { DestinationClient, DestinationMessage } from '../types.js';
+import { BROKER_ERROR_CODES, brokerClientOpener, brokerError, type ConnectTarget } from '../broker/index.js';
+import type { DestinationMessage } from '../types.js';
 import type { RedisStreamsConfig } from './config.js';
 
 /**
@@ -29,15 +21,14 @@ export const REDIS_STREAM_FIELDS = [
 
 async function openConnection(
   config: RedisStreamsConfig,
-  policy: AddressPolicy,
+  to: ConnectTarget,
   lost: () => void,
   signal: AbortSignal,
 ): Promise<Redis> {
   const { endpoint } = config;
-  const address = await resolveAllowedAddress(endpoint.host, policy);
-  const connectTimeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const connectTimeoutMs = to.timeoutMs;
   const redis = new Redis({
-    host: address,
+    host: to.address,
     port: endpoint.port,
     db: config.db,
     connectionName: 'platform-host',
@@ -95,7 +86,7 @@ async function append(redis: Redis, config: RedisStreamsConfig, message: Destina
     message.eventType,
     message.deliveryId,
     String(message.attempt),
-    JSON.stringify(brokerHeaders(message)),
+    JSON.stringify(message.headers),
   ];
   const args = REDIS_STREAM_FIELDS.flatMap((name, index) => [name, fields[index] ?? '']);
   await redis.xadd(config.key, ...cap, '*', ...args);
@@ -131,16 +122,11 @@ export function classifyRedisError(error: unknown): AttemptError | undefined {
  * const client = openRedisStreamsClient(config, { policy });
  * await client.send(message, { timeoutMs: 10_000 }); // { acknowledged: true, ... }
  */
-export function openRedisStreamsClient(
-  config: RedisStreamsConfig,
-  context: { policy: AddressPolicy },
-): DestinationClient {
-  return openBrokerClient<Redis>({
-    open: (lost, signal) => openConnection(config, context.policy, lost, signal),
-    close: async (redis) => {
-      await redis.quit().catch(() => redis.disconnect());
-    },
-    publish: (redis, message) => append(redis, config, message),
-    classify: classifyRedisError,
-  });
-}
+export const openRedisStreamsClient = brokerClientOpener<RedisStreamsConfig, Redis>({
+  open: openConnection,
+  close: async (redis) => {
+    await redis.quit().catch(() => redis.disconnect());
+  },
+  publish: append,
+  classify: classifyRedisError,
+});

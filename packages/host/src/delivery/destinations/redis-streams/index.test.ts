@@ -1,18 +1,11 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectEndpoint,
-  itBehavesLikeABrokerDestination,
-  openOnLoopback,
-  sendOnce,
-  testMessage,
-  uniqueName,
-  zodIssuePaths,
-} from '../broker/test-support.js';
+import { brokerSuite, testMessage, uniqueName } from '../broker/test-support.js';
 import { REDIS_STREAM_FIELDS, redisStreamsDestination } from './index.js';
 
 // The real Redis of this machine (.ci/run starts it).
 const URL = 'redis://127.0.0.1:6379';
+const broker = brokerSuite(redisStreamsDestination, 6379);
 
 let bare: Redis;
 const keys: string[] = [];
@@ -46,7 +39,7 @@ describe('redis streams destination', () => {
   it('appends one entry per message with body, ids, type, attempt and headers as JSON', async () => {
     const key = newKey();
     const message = testMessage({ attempt: 2 });
-    const result = await sendOnce(redisStreamsDestination, { url: URL, key }, message);
+    const result = await broker.sendOnce({ url: URL, key }, message);
     expect(result.error).toBeUndefined();
     expect(result.acknowledged).toBe(true);
 
@@ -69,7 +62,7 @@ describe('redis streams destination', () => {
 
   it('stores every message published; maxLen caps the stream', async () => {
     const key = newKey();
-    const client = openOnLoopback(redisStreamsDestination, { host: '127.0.0.1', key });
+    const client = broker.open({ host: '127.0.0.1', key });
     const messages = Array.from({ length: 50 }, () => testMessage());
     const results = await Promise.all(messages.map((m) => client.send(m, { timeoutMs: 5000 })));
     await client.close();
@@ -79,7 +72,7 @@ describe('redis streams destination', () => {
     );
 
     const capped = newKey();
-    const exact = openOnLoopback(redisStreamsDestination, {
+    const exact = broker.open({
       url: URL,
       key: capped,
       maxLen: 10,
@@ -95,37 +88,29 @@ describe('redis streams destination', () => {
   it('fails a key of another type as broker_rejected', async () => {
     const key = newKey();
     await bare.set(key, 'a string');
-    const result = await sendOnce(redisStreamsDestination, { url: URL, key });
+    const result = await broker.sendOnce({ url: URL, key });
     expect(result.error?.code).toBe('broker_rejected');
     expect(result.error?.message).toContain('WRONGTYPE');
   });
 
-  it('validates the configuration, naming the field; describe() shows no credentials', () => {
-    const fieldOf = (input: unknown) => zodIssuePaths(() => redisStreamsDestination.parse(input));
-    expect(fieldOf({ url: URL })).toContain('key');
-    expect(fieldOf({ url: URL, key: '' })).toContain('key');
-    expect(fieldOf({ url: URL, key: 'k', maxLen: 0 })).toContain('maxLen');
-    expect(fieldOf({ url: URL, key: 'k', approximate: true })).toContain('approximate');
-    expect(fieldOf({ url: 'redis://h/abc', key: 'k' })).toContain('url');
-    expect(fieldOf({ url: 'redis://h/1', db: 2, key: 'k' })).toContain('db');
-    expect(fieldOf({ url: 'not a url', key: 'k' })).toContain('url');
-    expect(fieldOf({ host: 'h', port: '6379', key: 'k' })).toContain('port');
-
-    const config = redisStreamsDestination.parse({
-      url: 'rediss://default:s3cret@cache.example.com/3',
-      key: 'hooks',
-      maxLen: 1000,
-    });
-    expect(config).toMatchObject({ db: 3, key: 'hooks', maxLen: 1000, approximate: true });
-    expectEndpoint(
-      redisStreamsDestination,
-      config,
-      { host: 'cache.example.com', port: 6379, tls: true, password: 's3cret' },
-      'redis-streams rediss://cache.example.com:6379/3 key "hooks" maxlen ~1000',
-    );
+  broker.itValidatesTheConfiguration({
+    invalid: [
+      [{ url: URL }, 'key'],
+      [{ url: URL, key: '' }, 'key'],
+      [{ url: URL, key: 'k', maxLen: 0 }, 'maxLen'],
+      [{ url: URL, key: 'k', approximate: true }, 'approximate'],
+      [{ url: 'redis://h/abc', key: 'k' }, 'url'],
+      [{ url: 'redis://h/1', db: 2, key: 'k' }, 'db'],
+      [{ url: 'not a url', key: 'k' }, 'url'],
+      [{ host: 'h', port: '6379', key: 'k' }, 'port'],
+    ],
+    valid: { url: 'rediss://default:s3cret@cache.example.com/3', key: 'hooks', maxLen: 1000 },
+    check: (config) => expect(config).toMatchObject({ db: 3, key: 'hooks', maxLen: 1000, approximate: true }),
+    endpoint: { host: 'cache.example.com', port: 6379, tls: true, password: 's3cret' },
+    text: 'redis-streams rediss://cache.example.com:6379/3 key "hooks" maxlen ~1000',
   });
 
-  itBehavesLikeABrokerDestination(redisStreamsDestination, 6379, async () => {
+  broker.itBehavesLikeABrokerDestination(async () => {
     const key = newKey();
     return {
       config: (host, port) => ({ host, port, key }),
