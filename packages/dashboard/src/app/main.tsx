@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { render } from 'preact';
+import { type JSX, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, describeError, setToken, setUnauthorizedHandler } from './api';
 import { clearToken, onSignOutElsewhere, storedToken, storeToken, takeTokenFromFragment } from './auth';
@@ -24,38 +24,37 @@ import {
 } from './session';
 import { ErrorNotice, Link, PageRefused } from './ui';
 
+/** What each route renders (every page but "not found"), given its route. */
+const PAGES: {
+  [P in Exclude<Route['page'], 'not-found'>]: (route: Extract<Route, { page: P }>) => JSX.Element;
+} = {
+  integrations: () => <IntegrationsPage />,
+  installations: () => <InstallationsPage />,
+  installation: (route) => <InstallationPage id={route.id} />,
+  editor: (route) => <EditorPage spaceId={route.spaceId} />,
+  status: () => <StatusPage />,
+  gallery: () => <GalleryPage />,
+  organizations: () => <OrganizationsPage />,
+  organization: (route) => <OrganizationPage id={route.organization} />,
+  audit: () => <AuditPage />,
+};
+
 function Page({ route, who }: { route: Route; who: Principal }) {
   const refused = pageRefusal(who, route);
   if (refused) return <PageRefused reason={refused} />;
-  switch (route.page) {
-    case 'integrations':
-      return <IntegrationsPage />;
-    case 'installations':
-      return <InstallationsPage />;
-    case 'installation':
-      return <InstallationPage id={route.id} />;
-    case 'editor':
-      return <EditorPage spaceId={route.spaceId} />;
-    case 'status':
-      return <StatusPage />;
-    case 'gallery':
-      return <GalleryPage />;
-    case 'organizations':
-      return <OrganizationsPage />;
-    case 'organization':
-      return <OrganizationPage id={route.organization} />;
-    case 'audit':
-      return <AuditPage />;
-    default:
-      return (
-        <main id="main" class="page">
-          <h1>Page not found</h1>
-          <p>
-            Nothing lives at <code>{route.path}</code>. Go to <Link href="/integrations">Integrations</Link>.
-          </p>
-        </main>
-      );
+  if (route.page !== 'not-found') {
+    // PAGES[route.page] takes exactly this route's kind; TypeScript cannot pair the two by itself
+    const page = PAGES[route.page] as (route: Route) => JSX.Element;
+    return page(route);
   }
+  return (
+    <main id="main" class="page">
+      <h1>Page not found</h1>
+      <p>
+        Nothing lives at <code>{route.path}</code>. Go to <Link href="/integrations">Integrations</Link>.
+      </p>
+    </main>
+  );
 }
 
 function titleOf(route: Route): string {
