@@ -41,3 +41,28 @@ export function ConfirmRotate({
     </button>
   );
 }
+
+/**
+ * The end of a secret row: "Copy" (`onCopy`), then the asking "Rotate…" button of {@link ConfirmRotate}.
+ *
+ * @example
+ * <CopyAndRotate onCopy={copy} label="Rotate key…" question="Rotate? The old key keeps signing for 24 hours." onConfirm={rotate} />
+ */
+export function CopyAndRotate({
+  onCopy,
+  ...rotate
+}: {
+  onCopy(): void;
+  label: string;
+  question: string;
+  onConfirm(): void;
+}) {
+  return (
+    <>
+      <button type="button" class="btn btn-secondary" onClick={onCopy}>
+        Copy
+      </button>
+      <ConfirmRotate {...rotate} />
+    </>
+  );
+}
