@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { describeExpiry, organizationFor } from '../host/identity.js';
+import type { HostFlags } from '../host/target.js';
 import { connect, printJson, withHostOptions } from './shared.js';
 
 /** The longest portal session the host opens, in minutes (a day). */
@@ -27,14 +28,7 @@ export function ttlMinutes(value: string): number {
   return minutes;
 }
 
-interface OpenOptions {
-  installation?: string;
-  organization?: string;
-  ttl?: string;
-  json?: boolean;
-  url?: string;
-  token?: string;
-}
+type OpenOptions = HostFlags & { installation?: string; organization?: string; ttl?: string; json?: boolean };
 
 /**
  * Registers `platform portal open` (a subscriber portal link for one webhook installation or every one
@@ -120,7 +114,7 @@ Examples:
       .argument('<sessionId>', 'session id (printed by `platform portal open`)'),
   )
     .addHelpText('after', '\nExamples:\n  $ platform portal revoke pps_7d1e0b')
-    .action(async (sessionId: string, options: { url?: string; token?: string }) => {
+    .action(async (sessionId: string, options: HostFlags) => {
       const host = connect(context, options);
       await host.call('DELETE /v1/portal/sessions/{sessionId}', { params: { sessionId } });
       io.stdout(`Revoked portal session ${sessionId}\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { readValidManifest } from '../build/build-integration.js';
 import type { CommandContext } from '../context.js';
+import type { HostFlags } from '../host/target.js';
 import { connect, withHostOptions } from './shared.js';
 
 /**
@@ -22,7 +23,7 @@ export function registerUninstall(program: Command, context: CommandContext): vo
       .argument('<installationId>', 'installation id (see `platform installations list`)'),
   )
     .addHelpText('after', '\nExamples:\n  $ platform uninstall inst_4f2a9c')
-    .action(async (id: string, options: { url?: string; token?: string }) => {
+    .action(async (id: string, options: HostFlags) => {
       const host = connect(context, options);
       await host.call('DELETE /v1/installations/{id}', { params: { id } });
       io.stdout(`Uninstalled ${id}\n`);
@@ -38,7 +39,7 @@ export function registerUninstall(program: Command, context: CommandContext): vo
       'after',
       '\nExamples:\n  $ platform unpublish\n  $ platform unpublish hello-world --url http://127.0.0.1:8080 --token "$PLATFORM_TOKEN"',
     )
-    .action(async (name: string | undefined, options: { url?: string; token?: string }) => {
+    .action(async (name: string | undefined, options: HostFlags) => {
       const integration = name ?? readValidManifest(io.cwd).manifest.name;
       const host = connect(context, options);
       await host.call('DELETE /v1/integrations/{name}', { params: { name: integration } });
