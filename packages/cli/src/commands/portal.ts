@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { describeExpiry, organizationFor } from '../host/identity.js';
 import type { HostFlags } from '../host/target.js';
-import { connect, printJson, withHostOptions } from './shared.js';
+import { connect, printJson, registerRemoval, withHostOptions } from './shared.js';
 
 /** The longest portal session the host opens, in minutes (a day). */
 const MAX_TTL_MINUTES = 24 * 60;
@@ -107,16 +107,14 @@ Examples:
       );
     });
 
-  withHostOptions(
-    portal
-      .command('revoke')
-      .description('revoke a portal session: its link stops working at once')
-      .argument('<sessionId>', 'session id (printed by `platform portal open`)'),
-  )
-    .addHelpText('after', '\nExamples:\n  $ platform portal revoke pps_7d1e0b')
-    .action(async (sessionId: string, options: HostFlags) => {
-      const host = connect(context, options);
+  registerRemoval(portal, context, {
+    name: 'revoke',
+    description: 'revoke a portal session: its link stops working at once',
+    argument: ['<sessionId>', 'session id (printed by `platform portal open`)'],
+    examples: ['platform portal revoke pps_7d1e0b'],
+    remove: async (host, sessionId) => {
       await host.call('DELETE /v1/portal/sessions/{sessionId}', { params: { sessionId } });
-      io.stdout(`Revoked portal session ${sessionId}\n`);
-    });
+      return `Revoked portal session ${sessionId}`;
+    },
+  });
 }

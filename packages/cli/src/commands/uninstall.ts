@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readValidManifest } from '../build/build-integration.js';
 import type { CommandContext } from '../context.js';
 import type { HostFlags } from '../host/target.js';
-import { connect, withHostOptions } from './shared.js';
+import { connect, registerRemoval, withHostOptions } from './shared.js';
 
 /**
  * Registers `platform uninstall <installationId>` (`DELETE /v1/installations/{id}`) and
@@ -16,18 +16,16 @@ import { connect, withHostOptions } from './shared.js';
  */
 export function registerUninstall(program: Command, context: CommandContext): void {
   const { io } = context;
-  withHostOptions(
-    program
-      .command('uninstall')
-      .description('remove an installation (its queued events and deliveries are cancelled)')
-      .argument('<installationId>', 'installation id (see `platform installations list`)'),
-  )
-    .addHelpText('after', '\nExamples:\n  $ platform uninstall inst_4f2a9c')
-    .action(async (id: string, options: HostFlags) => {
-      const host = connect(context, options);
+  registerRemoval(program, context, {
+    name: 'uninstall',
+    description: 'remove an installation (its queued events and deliveries are cancelled)',
+    argument: ['<installationId>', 'installation id (see `platform installations list`)'],
+    examples: ['platform uninstall inst_4f2a9c'],
+    remove: async (host, id) => {
       await host.call('DELETE /v1/installations/{id}', { params: { id } });
-      io.stdout(`Uninstalled ${id}\n`);
-    });
+      return `Uninstalled ${id}`;
+    },
+  });
 
   withHostOptions(
     program
