@@ -4,7 +4,7 @@ import { api, type CreatedToken, type OrganizationToken } from '../api';
 import { InlineField, TableHead, useAction } from '../controls';
 import { can, usePrincipal } from '../session';
 import { TOKEN_SCOPES } from '../token-scopes';
-import { CopyButton, EmptyState, ErrorNotice, StatusBadge, Time, useLoad, When } from '../ui';
+import { CodeList, CopyButton, EmptyState, ErrorNotice, StatusBadge, Time, useLoad, When } from '../ui';
 
 /**
  * The end of a chosen day (23:59:59.999 local time) as ISO 8601, or an error when the day is not in the
@@ -224,13 +224,7 @@ export function TokensSection({ organization }: { organization: string }) {
                   <StatusBadge status={t.status} />
                 </td>
                 <td data-label="Scopes">
-                  <ul class="plain scope-list">
-                    {t.scopes.map((s) => (
-                      <li key={s}>
-                        <code>{s}</code>
-                      </li>
-                    ))}
-                  </ul>
+                  <CodeList class="scope-list" items={t.scopes} />
                 </td>
                 <td data-label="Last used">
                   {t.lastUsedAt ? <Time iso={t.lastUsedAt} /> : <span class="muted">never</span>}
