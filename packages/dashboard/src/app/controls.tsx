@@ -81,3 +81,37 @@ export function useAction(): Action {
   };
   return { busy, error, setError, run };
 }
+
+/**
+ * The question of a destructive action and its two answers: `yes` (a danger button, disabled while `busy`)
+ * and Cancel; `small` for the buttons of a table row.
+ * @example <ConfirmPrompt question="Uninstall?" yes="Yes, uninstall" busy={busy} onYes={uninstall} onCancel={close} />
+ */
+export function ConfirmPrompt({
+  question,
+  yes,
+  busy,
+  small = false,
+  onYes,
+  onCancel,
+}: {
+  question: string;
+  yes: string;
+  busy?: boolean;
+  small?: boolean;
+  onYes(): void;
+  onCancel(): void;
+}) {
+  const size = small ? ' btn-small' : '';
+  return (
+    <span class="confirm">
+      <span>{question}</span>
+      <button type="button" class={`btn btn-danger${size}`} disabled={busy} onClick={onYes}>
+        {yes}
+      </button>
+      <button type="button" class={`btn btn-secondary${size}`} onClick={onCancel}>
+        Cancel
+      </button>
+    </span>
+  );
+}

@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
+import { ConfirmPrompt } from '../controls';
 
 /**
  * A "Rotate…" button that asks first: `question` and Yes / Cancel, then `onConfirm`. Used by the signing
@@ -19,22 +20,15 @@ export function ConfirmRotate({
 }) {
   const [asking, setAsking] = useState(false);
   return asking ? (
-    <span class="confirm">
-      <span>{question}</span>
-      <button
-        type="button"
-        class="btn btn-danger"
-        onClick={() => {
-          setAsking(false);
-          onConfirm();
-        }}
-      >
-        Yes, rotate
-      </button>
-      <button type="button" class="btn btn-secondary" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-    </span>
+    <ConfirmPrompt
+      question={question}
+      yes="Yes, rotate"
+      onYes={() => {
+        setAsking(false);
+        onConfirm();
+      }}
+      onCancel={() => setAsking(false)}
+    />
   ) : (
     <button type="button" class="btn btn-danger-outline" onClick={() => setAsking(true)}>
       {label}

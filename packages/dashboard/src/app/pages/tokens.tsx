@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api, type CreatedToken, type OrganizationToken } from '../api';
-import { InlineField, TableHead, useAction } from '../controls';
+import { ConfirmPrompt, InlineField, TableHead, useAction } from '../controls';
 import { can, usePrincipal } from '../session';
 import { TOKEN_SCOPES } from '../token-scopes';
 import { CodeList, CopyButton, EmptyState, ErrorNotice, StatusBadge, Time, useLoad, When } from '../ui';
@@ -147,20 +147,14 @@ function RevokeButton({ token, onRevoked }: { token: OrganizationToken; onRevoke
   return (
     <>
       {confirming ? (
-        <span class="confirm">
-          <span>Revoke "{token.name}"? Calls with it are refused at once.</span>
-          <button
-            type="button"
-            class="btn btn-danger btn-small"
-            disabled={busy}
-            onClick={() => void revoke()}
-          >
-            Yes, revoke
-          </button>
-          <button type="button" class="btn btn-secondary btn-small" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </span>
+        <ConfirmPrompt
+          question={`Revoke "${token.name}"? Calls with it are refused at once.`}
+          yes="Yes, revoke"
+          busy={busy}
+          small
+          onYes={() => void revoke()}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <button
           type="button"
