@@ -115,3 +115,41 @@ export function ConfirmPrompt({
     </span>
   );
 }
+
+/**
+ * A table that stacks into labelled cards on a narrow screen (`table stack`): a row per item of `rows`,
+ * its cells from `cells`, each labelled (`data-label`) by its column's header when that is text.
+ * @example <StackTable label="Organizations" columns={['Name', 'Id']} rows={orgs} keyOf={(o) => o.id} cells={(o) => [o.name, <code>{o.id}</code>]} />
+ */
+export function StackTable<T>({
+  label,
+  columns,
+  rows,
+  keyOf,
+  testIdOf,
+  cells,
+}: {
+  label?: string | undefined;
+  columns: ComponentChildren[];
+  rows: readonly T[];
+  keyOf(row: T): string;
+  testIdOf?(row: T): string;
+  cells(row: T): ComponentChildren[];
+}) {
+  return (
+    <table class="table stack" aria-label={label}>
+      <TableHead columns={columns} />
+      <tbody>
+        {rows.map((row) => (
+          <tr key={keyOf(row)} data-testid={testIdOf?.(row)}>
+            {cells(row).map((cell, index) => (
+              <td key={index} data-label={typeof columns[index] === 'string' ? columns[index] : ''}>
+                {cell}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
