@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { runCheck } from './check/run-check.js';
+import { scriptCheckStep } from './check/script-step.js';
 
 /** A manifest with one block `counter` (tests only). */
 export const MANIFEST = `name: fixture
@@ -38,4 +40,20 @@ export function fixture(files: Record<string, string>, manifest = MANIFEST): str
     writeFileSync(join(dir, file), content);
   }
   return dir;
+}
+
+/** The report of a `platform check` that found nothing. */
+export const PASSED = { ok: true, errors: [], warnings: [] };
+
+/**
+ * Runs the script step of `platform check` (bundle, boot and render in workerd) on a new {@link fixture}
+ * folder of `files` and `manifest`; its report.
+ *
+ * @example
+ * ```ts
+ * expect(await checkScript({ 'src/index.ts': SOURCE })).toEqual(PASSED);
+ * ```
+ */
+export function checkScript(files: Record<string, string>, manifest = MANIFEST) {
+  return runCheck(fixture(files, manifest), { steps: [scriptCheckStep] });
 }

@@ -1,23 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Host } from '@platform/host';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, run, scaffold, startTestHost } from './helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, run, scaffold, useTestHost } from './helpers.js';
 
 let dir = '';
-let host: Host;
-let flags: string[] = [];
 const env = cliEnv();
+const t = useTestHost();
 
 beforeAll(async () => {
   dir = await scaffold('scoped', env, ['--scopes', 'space:metadata:read']);
-  const started = await startTestHost();
-  host = started.host;
-  flags = ['--url', host.url, '--token', started.token];
-});
-
-afterAll(async () => {
-  await host?.stop();
 });
 
 describe('handlers that never run', () => {
@@ -34,11 +25,11 @@ describe('handlers that never run', () => {
       },
     ]);
 
-    const published = await run(['publish', ...flags], { cwd: dir, env });
+    const published = await run(['publish', ...t.flags], { cwd: dir, env });
     expect(published.code, published.stderr).toBe(0);
-    const installed = await run(['install', '--space', 'space_s', ...flags], { cwd: dir, env });
+    const installed = await run(['install', '--space', 'space_s', ...t.flags], { cwd: dir, env });
     expect(installed.code, installed.stderr).toBe(0);
-    const triggered = await run(['trigger', 'space_content_updated', '--space', 'space_s', ...flags], {
+    const triggered = await run(['trigger', 'space_content_updated', '--space', 'space_s', ...t.flags], {
       cwd: dir,
       env,
     });
@@ -46,7 +37,9 @@ describe('handlers that never run', () => {
     expect(triggered.stdout).toMatch(
       /reached no installation in space space_s:\n {4}scoped \(inst_[\w-]+\): its integration scoped lacks the scope `space:content:read`/,
     );
-    const empty = await run(['trigger', 'space_content_updated', '--space', 'space_none', ...flags], { env });
+    const empty = await run(['trigger', 'space_content_updated', '--space', 'space_none', ...t.flags], {
+      env,
+    });
     expect(empty.stdout).toMatch(/reached no installation: nothing is installed in space space_none/);
   });
 

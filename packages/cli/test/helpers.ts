@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Host, loadConfig, startHost } from '@platform/host';
+import { afterAll, beforeAll } from 'vitest';
 import { type Backend, createTestDatabase } from '../../host/test/backends.js';
 import { buildCli, ROOT } from './build.js';
 
@@ -148,6 +149,50 @@ export async function startTestHost(
     await database?.drop();
   };
   return { host, token, close };
+}
+
+/** The host of a test file: {@link useTestHost}. */
+export interface TestHost {
+  readonly host: Host;
+  /** Its operator token. */
+  readonly token: string;
+  /** `--url <host> --token <operator token>`, for `platform` commands. */
+  readonly flags: string[];
+}
+
+/**
+ * A {@link startTestHost} host (SQLite, with `env`) for the tests of a file: started before them, stopped
+ * after them. Read its fields inside the tests (they exist once the host started).
+ *
+ * @example
+ * ```ts
+ * const t = useTestHost();
+ * it('publishes', async () => expect((await run(['publish', ...t.flags], { cwd })).code).toBe(0));
+ * ```
+ */
+export function useTestHost(env: Record<string, string> = {}): TestHost {
+  let started: Awaited<ReturnType<typeof startTestHost>> | undefined;
+  beforeAll(async () => {
+    started = await startTestHost(env);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const get = () => {
+    if (!started) throw new Error('useTestHost: the host is not started yet (read it inside a test)');
+    return started;
+  };
+  return {
+    get host() {
+      return get().host;
+    },
+    get token() {
+      return get().token;
+    },
+    get flags() {
+      return ['--url', get().host.url, '--token', get().token];
+    },
+  };
 }
 
 /**

@@ -4,11 +4,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Host } from '@platform/host';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/program.js';
 import { TRIGGER_EVENT_TYPES } from '../src/samples.js';
-import { cliEnv, run, start, startTestHost } from './helpers.js';
+import { cliEnv, run, start, startTestHost, useTestHost } from './helpers.js';
 
 interface Delivery {
   headers: Record<string, string | string[] | undefined>;
@@ -50,19 +49,8 @@ async function until<T>(fn: () => T | undefined, timeoutMs = 15_000): Promise<T>
   }
 }
 
-let host: Host;
-let flags: string[] = [];
 const env = cliEnv();
-
-beforeAll(async () => {
-  const started = await startTestHost({ PLATFORM_ALLOW_PRIVATE_TARGETS: '1' });
-  host = started.host;
-  flags = ['--url', host.url, '--token', started.token];
-});
-
-afterAll(async () => {
-  await host?.stop();
-});
+const t = useTestHost({ PLATFORM_ALLOW_PRIVATE_TARGETS: '1' });
 
 describe('platform trigger and login', () => {
   it('posts a sample of every event type the host accepts', async () => {
@@ -79,26 +67,26 @@ describe('platform trigger and login', () => {
         cwd: tmpdir(),
       };
       expect(
-        await runCli(['node', 'platform', 'trigger', type, '--json', ...flags], io),
+        await runCli(['node', 'platform', 'trigger', type, '--json', ...t.flags], io),
         `${type}: ${err.join('')}`,
       ).toBe(0);
       expect(JSON.parse(out.join('')).eventId).toMatch(/^evt_/);
     }
-    const bad = await run(['trigger', 'space_exploded', ...flags], { env });
+    const bad = await run(['trigger', 'space_exploded', ...t.flags], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown event type "space_exploded"; use one of space_content_updated/);
   });
 
   it('login checks the token, saves it with mode 0600, and later commands use it', async () => {
     const own = cliEnv();
-    const wrong = await run(['login', '--url', host.url, '--token', 'pat_wrong_wrong_wrong'], { env: own });
+    const wrong = await run(['login', '--url', t.host.url, '--token', 'pat_wrong_wrong_wrong'], { env: own });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/refused the token/);
-    const ok = await run(['login', '--url', host.url, '--token', flags[3] ?? ''], { env: own });
+    const ok = await run(['login', '--url', t.host.url, '--token', t.token], { env: own });
     expect(ok.code, ok.stderr).toBe(0);
     const file = join(own.XDG_CONFIG_HOME ?? '', 'platform', 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(ok.stdout).toBe(`Logged in to ${host.url}; saved in ${file}\n`);
+    expect(ok.stdout).toBe(`Logged in to ${t.host.url}; saved in ${file}\n`);
     const triggered = await run(['trigger', 'space_view'], { env: own });
     expect(triggered.code, triggered.stderr).toBe(0);
   });
@@ -108,7 +96,7 @@ describe('platform listen', () => {
   it('creates a webhook installation, prints its secret and every attempt, and uninstalls on Ctrl+C with --forget', async () => {
     const receiver = await startReceiver([500]); // first attempt fails, the retry succeeds
     const listen = await start(
-      ['listen', '--forward-to', receiver.url, '--space', 'space_listen', '--json', '--forget', ...flags],
+      ['listen', '--forward-to', receiver.url, '--space', 'space_listen', '--json', '--forget', ...t.flags],
       { env },
     );
     try {
@@ -117,7 +105,7 @@ describe('platform listen', () => {
       expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
 
       const trigger = await run(
-        ['trigger', 'space_content_updated', '--space', 'space_listen', '--json', ...flags],
+        ['trigger', 'space_content_updated', '--space', 'space_listen', '--json', ...t.flags],
         { env },
       );
       expect(trigger.code, trigger.stderr).toBe(0);
@@ -146,19 +134,19 @@ describe('platform listen', () => {
         [eventId, 2, 200],
       ]);
 
-      const list = await run(['deliveries', 'list', '--installation', installationId, '--json', ...flags], {
+      const list = await run(['deliveries', 'list', '--installation', installationId, '--json', ...t.flags], {
         env,
       });
       const [delivery] = (JSON.parse(list.stdout) as { deliveries: Array<{ id: string; state: string }> })
         .deliveries;
       expect(delivery?.state).toBe('succeeded');
       const show = await run(
-        ['deliveries', 'show', delivery?.id ?? '', '--installation', installationId, ...flags],
+        ['deliveries', 'show', delivery?.id ?? '', '--installation', installationId, ...t.flags],
         { env },
       );
       expect(show.stdout).toMatch(/attempt 1 → 500[\s\S]*attempt 2 → 200/);
       const again = await run(
-        ['deliveries', 'redeliver', delivery?.id ?? '', '--installation', installationId, ...flags],
+        ['deliveries', 'redeliver', delivery?.id ?? '', '--installation', installationId, ...t.flags],
         { env },
       );
       expect(again.stdout).toMatch(/Redelivering .* \(series 2\)/);
@@ -166,7 +154,7 @@ describe('platform listen', () => {
       await listen.waitFor(/"series":2/);
 
       const off = await run(
-        ['configure', 'space_content_updated=false', '--installation', installationId, ...flags],
+        ['configure', 'space_content_updated=false', '--installation', installationId, ...t.flags],
         { env },
       );
       expect(off.code, off.stderr).toBe(0);
@@ -178,8 +166,8 @@ describe('platform listen', () => {
 
       expect(await listen.interrupt()).toBe(0);
       expect(listen.stderr()).toMatch(new RegExp(`Removed webhook installation ${installationId}`));
-      const gone = await fetch(`${host.url}/v1/installations/${installationId}`, {
-        headers: { authorization: `Bearer ${flags[3]}` },
+      const gone = await fetch(`${t.host.url}/v1/installations/${installationId}`, {
+        headers: { authorization: `Bearer ${t.token}` },
       });
       expect(gone.status).toBe(404);
     } finally {
@@ -191,10 +179,10 @@ describe('platform listen', () => {
   it('keeps one installation and secret per forward URL across runs, adds --headers, says what is final', async () => {
     const receiver = await startReceiver([400, 500, 500, 500, 500]);
     const own = cliEnv();
-    const args = ['listen', '--forward-to', receiver.url, '--space', 'space_keep', ...flags];
+    const args = ['listen', '--forward-to', receiver.url, '--space', 'space_keep', ...t.flags];
     const trigger = async () =>
       expect(
-        (await run(['trigger', 'space_content_updated', '--space', 'space_keep', ...flags], { env })).code,
+        (await run(['trigger', 'space_content_updated', '--space', 'space_keep', ...t.flags], { env })).code,
       ).toBe(0);
     const first = await start([...args, '--headers', 'X-Env: dev, Authorization: Bearer local'], {
       env: own,
@@ -219,7 +207,7 @@ describe('platform listen', () => {
     expect(first.stderr()).toContain(
       `Paused webhook installation ${id}; \`platform listen --forward-to ${receiver.url}\` resumes it`,
     );
-    expect((await host.context.storage.installations.get(id))?.status).toBe('paused');
+    expect((await t.host.context.storage.installations.get(id))?.status).toBe('paused');
 
     const second = await start([...args, '--forget'], { env: own });
     try {
@@ -238,17 +226,17 @@ describe('platform listen', () => {
       await receiver.close();
     }
     expect(second.stderr()).toContain(`Removed webhook installation ${id}`);
-    expect(await host.context.storage.installations.get(id)).toBeNull();
+    expect(await t.host.context.storage.installations.get(id)).toBeNull();
     expect(
       JSON.parse(readFileSync(join(own.XDG_CONFIG_HOME ?? '', 'platform', 'listen.json'), 'utf8')),
     ).toEqual({});
   }, 60_000);
 
-  /** POSTs `body` to the host's API with the operator token (`flags[3]`); the answer's JSON. */
+  /** POSTs `body` to the host's API with the operator token (`t.token`); the answer's JSON. */
   const post = (path: string, body: unknown) =>
-    fetch(`${host.url}${path}`, {
+    fetch(`${t.host.url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${flags[3]}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }).then((r) => r.json() as Promise<{ id: string }>);
 
@@ -266,7 +254,7 @@ describe('platform listen', () => {
       // The attempt hangs; past 500 ms the delivery engine holds the endpoint for slow.
       let out = '';
       for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
-        out = (await run(['deliveries', 'list', '--installation', id, ...flags], { env })).stdout;
+        out = (await run(['deliveries', 'list', '--installation', id, ...t.flags], { env })).stdout;
         if (out.includes('Endpoint slow')) break;
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -275,16 +263,16 @@ describe('platform listen', () => {
       // machine an attempt may reach its timeout between two commands, and the endpoint is slow again
       // once its retry hangs.
       const line = `${new URL(url).origin}  ${id} (webhook in space space_slow)`;
-      let status = await run(['status', ...flags], { env });
+      let status = await run(['status', ...t.flags], { env });
       for (const deadline = Date.now() + 15_000; !status.stdout.includes(line) && Date.now() < deadline; ) {
-        status = await run(['status', ...flags], { env });
+        status = await run(['status', ...t.flags], { env });
       }
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout).toMatch(/^Deliveries +\d+ waiting, \d+ due, \d+ in flight, /m);
       expect(status.stdout).toContain(line);
       let slow: string[] = [];
       for (const deadline = Date.now() + 15_000; Date.now() < deadline && !slow.includes(id); ) {
-        const json = JSON.parse((await run(['status', '--json', ...flags], { env })).stdout);
+        const json = JSON.parse((await run(['status', '--json', ...t.flags], { env })).stdout);
         slow = json.slowEndpoints.map((e: { installationId: string }) => e.installationId);
       }
       expect(slow).toContain(id);
@@ -308,14 +296,16 @@ describe('platform listen', () => {
         '--installation',
         id,
         '--json',
-        ...flags,
+        ...t.flags,
       ],
       { env },
     );
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout).not.toContain('cli-key-123');
     expect(JSON.parse(set.stdout).configuration.headers).toEqual({ 'X-Api-Key': '********' });
-    const refused = await run(['configure', 'headers={"Host":"x"}', '--installation', id, ...flags], { env });
+    const refused = await run(['configure', 'headers={"Host":"x"}', '--installation', id, ...t.flags], {
+      env,
+    });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('configuration.headers: header "Host"');
     await post('/v1/events', {
@@ -323,7 +313,7 @@ describe('platform listen', () => {
       spaceId: 'space_filtered',
       revisionId: 'drop-1',
     });
-    const out = (await run(['deliveries', 'list', '--installation', id, ...flags], { env })).stdout;
+    const out = (await run(['deliveries', 'list', '--installation', id, ...t.flags], { env })).stdout;
     expect(out).toContain('Filtered out: 1 event(s)');
   });
 

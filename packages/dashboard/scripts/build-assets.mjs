@@ -18,7 +18,8 @@ export async function buildDashboardAssets({ minify = true } = {}) {
     entryPoints: { app: join(root, 'src/app/main.tsx'), styles: join(root, 'src/app/styles.css') },
     isJs: (f) => f.startsWith('app-'),
     isCss: (f) => f.startsWith('styles-'),
-    template: 'src/app/index.html',
+    title: 'Platform dashboard',
+    name: 'dashboard',
     assetsUrl: '/assets/',
     minify,
   });
@@ -55,7 +56,8 @@ export async function buildPortalAssets({ minify = true } = {}) {
     },
     isJs: (f) => f.startsWith('portal-') && !f.startsWith('portal-styles-'),
     isCss: (f) => f.startsWith('portal-styles-'),
-    template: 'src/portal/index.html',
+    title: 'Webhook portal',
+    name: 'webhook portal',
     assetsUrl: 'assets/',
     minify,
   });
@@ -64,10 +66,11 @@ export async function buildPortalAssets({ minify = true } = {}) {
 
 /**
  * One page: empties `dir`, bundles `entryPoints` (a script and a stylesheet) into `dir/assets` with content
- * hashes in their names, and writes `dir/index.html` from `template` with `%APP_JS%` and `%STYLES_CSS%`
- * replaced by their URLs (`assetsUrl` + name). Returns the names of the bundle's files (in assets/).
+ * hashes in their names, and writes `dir/index.html` from the shared template src/page.html with `%TITLE%`
+ * and `%NAME%` (the page's title, and what its noscript line calls it) filled in and `%APP_JS%` and
+ * `%STYLES_CSS%` replaced by their URLs (`assetsUrl` + name). Returns the names of the bundle's files (in assets/).
  */
-async function buildPage({ dir, entryPoints, isJs, isCss, template, assetsUrl, minify }) {
+async function buildPage({ dir, entryPoints, isJs, isCss, title, name, assetsUrl, minify }) {
   const out = join(dir, 'assets');
   await rm(dir, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
@@ -92,8 +95,10 @@ async function buildPage({ dir, entryPoints, isJs, isCss, template, assetsUrl, m
   const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
   const js = outputs.find((f) => isJs(f) && f.endsWith('.js'));
   const css = outputs.find((f) => isCss(f) && f.endsWith('.css'));
-  if (!js || !css) throw new Error(`${template}: missing outputs in ${outputs.join(', ')}`);
-  const html = (await readFile(join(root, template), 'utf8'))
+  if (!js || !css) throw new Error(`${title}: missing outputs in ${outputs.join(', ')}`);
+  const html = (await readFile(join(root, 'src/page.html'), 'utf8'))
+    .replace('%TITLE%', title)
+    .replace('%NAME%', name)
     .replace('%APP_JS%', `${assetsUrl}${js}`)
     .replace('%STYLES_CSS%', `${assetsUrl}${css}`);
   await writeFile(join(dir, 'index.html'), html);

@@ -1,5 +1,5 @@
 import { join, normalize, sep } from 'node:path';
-import { cacheControlOf, contentTypeOf, fileIfExists } from './serve.js';
+import { cacheControlOf, contentTypeOf, fileIfExists, fileResponse } from './serve.js';
 
 /** Where the subscriber portal is on the host's content origin. */
 export const PORTAL_PATH = '/portal/';
@@ -101,21 +101,19 @@ export async function servePortal(
         headers: { ...headers, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
       });
     }
-    return new Response(head ? null : new Uint8Array(page), {
-      status: 200,
-      headers: { ...headers, 'content-type': contentTypeOf('index.html'), 'cache-control': 'no-cache' },
+    return fileResponse(page, head, {
+      ...headers,
+      'content-type': contentTypeOf('index.html'),
+      'cache-control': 'no-cache',
     });
   }
   const inAssets = relative.startsWith(`assets${sep}`) || relative.startsWith('assets/');
   if (!inAssets || relative.split(/[/\\]/).includes('..') || relative.includes('\0')) return notFound();
   const file = await fileIfExists(join(dir, relative));
   if (!file) return notFound();
-  return new Response(head ? null : new Uint8Array(file), {
-    status: 200,
-    headers: {
-      ...headers,
-      'content-type': contentTypeOf(relative),
-      'cache-control': cacheControlOf(relative),
-    },
+  return fileResponse(file, head, {
+    ...headers,
+    'content-type': contentTypeOf(relative),
+    'cache-control': cacheControlOf(relative),
   });
 }

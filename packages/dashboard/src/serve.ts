@@ -117,6 +117,16 @@ export async function fileIfExists(path: string): Promise<Buffer | null> {
 }
 
 /**
+ * A 200 answer carrying `file` (no body for a `HEAD` request) with `headers`.
+ *
+ * @example
+ * return fileResponse(page, request.method === 'HEAD', { 'content-type': 'text/html; charset=utf-8' });
+ */
+export function fileResponse(file: Buffer, head: boolean, headers: Record<string, string>): Response {
+  return new Response(head ? null : new Uint8Array(file), { status: 200, headers });
+}
+
+/**
  * Answers a `GET`/`HEAD` request for the dashboard from the built assets folder: a file when one
  * matches the path, `index.html` for any other non-API path (the app routes in the browser),
  * `null` for API paths and other methods (let the API answer). Missing files under `/assets/`
@@ -140,34 +150,32 @@ export async function serveDashboard(
   }
   if (isApiPath(path)) return null;
   const head = request.method === 'HEAD';
+  // an HTML page's: revalidated on every load
+  const pageHeaders = {
+    'content-type': TYPES['.html']!,
+    'cache-control': 'no-cache',
+    ...securityHeaders(false, options),
+  };
   if (path === API_REFERENCE_PATH || path === `${API_REFERENCE_PATH}/`) {
     const page = await fileIfExists(join(dir, 'api-reference', 'index.html'));
     if (page)
-      return new Response(head ? null : new Uint8Array(page), {
-        status: 200,
-        headers: {
-          'content-type': TYPES['.html']!,
-          'cache-control': 'no-cache',
-          ...securityHeaders(false, options),
-          // Swagger UI writes style attributes in its markup; scripts stay same-origin files only.
-          'content-security-policy': dashboardCsp(options.contentOrigin).replace(
-            "style-src 'self'",
-            "style-src 'self' 'unsafe-inline'",
-          ),
-        },
+      return fileResponse(page, head, {
+        ...pageHeaders,
+        // Swagger UI writes style attributes in its markup; scripts stay same-origin files only.
+        'content-security-policy': dashboardCsp(options.contentOrigin).replace(
+          "style-src 'self'",
+          "style-src 'self' 'unsafe-inline'",
+        ),
       });
   }
   const relative = normalize(path).replace(/^([/\\])+/, '');
   const inside = relative !== '' && !relative.split(sep).includes('..') && !relative.includes('\0');
   const file = inside ? await fileIfExists(join(dir, relative)) : null;
   if (file && !relative.endsWith('index.html')) {
-    return new Response(head ? null : new Uint8Array(file), {
-      status: 200,
-      headers: {
-        'content-type': contentTypeOf(relative),
-        'cache-control': cacheControlOf(relative),
-        ...securityHeaders(FRAMED_PAGES.has(relative), options),
-      },
+    return fileResponse(file, head, {
+      'content-type': contentTypeOf(relative),
+      'cache-control': cacheControlOf(relative),
+      ...securityHeaders(FRAMED_PAGES.has(relative), options),
     });
   }
   if (relative.startsWith('assets/') || relative.startsWith(`assets${sep}`)) {
@@ -187,12 +195,5 @@ export async function serveDashboard(
       { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } },
     );
   }
-  return new Response(head ? null : new Uint8Array(index), {
-    status: 200,
-    headers: {
-      'content-type': TYPES['.html']!,
-      'cache-control': 'no-cache',
-      ...securityHeaders(false, options),
-    },
-  });
+  return fileResponse(index, head, pageHeaders);
 }

@@ -3,6 +3,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
+/**
+ * The main navigation's page links, in order: the operator's, and those of an organization token that
+ * holds tokens:manage and audit:read (the header adds an "API" link after them).
+ */
+export const NAVIGATION = {
+  operator: ['Integrations', 'Installations', 'Organizations', 'Audit', 'Host', 'Gallery'],
+  organization: ['Integrations', 'Installations', 'Organization', 'Audit', 'Gallery'],
+};
+
 /** The dashboard package's root folder. */
 export const dashboardRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -68,13 +68,10 @@ describe('retry schedules, endpoint health and operator events in the dashboard'
 
   it('refuses a wrong retry schedule under its field, shows a disabled endpoint and enables it', async () => {
     const { page } = session!;
-    const installed = await t.api<{ id: string }>('POST', '/v1/installations', {
-      integration: 'webhook',
-      space: 'health-docs',
-      configuration: { url: hook.url, space_content_updated: true, retry_schedule: '1s' },
-    });
-    expect(installed.status).toBe(201);
-    const id = installed.body.id;
+    const id = await t.installWebhook(
+      { space: 'health-docs' },
+      { url: hook.url, space_content_updated: true, retry_schedule: '1s' },
+    );
     await signInAsOperator(page, t.url);
     await page.goto(`${t.url}/installations/${id}`);
 

@@ -46,9 +46,15 @@ export interface DashboardHost {
   host: Host;
   api<T>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }>;
   /**
-   * Installs the built-in `webhook` integration on a space or site with `configuration`; returns the
+   * Installs the published `integration` on a space or site with `configuration`; returns the
    * installation's id (throws with the host's answer unless it is a 201).
    */
+  install(
+    integration: string,
+    target: { space: string } | { site: string },
+    configuration: Record<string, unknown>,
+  ): Promise<string>;
+  /** {@link DashboardHost.install} of the built-in `webhook` integration. */
   installWebhook(
     target: { space: string } | { site: string },
     configuration: Record<string, unknown>,
@@ -78,9 +84,10 @@ export async function startDashboardHost(env: Record<string, string> = {}): Prom
     host,
     contentUpdated: (spaceId, revisionId) =>
       t.api('POST', '/v1/events', { type: 'space_content_updated', spaceId, revisionId }),
-    async installWebhook(target, configuration) {
+    installWebhook: (target, configuration) => t.install('webhook', target, configuration),
+    async install(integration, target, configuration) {
       const res = await t.api<{ id: string }>('POST', '/v1/installations', {
-        integration: 'webhook',
+        integration,
         ...target,
         configuration,
       });

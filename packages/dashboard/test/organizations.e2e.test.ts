@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { NAVIGATION } from '../src/test-support';
 import { ADMIN_TOKEN, type DashboardHost, SHOTS, useDashboardSession } from './harness';
 
 // The dashboard as the operator of organizations, and as an organization (its token), in Chromium
@@ -31,15 +32,7 @@ describe('organizations in the dashboard (Chromium, real host)', () => {
     await page.goto(`${t.url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
     await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
     expect(await page.getByTestId('principal').textContent()).toBe('Operator');
-    expect(await navLabels()).toEqual([
-      'Integrations',
-      'Installations',
-      'Organizations',
-      'Audit',
-      'Host',
-      'Gallery',
-      'API',
-    ]);
+    expect(await navLabels()).toEqual([...NAVIGATION.operator, 'API']);
 
     await page.getByRole('link', { name: 'Organizations' }).click();
     // Publishing names organizations too: hello's manifest says `organization: example`.
@@ -232,14 +225,7 @@ describe('organizations in the dashboard (Chromium, real host)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
     expect(await page.getByTestId('principal').textContent()).toBe('Organization acme · token ci');
-    expect(await navLabels()).toEqual([
-      'Integrations',
-      'Installations',
-      'Organization',
-      'Audit',
-      'Gallery',
-      'API',
-    ]);
+    expect(await navLabels()).toEqual([...NAVIGATION.organization, 'API']);
 
     await page.getByRole('link', { name: 'Installations' }).click();
     const list = page.locator('table.table');

@@ -48,13 +48,8 @@ describe('dashboard usability in Chromium', () => {
   });
 
   it('clears a field\'s "required" error as soon as it is typed in, and says when http:// is accepted', async () => {
-    const installed = await t.api<{ id: string }>('POST', '/v1/installations', {
-      integration: 'webhook',
-      space: 'required-docs',
-      configuration: {},
-    });
-    expect(installed.status).toBe(201);
-    await page.goto(`${t.url}/installations/${installed.body.id}`);
+    const installed = await t.installWebhook({ space: 'required-docs' }, {});
+    await page.goto(`${t.url}/installations/${installed}`);
     const error = page.getByTestId('error-url');
     await error.waitFor();
     const help = await page.locator('#field-url-help').textContent();
@@ -90,12 +85,7 @@ describe('dashboard usability in Chromium', () => {
   });
 
   it('keeps the space page (text and inserted blocks) across a reload; its placeholder is not text', async () => {
-    const installed = await t.api<{ id: string }>('POST', '/v1/installations', {
-      integration: 'hello',
-      space: 'notes',
-      configuration: {},
-    });
-    expect(installed.status).toBe(201);
+    await t.install('hello', { space: 'notes' }, {});
     await page.goto(`${t.url}/spaces/notes`);
     const text = page.locator('#doc-text');
     await text.waitFor();

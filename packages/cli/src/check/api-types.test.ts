@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, MANIFEST } from '../test-fixtures.js';
-import { runCheck } from './run-check.js';
-import { scriptCheckStep } from './script-step.js';
+import { checkScript, PASSED } from '../test-fixtures.js';
 
 /**
  * Enums of the platform API integrations import by name (issue 31, cause 2): a bundle that imports
@@ -23,10 +21,8 @@ export default createIntegration({ components: [counter] });
 
 describe('platform check: API enums integrations import', () => {
   it('bundles and renders an integration that imports GitSyncOperationState, RevisionSemanticChangeType and ContentVisibility', async () => {
-    const report = await runCheck(fixture({ 'src/index.ts': SOURCE }, MANIFEST), {
-      steps: [scriptCheckStep],
-    });
-    expect(report).toEqual({ ok: true, errors: [], warnings: [] });
+    const report = await checkScript({ 'src/index.ts': SOURCE });
+    expect(report).toEqual(PASSED);
   });
 
   it('still names an import the client does not have', async () => {
@@ -34,9 +30,7 @@ describe('platform check: API enums integrations import', () => {
       'ContentVisibility.Public]',
       'ContentVisibility.Public, NoSuchEnum.Value]',
     );
-    const report = await runCheck(fixture({ 'src/index.ts': source }, MANIFEST), {
-      steps: [scriptCheckStep],
-    });
+    const report = await checkScript({ 'src/index.ts': source });
     expect(report.errors[0]?.message).toMatch(/No matching export .* for import "NoSuchEnum"/);
   });
 });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture } from '../test-fixtures.js';
-import { runCheck } from './run-check.js';
-import { scriptCheckStep } from './script-step.js';
+import { checkScript, PASSED } from '../test-fixtures.js';
 
 /**
  * The environment fields integrations written for the content origin read (issue 31, cause 1):
@@ -46,10 +44,8 @@ export default createIntegration({
 
 describe('platform check: the environment an integration reads', () => {
   it('gives publicContentEndpoint and the installation a space installation belongs to', async () => {
-    const report = await runCheck(fixture({ 'src/index.tsx': SOURCE }, MANIFEST), {
-      steps: [scriptCheckStep],
-    });
-    expect(report).toEqual({ ok: true, errors: [], warnings: [] });
+    const report = await checkScript({ 'src/index.tsx': SOURCE }, MANIFEST);
+    expect(report).toEqual(PASSED);
   });
 
   it('gives each declared secret a sample, a URL when its name says so (a fresh installation has its secrets)', async () => {
@@ -58,10 +54,8 @@ describe('platform check: the environment an integration reads', () => {
       'const own = new URL(',
       "if (environment.secrets.API_KEY !== 'sample') throw new Error('no key');\n    new URL(environment.secrets.APP_INSTALL_URL + '/installations/new');\n    const own = new URL(",
     );
-    const report = await runCheck(fixture({ 'src/index.tsx': source }, withSecrets), {
-      steps: [scriptCheckStep],
-    });
-    expect(report).toEqual({ ok: true, errors: [], warnings: [] });
+    const report = await checkScript({ 'src/index.tsx': source }, withSecrets);
+    expect(report).toEqual(PASSED);
   });
 
   it("gives the manifest's externalLinks as environment.integration.externalLinks", async () => {
@@ -70,20 +64,16 @@ describe('platform check: the environment an integration reads', () => {
       'const own = new URL(',
       "if (environment.integration.externalLinks[0]?.url !== 'https://docs.example.com/frames') throw new Error('no links');\n    const own = new URL(",
     );
-    const report = await runCheck(fixture({ 'src/index.tsx': source }, linked), { steps: [scriptCheckStep] });
-    expect(report).toEqual({ ok: true, errors: [], warnings: [] });
+    const report = await checkScript({ 'src/index.tsx': source }, linked);
+    expect(report).toEqual(PASSED);
     // without the key, a list all the same (the runtime fills it)
     const unlinked = source.replace("[0]?.url !== 'https://docs.example.com/frames'", '.length !== 0');
-    expect(
-      (await runCheck(fixture({ 'src/index.tsx': unlinked }, MANIFEST), { steps: [scriptCheckStep] })).ok,
-    ).toBe(true);
+    expect((await checkScript({ 'src/index.tsx': unlinked }, MANIFEST)).ok).toBe(true);
   });
 
   it('still reports a render that reads a field no environment has', async () => {
     const broken = SOURCE.replace('urls.publicContentEndpoint)', 'urls.publicContentEndpointTypo)');
-    const report = await runCheck(fixture({ 'src/index.tsx': broken }, MANIFEST), {
-      steps: [scriptCheckStep],
-    });
+    const report = await checkScript({ 'src/index.tsx': broken }, MANIFEST);
     expect(report.errors[0]?.message).toMatch(/block `frame` failed to render in workerd: .*Invalid URL/);
   });
 });

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, MANIFEST, SOURCE } from '../test-fixtures.js';
-import { runCheck } from './run-check.js';
-import { lineOf, locateKey, scriptCheckStep } from './script-step.js';
-
-const check = (dir: string) => runCheck(dir, { steps: [scriptCheckStep] });
+import { checkScript, MANIFEST, PASSED, SOURCE } from '../test-fixtures.js';
+import { lineOf, locateKey } from './script-step.js';
 
 describe('scriptCheckStep (bundle + boot in workerd)', () => {
   it('passes a valid integration', async () => {
-    expect(await check(fixture({ 'src/index.ts': SOURCE }))).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(await checkScript({ 'src/index.ts': SOURCE })).toEqual(PASSED);
   });
 
   it('passes (boots and renders in workerd) an entry that also exports helpers such as handleFetchEvent', async () => {
@@ -16,15 +13,15 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
       "export const handleFetchEvent = async () => new Response('from helper');\nexport default createIntegration({ components: [counter], fetch: handleFetchEvent });",
     );
     expect(source).toContain('export const handleFetchEvent');
-    expect(await check(fixture({ 'src/index.ts': source }))).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(await checkScript({ 'src/index.ts': source })).toEqual(PASSED);
   });
 
   it('inspects the module as workerd loads it: a Node-only path of a dependency is not taken', async () => {
     // Libraries pick a Node path when they see `process` (e.g. `require('crypto')`); workerd has none.
     const source = `if (typeof process === 'object' && process.versions && process.versions.node) throw new Error('took the Node path');\n${SOURCE}`;
-    expect(await check(fixture({ 'src/index.ts': source }))).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(await checkScript({ 'src/index.ts': source })).toEqual(PASSED);
     const thrown = `throw new Error('always');\n${SOURCE}`;
-    expect((await check(fixture({ 'src/index.ts': thrown }))).errors[0]?.message).toMatch(
+    expect((await checkScript({ 'src/index.ts': thrown })).errors[0]?.message).toMatch(
       /src\/index\.ts throws when loaded: always/,
     );
   });
@@ -34,7 +31,7 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
       'components: [counter]',
       "components: [counter], events: { installation_setup: async () => { throw new Error('setup exploded'); } }",
     );
-    const report = await check(fixture({ 'src/index.ts': source }));
+    const report = await checkScript({ 'src/index.ts': source });
     expect(report.ok).toBe(false);
     expect(report.errors[0]).toMatchObject({ path: 'script', line: 6 });
     expect(report.errors[0]?.message).toMatch(
@@ -42,34 +39,27 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
     );
   });
 
-  it('reports a block whose render fails, on the line of its id', async () => {
-    const source = SOURCE.replace(
-      "render: async () => ContentKit.block(ContentKit.text('hi'))",
-      "render: async () => { throw new Error('no render'); }",
-    );
-    const report = await check(fixture({ 'src/index.ts': source }));
-    expect(report.errors).toEqual([
-      expect.objectContaining({
+  it.each([
+    {
+      what: 'fails, on the line of its id',
+      render: "render: async () => { throw new Error('no render'); }",
+      error: { path: 'blocks[0].id', line: 10, message: /block `counter` failed to render in workerd/ },
+    },
+    {
+      what: 'is not valid ContentKit, naming the element path',
+      render:
+        "render: async () => ({ type: 'block', children: [{ type: 'button', label: 'Go', onPress: 'go' }] })",
+      error: {
         path: 'blocks[0].id',
-        line: 10,
-        message: expect.stringMatching(/block `counter` failed to render in workerd/),
-      }),
-    ]);
-  });
-
-  it('reports a block whose render is not valid ContentKit, naming the element path', async () => {
-    const source = SOURCE.replace(
-      "render: async () => ContentKit.block(ContentKit.text('hi'))",
-      "render: async () => ({ type: 'block', children: [{ type: 'button', label: 'Go', onPress: 'go' }] })",
-    );
-    const report = await check(fixture({ 'src/index.ts': source }));
-    expect(report.errors).toEqual([
-      expect.objectContaining({
-        path: 'blocks[0].id',
-        message: expect.stringMatching(
+        message:
           /block `counter` rendered invalid ContentKit: element\.children\[0\]\.onPress: expected an action/,
-        ),
-      }),
+      },
+    },
+  ])('reports a block whose render $what', async ({ render, error }) => {
+    const source = SOURCE.replace("render: async () => ContentKit.block(ContentKit.text('hi'))", render);
+    const report = await checkScript({ 'src/index.ts': source });
+    expect(report.errors).toEqual([
+      expect.objectContaining({ ...error, message: expect.stringMatching(error.message) }),
     ]);
   });
 
@@ -81,7 +71,7 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
       "render: async () => ContentKit.block(ContentKit.text('hi'))",
       "render: async () => { throw new ExposableError('Paste a link first.'); }",
     );
-    expect(await check(fixture({ 'src/index.ts': source }))).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(await checkScript({ 'src/index.ts': source })).toEqual(PASSED);
   });
 
   it('renders a urlUnfurl block as the editor creates it: after @link.unfurl with a matching URL', async () => {
@@ -100,7 +90,7 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
       '    description: Counts.\n',
       '    description: Counts.\n    urlUnfurl:\n      - https://www.figma.com/file/\n',
     );
-    expect(await check(fixture({ 'src/index.ts': source }, manifest))).toEqual({
+    expect(await checkScript({ 'src/index.ts': source }, manifest)).toEqual({
       ok: true,
       errors: [],
       warnings: [],
@@ -109,7 +99,7 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
 
   it('renders a configuration screen component and names a missing one on its componentId line', async () => {
     const manifest = `${MANIFEST}configurations:\n  account:\n    componentId: settings\n`;
-    const missing = await check(fixture({ 'src/index.ts': SOURCE }, manifest));
+    const missing = await checkScript({ 'src/index.ts': SOURCE }, manifest);
     expect(missing.errors).toEqual([
       expect.objectContaining({
         path: 'configurations.account.componentId',
@@ -121,7 +111,7 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
       'components: [counter]',
       "components: [counter, createComponent({ componentId: 'settings', render: async (element) => element.context.type === 'configuration' ? ContentKit.block(ContentKit.button({ label: 'Go', onPress: 'go' as never })) : ContentKit.block() })]",
     );
-    const invalid = await check(fixture({ 'src/index.ts': source }, manifest));
+    const invalid = await checkScript({ 'src/index.ts': source }, manifest);
     expect(invalid.errors).toEqual([
       expect.objectContaining({
         path: 'configurations.account.componentId',
@@ -133,7 +123,7 @@ describe('scriptCheckStep (bundle + boot in workerd)', () => {
   });
 
   it('warns (and does not fail) when no script is named and src/index.ts does not exist', async () => {
-    const report = await check(fixture({}, MANIFEST.replace('script: src/index.ts\n', '')));
+    const report = await checkScript({}, MANIFEST.replace('script: src/index.ts\n', ''));
     expect(report.ok).toBe(true);
     expect(report.warnings[0]?.message).toMatch(/the script src\/index\.ts does not exist/);
   });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import type { HostFlags } from '../host/target.js';
 import { colors, connect, printJson, withHostOptions } from './shared.js';
 
 /** Left-aligned columns of text rows. */
@@ -42,7 +43,7 @@ export function registerLists(program: Command, context: CommandContext): void {
       .option('--json', 'print {"integrations"} as JSON'),
   )
     .addHelpText('after', '\nExamples:\n  $ platform integrations list --json')
-    .action(async (options: { url?: string; token?: string; json?: boolean }) => {
+    .action(async (options: HostFlags & { json?: boolean }) => {
       const host = connect(context, options);
       const page = await host.call('GET /v1/integrations');
       if (options.json) return printJson(context, page);
@@ -76,14 +77,9 @@ export function registerLists(program: Command, context: CommandContext): void {
   )
     .addHelpText('after', '\nExamples:\n  $ platform installations list --integration webhook --json')
     .action(
-      async (options: {
-        url?: string;
-        token?: string;
-        json?: boolean;
-        integration?: string;
-        space?: string;
-        site?: string;
-      }) => {
+      async (
+        options: HostFlags & { json?: boolean; integration?: string; space?: string; site?: string },
+      ) => {
         const host = connect(context, options);
         const page = await host.call('GET /v1/installations', {
           query: {

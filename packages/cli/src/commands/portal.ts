@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { describeExpiry, organizationFor } from '../host/identity.js';
-import { connect, printJson, withHostOptions } from './shared.js';
+import type { HostFlags } from '../host/target.js';
+import { connect, printJson, registerRemoval, withHostOptions } from './shared.js';
 
 /** The longest portal session the host opens, in minutes (a day). */
 const MAX_TTL_MINUTES = 24 * 60;
@@ -27,14 +28,7 @@ export function ttlMinutes(value: string): number {
   return minutes;
 }
 
-interface OpenOptions {
-  installation?: string;
-  organization?: string;
-  ttl?: string;
-  json?: boolean;
-  url?: string;
-  token?: string;
-}
+type OpenOptions = HostFlags & { installation?: string; organization?: string; ttl?: string; json?: boolean };
 
 /**
  * Registers `platform portal open` (a subscriber portal link for one webhook installation or every one
@@ -113,16 +107,14 @@ Examples:
       );
     });
 
-  withHostOptions(
-    portal
-      .command('revoke')
-      .description('revoke a portal session: its link stops working at once')
-      .argument('<sessionId>', 'session id (printed by `platform portal open`)'),
-  )
-    .addHelpText('after', '\nExamples:\n  $ platform portal revoke pps_7d1e0b')
-    .action(async (sessionId: string, options: { url?: string; token?: string }) => {
-      const host = connect(context, options);
+  registerRemoval(portal, context, {
+    name: 'revoke',
+    description: 'revoke a portal session: its link stops working at once',
+    argument: ['<sessionId>', 'session id (printed by `platform portal open`)'],
+    examples: ['platform portal revoke pps_7d1e0b'],
+    remove: async (host, sessionId) => {
       await host.call('DELETE /v1/portal/sessions/{sessionId}', { params: { sessionId } });
-      io.stdout(`Revoked portal session ${sessionId}\n`);
-    });
+      return `Revoked portal session ${sessionId}`;
+    },
+  });
 }

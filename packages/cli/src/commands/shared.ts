@@ -21,6 +21,44 @@ export function withHostOptions(command: Command): Command {
     );
 }
 
+/**
+ * Registers `<parent> <name> <argument>`: a host command that removes one thing, the argument names
+ * it. `remove` calls the host and answers the line to print (without its newline).
+ *
+ * @example
+ * ```ts
+ * registerRemoval(program, context, {
+ *   name: 'uninstall',
+ *   description: 'remove an installation',
+ *   argument: ['<installationId>', 'installation id'],
+ *   examples: ['platform uninstall inst_4f2a9c'],
+ *   remove: async (host, id) => (await host.call('DELETE /v1/installations/{id}', { params: { id } }), `Uninstalled ${id}`),
+ * });
+ * ```
+ */
+export function registerRemoval(
+  parent: Command,
+  context: CommandContext,
+  spec: {
+    name: string;
+    description: string;
+    argument: [name: string, description: string];
+    examples: readonly string[];
+    remove(host: HostClient, id: string): Promise<string>;
+  },
+): void {
+  withHostOptions(
+    parent
+      .command(spec.name)
+      .description(spec.description)
+      .argument(...spec.argument),
+  )
+    .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`)
+    .action(async (id: string, options: HostFlags) => {
+      context.io.stdout(`${await spec.remove(connect(context, options), id)}\n`);
+    });
+}
+
 /** The host client of a command, from its flags. */
 export function connect(context: CommandContext, flags: HostFlags): HostClient {
   return hostClient(resolveTarget(context.io, flags));

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { describeExpiry, organizationFor } from '../host/identity.js';
+import type { HostFlags } from '../host/target.js';
 import { table } from './lists.js';
 import { colors, connect, printJson, withHostOptions } from './shared.js';
 
@@ -64,11 +65,8 @@ function collect(value: string, previous: string[] = []): string[] {
   ];
 }
 
-interface HostOptions {
-  url?: string;
-  token?: string;
-  organization?: string;
-}
+/** The flags of every `platform tokens` command: the host's, and the organization. */
+type HostOptions = HostFlags & { organization?: string };
 
 /**
  * Registers `platform tokens create | list | revoke`: the organization tokens (`pot_…`) of an

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { readValidManifest } from '../build/build-integration.js';
 import type { CommandContext } from '../context.js';
-import { connect, withHostOptions } from './shared.js';
+import type { HostFlags } from '../host/target.js';
+import { connect, registerRemoval, withHostOptions } from './shared.js';
 
 /**
  * Registers `platform uninstall <installationId>` (`DELETE /v1/installations/{id}`) and
@@ -15,18 +16,16 @@ import { connect, withHostOptions } from './shared.js';
  */
 export function registerUninstall(program: Command, context: CommandContext): void {
   const { io } = context;
-  withHostOptions(
-    program
-      .command('uninstall')
-      .description('remove an installation (its queued events and deliveries are cancelled)')
-      .argument('<installationId>', 'installation id (see `platform installations list`)'),
-  )
-    .addHelpText('after', '\nExamples:\n  $ platform uninstall inst_4f2a9c')
-    .action(async (id: string, options: { url?: string; token?: string }) => {
-      const host = connect(context, options);
+  registerRemoval(program, context, {
+    name: 'uninstall',
+    description: 'remove an installation (its queued events and deliveries are cancelled)',
+    argument: ['<installationId>', 'installation id (see `platform installations list`)'],
+    examples: ['platform uninstall inst_4f2a9c'],
+    remove: async (host, id) => {
       await host.call('DELETE /v1/installations/{id}', { params: { id } });
-      io.stdout(`Uninstalled ${id}\n`);
-    });
+      return `Uninstalled ${id}`;
+    },
+  });
 
   withHostOptions(
     program
@@ -38,7 +37,7 @@ export function registerUninstall(program: Command, context: CommandContext): vo
       'after',
       '\nExamples:\n  $ platform unpublish\n  $ platform unpublish hello-world --url http://127.0.0.1:8080 --token "$PLATFORM_TOKEN"',
     )
-    .action(async (name: string | undefined, options: { url?: string; token?: string }) => {
+    .action(async (name: string | undefined, options: HostFlags) => {
       const integration = name ?? readValidManifest(io.cwd).manifest.name;
       const host = connect(context, options);
       await host.call('DELETE /v1/integrations/{name}', { params: { name: integration } });

@@ -58,6 +58,18 @@ export function configurationComponentOf(
     : undefined;
 }
 
+/** The manifest default's type for each kind of default a field can have. */
+interface DefaultTypes {
+  string: string;
+  number: number;
+  boolean: boolean;
+}
+
+/** `{ default: value }` when the manifest's default has the field's type; nothing otherwise. */
+function defaultOf<K extends keyof DefaultTypes>(value: unknown, type: K): { default?: DefaultTypes[K] } {
+  return typeof value === type ? { default: value as DefaultTypes[K] } : {};
+}
+
 /**
  * The fields of the configuration screen for an installation target, in manifest order.
  * Unknown property types are skipped.
@@ -86,31 +98,19 @@ export function configFields(manifest: Record<string, unknown>, target: string):
             kind: 'select',
             ...base,
             options: raw.enum.map(String),
-            ...(typeof raw.default === 'string' ? { default: raw.default } : {}),
+            ...defaultOf(raw.default, 'string'),
           });
         } else if (typeof raw.completion_url === 'string') {
           fields.push({ kind: 'completion', ...base, url: raw.completion_url });
         } else {
-          fields.push({
-            kind: 'text',
-            ...base,
-            ...(typeof raw.default === 'string' ? { default: raw.default } : {}),
-          });
+          fields.push({ kind: 'text', ...base, ...defaultOf(raw.default, 'string') });
         }
         break;
       case 'number':
-        fields.push({
-          kind: 'number',
-          ...base,
-          ...(typeof raw.default === 'number' ? { default: raw.default } : {}),
-        });
+        fields.push({ kind: 'number', ...base, ...defaultOf(raw.default, 'number') });
         break;
       case 'boolean':
-        fields.push({
-          kind: 'switch',
-          ...base,
-          ...(typeof raw.default === 'boolean' ? { default: raw.default } : {}),
-        });
+        fields.push({ kind: 'switch', ...base, ...defaultOf(raw.default, 'boolean') });
         break;
       case 'button':
         fields.push({

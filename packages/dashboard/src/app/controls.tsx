@@ -81,3 +81,75 @@ export function useAction(): Action {
   };
   return { busy, error, setError, run };
 }
+
+/**
+ * The question of a destructive action and its two answers: `yes` (a danger button, disabled while `busy`)
+ * and Cancel; `small` for the buttons of a table row.
+ * @example <ConfirmPrompt question="Uninstall?" yes="Yes, uninstall" busy={busy} onYes={uninstall} onCancel={close} />
+ */
+export function ConfirmPrompt({
+  question,
+  yes,
+  busy,
+  small = false,
+  onYes,
+  onCancel,
+}: {
+  question: string;
+  yes: string;
+  busy?: boolean;
+  small?: boolean;
+  onYes(): void;
+  onCancel(): void;
+}) {
+  const size = small ? ' btn-small' : '';
+  return (
+    <span class="confirm">
+      <span>{question}</span>
+      <button type="button" class={`btn btn-danger${size}`} disabled={busy} onClick={onYes}>
+        {yes}
+      </button>
+      <button type="button" class={`btn btn-secondary${size}`} onClick={onCancel}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+/**
+ * A table that stacks into labelled cards on a narrow screen (`table stack`): a row per item of `rows`,
+ * its cells from `cells`, each labelled (`data-label`) by its column's header when that is text.
+ * @example <StackTable label="Organizations" columns={['Name', 'Id']} rows={orgs} keyOf={(o) => o.id} cells={(o) => [o.name, <code>{o.id}</code>]} />
+ */
+export function StackTable<T>({
+  label,
+  columns,
+  rows,
+  keyOf,
+  testIdOf,
+  cells,
+}: {
+  label?: string | undefined;
+  columns: ComponentChildren[];
+  rows: readonly T[];
+  keyOf(row: T): string;
+  testIdOf?(row: T): string;
+  cells(row: T): ComponentChildren[];
+}) {
+  return (
+    <table class="table stack" aria-label={label}>
+      <TableHead columns={columns} />
+      <tbody>
+        {rows.map((row) => (
+          <tr key={keyOf(row)} data-testid={testIdOf?.(row)}>
+            {cells(row).map((cell, index) => (
+              <td key={index} data-label={typeof columns[index] === 'string' ? columns[index] : ''}>
+                {cell}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { render } from 'preact';
+import { type JSX, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, describeError, setToken, setUnauthorizedHandler } from './api';
 import { clearToken, onSignOutElsewhere, storedToken, storeToken, takeTokenFromFragment } from './auth';
@@ -24,63 +24,54 @@ import {
 } from './session';
 import { ErrorNotice, Link, PageRefused } from './ui';
 
+/** Each page of the dashboard (every route but "not found"): its document title and what it renders. */
+const PAGES: {
+  [P in Exclude<Route['page'], 'not-found'>]: {
+    title(route: Extract<Route, { page: P }>): string;
+    render(route: Extract<Route, { page: P }>): JSX.Element;
+  };
+} = {
+  integrations: { title: () => 'Integrations', render: () => <IntegrationsPage /> },
+  installations: { title: () => 'Installations', render: () => <InstallationsPage /> },
+  installation: {
+    title: (route) => `Installation ${route.id}`,
+    render: (route) => <InstallationPage id={route.id} />,
+  },
+  editor: {
+    title: (route) => `Space ${route.spaceId}`,
+    render: (route) => <EditorPage spaceId={route.spaceId} />,
+  },
+  status: { title: () => 'Host', render: () => <StatusPage /> },
+  gallery: { title: () => 'ContentKit gallery', render: () => <GalleryPage /> },
+  organizations: { title: () => 'Organizations', render: () => <OrganizationsPage /> },
+  organization: {
+    title: (route) => `Organization ${route.organization}`,
+    render: (route) => <OrganizationPage id={route.organization} />,
+  },
+  audit: { title: () => 'Audit log', render: () => <AuditPage /> },
+};
+
+/** The entry of PAGES for `route`, typed for any such route (each entry takes exactly its own route's kind). */
+function pageOf(route: Exclude<Route, { page: 'not-found' }>) {
+  return PAGES[route.page] as { title(route: Route): string; render(route: Route): JSX.Element };
+}
+
 function Page({ route, who }: { route: Route; who: Principal }) {
   const refused = pageRefusal(who, route);
   if (refused) return <PageRefused reason={refused} />;
-  switch (route.page) {
-    case 'integrations':
-      return <IntegrationsPage />;
-    case 'installations':
-      return <InstallationsPage />;
-    case 'installation':
-      return <InstallationPage id={route.id} />;
-    case 'editor':
-      return <EditorPage spaceId={route.spaceId} />;
-    case 'status':
-      return <StatusPage />;
-    case 'gallery':
-      return <GalleryPage />;
-    case 'organizations':
-      return <OrganizationsPage />;
-    case 'organization':
-      return <OrganizationPage id={route.organization} />;
-    case 'audit':
-      return <AuditPage />;
-    default:
-      return (
-        <main id="main" class="page">
-          <h1>Page not found</h1>
-          <p>
-            Nothing lives at <code>{route.path}</code>. Go to <Link href="/integrations">Integrations</Link>.
-          </p>
-        </main>
-      );
-  }
+  if (route.page !== 'not-found') return pageOf(route).render(route);
+  return (
+    <main id="main" class="page">
+      <h1>Page not found</h1>
+      <p>
+        Nothing lives at <code>{route.path}</code>. Go to <Link href="/integrations">Integrations</Link>.
+      </p>
+    </main>
+  );
 }
 
 function titleOf(route: Route): string {
-  switch (route.page) {
-    case 'integrations':
-      return 'Integrations';
-    case 'installations':
-      return 'Installations';
-    case 'installation':
-      return `Installation ${route.id}`;
-    case 'editor':
-      return `Space ${route.spaceId}`;
-    case 'status':
-      return 'Host';
-    case 'gallery':
-      return 'ContentKit gallery';
-    case 'organizations':
-      return 'Organizations';
-    case 'organization':
-      return `Organization ${route.organization}`;
-    case 'audit':
-      return 'Audit log';
-    default:
-      return 'Not found';
-  }
+  return route.page === 'not-found' ? 'Not found' : pageOf(route).title(route);
 }
 
 function App() {

@@ -250,3 +250,49 @@ export function When({ iso, empty = '—' }: { iso: string | null; empty?: strin
   if (!iso) return <span class="muted">{empty}</span>;
   return <time dateTime={iso}>{new Date(iso).toLocaleString()}</time>;
 }
+
+/**
+ * Names shown as code, one list item each, in a `plain` list with `class`; `href` makes an item a link.
+ *
+ * @example
+ * <CodeList class="scope-list" items={token.scopes} />
+ */
+export function CodeList({
+  items,
+  class: className,
+  href,
+}: {
+  items: readonly string[];
+  class: string;
+  href?: (item: string) => string;
+}) {
+  return (
+    <ul class={`plain ${className}`}>
+      {items.map((item) => (
+        <li key={item}>
+          {href ? (
+            <Link href={href(item)}>
+              <code>{item}</code>
+            </Link>
+          ) : (
+            <code>{item}</code>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * A muted line announced politely to screen readers (`role="status"`): what the action beside it did.
+ *
+ * @example
+ * <StatusNote>{note}</StatusNote>
+ */
+export function StatusNote({ children }: { children: ComponentChildren }) {
+  return (
+    <span role="status" class="muted">
+      {children}
+    </span>
+  );
+}

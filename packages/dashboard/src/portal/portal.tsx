@@ -5,7 +5,7 @@ import { useAction } from '../app/controls';
 import { DeliveryLog } from '../app/pages/deliveries';
 import { WebhookSecret } from '../app/pages/webhook-secret';
 import { WebhookSigning } from '../app/pages/webhook-signing';
-import { EmptyState, ErrorNotice, StatusBadge, useLoad } from '../app/ui';
+import { EmptyState, ErrorNotice, StatusBadge, StatusNote, useLoad } from '../app/ui';
 import type { PortalLink } from './link';
 import { EndpointSettings, type InstallationProps, placeOf } from './settings';
 
@@ -52,9 +52,7 @@ function SendTestEvent({ client, installationId }: { client: ApiCall; installati
       <button type="button" class="btn btn-primary" disabled={busy} onClick={() => void send()}>
         Send a test event
       </button>
-      <span role="status" class="muted">
-        {note}
-      </span>
+      <StatusNote>{note}</StatusNote>
       <ErrorNotice message={error} />
     </div>
   );

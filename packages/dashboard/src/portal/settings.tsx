@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiCall, Installation } from '../app/api';
 import { useAction } from '../app/controls';
-import { ErrorNotice } from '../app/ui';
+import { ErrorNotice, StatusNote } from '../app/ui';
 
 /** One event a webhook installation can select (a boolean of the webhook integration's configuration). */
 interface EventChoice {
@@ -145,9 +145,7 @@ export function EndpointSettings({ client, installation, onSaved }: Installation
           <button type="submit" class="btn btn-primary" disabled={busy}>
             Save
           </button>
-          <span role="status" class="muted">
-            {note}
-          </span>
+          <StatusNote>{note}</StatusNote>
         </div>
         <ErrorNotice message={error} />
       </form>

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, type Delivery, describeError } from '../api';
 import { InlineField, TableHead, useAction } from '../controls';
-import { EmptyState, ErrorNotice, StatusBadge, Time, usePolling } from '../ui';
+import { EmptyState, ErrorNotice, StatusBadge, StatusNote, Time, usePolling } from '../ui';
 import { EndpointHealthNotice } from './endpoint-health';
 
 const POLL_MS = 1000;
@@ -197,9 +197,7 @@ function RedeliverRange({
       <button type="submit" class="btn btn-secondary">
         Redeliver all failed
       </button>
-      <span role="status" class="muted">
-        {result}
-      </span>
+      <StatusNote>{result}</StatusNote>
       <ErrorNotice message={error} />
     </form>
   );

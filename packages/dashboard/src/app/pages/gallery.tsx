@@ -250,6 +250,7 @@ export function GalleryPage() {
   const [modal, setModal] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const record = (line: string) => setLog((l) => [...l, line]);
+  const onState = (key: string, value: unknown) => setState((s) => ({ ...s, [key]: value }));
   useEffect(() => {
     if (modal && dialog.current && !dialog.current.open) dialog.current.showModal();
   }, [modal]);
@@ -271,24 +272,14 @@ export function GalleryPage() {
       <p class="muted">
         Every element and built-in action, drawn by the renderer the editor and configuration screens use.
       </p>
-      <ContentKitView
-        element={galleryBlock()}
-        state={state}
-        onState={(key, value) => setState((s) => ({ ...s, [key]: value }))}
-        onAction={dispatch}
-      />
+      <ContentKitView element={galleryBlock()} state={state} onState={onState} onAction={dispatch} />
       <h2>Configuration screen</h2>
-      <ContentKitView
-        element={galleryConfiguration()}
-        state={state}
-        onState={(key, value) => setState((s) => ({ ...s, [key]: value }))}
-        onAction={dispatch}
-      />
+      <ContentKitView element={galleryConfiguration()} state={state} onState={onState} onAction={dispatch} />
       <h2>What ported integrations render</h2>
       <ContentKitView
         element={galleryIntegrationForms()}
         state={state}
-        onState={(key, value) => setState((s) => ({ ...s, [key]: value }))}
+        onState={onState}
         onAction={dispatch}
       />
       <h2>Dispatched actions</h2>

@@ -5,7 +5,7 @@ import { DeliveryCharts } from '../charts/delivery-charts';
 import { configFields, configurationComponentOf } from '../config-fields';
 import { ConfigForm } from '../config-form';
 import { LiveComponent } from '../contentkit';
-import { useAction } from '../controls';
+import { ConfirmPrompt, useAction } from '../controls';
 import { navigate } from '../router';
 import { can, usePrincipal } from '../session';
 import { BackToInstallations, ErrorNotice, StatusBadge, useLoad } from '../ui';
@@ -62,15 +62,13 @@ function Actions({
         </button>
       )}
       {confirming ? (
-        <span class="confirm">
-          <span>Uninstall? Its queued deliveries are cancelled.</span>
-          <button type="button" class="btn btn-danger" disabled={busy} onClick={() => void run('uninstall')}>
-            Yes, uninstall
-          </button>
-          <button type="button" class="btn btn-secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </span>
+        <ConfirmPrompt
+          question="Uninstall? Its queued deliveries are cancelled."
+          yes="Yes, uninstall"
+          busy={busy}
+          onYes={() => void run('uninstall')}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <button
           type="button"

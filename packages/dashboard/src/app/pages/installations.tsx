@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api, type Installation } from '../api';
-import { InlineField, TableHead } from '../controls';
+import { InlineField, StackTable } from '../controls';
 import { navigate } from '../router';
 import { isOperator, usePrincipal } from '../session';
 import { EmptyState, ErrorNotice, Link, StatusBadge, Time, useLoad } from '../ui';
@@ -101,30 +101,25 @@ export function InstallationsTable({
   label?: string;
 }) {
   return (
-    <table class="table stack" aria-label={label}>
-      <TableHead columns={['Integration', 'Installed in', 'Status', 'Updated']} />
-      <tbody>
-        {installations.map((i) => (
-          <tr key={i.id}>
-            <td data-label="Integration">
-              <Link href={`/installations/${encodeURIComponent(i.id)}`}>{titleOf(i.integration)}</Link>
-              <div class="meta">
-                <code>{i.id}</code>
-              </div>
-            </td>
-            <td data-label="Installed in">
-              {placeOfInstallation(i)}
-              {withOwner ? <div class="meta">{ownerOfInstallation(i)}</div> : null}
-            </td>
-            <td data-label="Status">
-              <StatusBadge status={i.status} />
-            </td>
-            <td data-label="Updated">
-              <Time iso={i.updatedAt} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <StackTable
+      label={label}
+      columns={['Integration', 'Installed in', 'Status', 'Updated']}
+      rows={installations}
+      keyOf={(i) => i.id}
+      cells={(i) => [
+        <>
+          <Link href={`/installations/${encodeURIComponent(i.id)}`}>{titleOf(i.integration)}</Link>
+          <div class="meta">
+            <code>{i.id}</code>
+          </div>
+        </>,
+        <>
+          {placeOfInstallation(i)}
+          {withOwner ? <div class="meta">{ownerOfInstallation(i)}</div> : null}
+        </>,
+        <StatusBadge status={i.status} />,
+        <Time iso={i.updatedAt} />,
+      ]}
+    />
   );
 }

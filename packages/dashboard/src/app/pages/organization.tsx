@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { api } from '../api';
 import { isOperator, usePrincipal } from '../session';
-import { EmptyState, ErrorNotice, Link, useLoad, When } from '../ui';
+import { CodeList, EmptyState, ErrorNotice, Link, useLoad, When } from '../ui';
 import { InstallationsTable } from './installations';
 import { TokensSection } from './tokens';
 
@@ -29,19 +29,11 @@ function Resources({ organization }: { organization: string }) {
           <dt>Spaces</dt>
           <dd>
             {r.spaces.length ? (
-              <ul class="plain inline-list">
-                {r.spaces.map((s) => (
-                  <li key={s}>
-                    {operator ? (
-                      <Link href={`/spaces/${encodeURIComponent(s)}`}>
-                        <code>{s}</code>
-                      </Link>
-                    ) : (
-                      <code>{s}</code>
-                    )}
-                  </li>
-                ))}
-              </ul>
+              <CodeList
+                class="inline-list"
+                items={r.spaces}
+                href={operator ? (s) => `/spaces/${encodeURIComponent(s)}` : undefined}
+              />
             ) : (
               <span class="muted">none</span>
             )}
@@ -49,13 +41,7 @@ function Resources({ organization }: { organization: string }) {
           <dt>Sites</dt>
           <dd>
             {r.sites.length ? (
-              <ul class="plain inline-list">
-                {r.sites.map((s) => (
-                  <li key={s}>
-                    <code>{s}</code>
-                  </li>
-                ))}
-              </ul>
+              <CodeList class="inline-list" items={r.sites} />
             ) : (
               <span class="muted">none</span>
             )}

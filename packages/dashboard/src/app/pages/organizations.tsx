@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { InlineField, TableHead, useAction } from '../controls';
+import { InlineField, StackTable, useAction } from '../controls';
 import { navigate } from '../router';
 import { EmptyState, ErrorNotice, Link, useLoad, When } from '../ui';
 
@@ -85,24 +85,17 @@ export function OrganizationsPage() {
         <EmptyState title="No organization yet.">Create one below, then give it tokens.</EmptyState>
       ) : null}
       {organizations.length ? (
-        <table class="table stack" aria-label="Organizations">
-          <TableHead columns={['Organization', 'Id', 'Created']} />
-          <tbody>
-            {organizations.map((o) => (
-              <tr key={o.id}>
-                <td data-label="Organization">
-                  <Link href={`/organizations/${encodeURIComponent(o.id)}`}>{o.name}</Link>
-                </td>
-                <td data-label="Id">
-                  <code>{o.id}</code>
-                </td>
-                <td data-label="Created">
-                  <When iso={o.createdAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackTable
+          label="Organizations"
+          columns={['Organization', 'Id', 'Created']}
+          rows={organizations}
+          keyOf={(o) => o.id}
+          cells={(o) => [
+            <Link href={`/organizations/${encodeURIComponent(o.id)}`}>{o.name}</Link>,
+            <code>{o.id}</code>,
+            <When iso={o.createdAt} />,
+          ]}
+        />
       ) : null}
       <CreateOrganization onCreated={() => void list.reload()} />
     </main>

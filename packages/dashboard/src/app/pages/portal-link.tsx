@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { api, describeError, type PortalSession } from '../api';
+import { api, type PortalSession } from '../api';
 import { useAction } from '../controls';
 import { CopyButton, ErrorNotice, When } from '../ui';
 
@@ -18,7 +18,7 @@ const DURATIONS = [
 export function PortalLink({ installationId }: { installationId: string }) {
   const [minutes, setMinutes] = useState(15);
   const [session, setSession] = useState<PortalSession | null>(null);
-  const { busy, error, setError, run } = useAction();
+  const { busy, error, run } = useAction();
   const [revoked, setRevoked] = useState(false);
   const open = async () => {
     await run(async () => {
@@ -32,13 +32,10 @@ export function PortalLink({ installationId }: { installationId: string }) {
   };
   const revoke = async () => {
     if (!session) return;
-    try {
+    await run(async () => {
       await api('DELETE /v1/portal/sessions/{sessionId}', { params: { sessionId: session.id } });
       setRevoked(true);
-      setError(null);
-    } catch (e) {
-      setError(describeError(e));
-    }
+    });
   };
   return (
     <section class="card" aria-labelledby="portal-title">

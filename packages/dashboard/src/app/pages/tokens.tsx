@@ -1,10 +1,10 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { api, type CreatedToken, type OrganizationToken } from '../api';
-import { InlineField, TableHead, useAction } from '../controls';
+import { ConfirmPrompt, InlineField, TableHead, useAction } from '../controls';
 import { can, usePrincipal } from '../session';
 import { TOKEN_SCOPES } from '../token-scopes';
-import { CopyButton, EmptyState, ErrorNotice, StatusBadge, Time, useLoad, When } from '../ui';
+import { CodeList, CopyButton, EmptyState, ErrorNotice, StatusBadge, Time, useLoad, When } from '../ui';
 
 /**
  * The end of a chosen day (23:59:59.999 local time) as ISO 8601, or an error when the day is not in the
@@ -147,20 +147,14 @@ function RevokeButton({ token, onRevoked }: { token: OrganizationToken; onRevoke
   return (
     <>
       {confirming ? (
-        <span class="confirm">
-          <span>Revoke "{token.name}"? Calls with it are refused at once.</span>
-          <button
-            type="button"
-            class="btn btn-danger btn-small"
-            disabled={busy}
-            onClick={() => void revoke()}
-          >
-            Yes, revoke
-          </button>
-          <button type="button" class="btn btn-secondary btn-small" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </span>
+        <ConfirmPrompt
+          question={`Revoke "${token.name}"? Calls with it are refused at once.`}
+          yes="Yes, revoke"
+          busy={busy}
+          small
+          onYes={() => void revoke()}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <button
           type="button"
@@ -224,13 +218,7 @@ export function TokensSection({ organization }: { organization: string }) {
                   <StatusBadge status={t.status} />
                 </td>
                 <td data-label="Scopes">
-                  <ul class="plain scope-list">
-                    {t.scopes.map((s) => (
-                      <li key={s}>
-                        <code>{s}</code>
-                      </li>
-                    ))}
-                  </ul>
+                  <CodeList class="scope-list" items={t.scopes} />
                 </td>
                 <td data-label="Last used">
                   {t.lastUsedAt ? <Time iso={t.lastUsedAt} /> : <span class="muted">never</span>}

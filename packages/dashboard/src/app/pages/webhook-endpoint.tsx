@@ -87,11 +87,18 @@ function errorsByKey(error: unknown): Map<string, string[]> {
   return out;
 }
 
-function FieldErrors({ id, messages }: { id: string; messages: readonly string[] | undefined }) {
+/** The errors of a setting under it: the host's messages, or the one problem the form found (none: nothing). */
+function FieldErrors({
+  id,
+  messages,
+}: {
+  id: string;
+  messages: readonly string[] | string | null | undefined;
+}) {
   if (!messages?.length) return null;
   return (
     <p id={id} class="field-error" data-testid={id}>
-      {messages.join(' ')}
+      {typeof messages === 'string' ? messages : messages.join(' ')}
     </p>
   );
 }
@@ -229,10 +236,7 @@ export function WebhookEndpoint({
               >
                 Remove
               </button>
-              <FieldErrors
-                id={`error-header-${i}`}
-                messages={rowProblems[i] ? [rowProblems[i]] : undefined}
-              />
+              <FieldErrors id={`error-header-${i}`} messages={rowProblems[i]} />
             </div>
           ))}
           <button
@@ -286,10 +290,7 @@ export function WebhookEndpoint({
               onInput={edited(setFilter)}
             />
           </label>
-          <FieldErrors
-            id="error-endpoint-filter-json"
-            messages={filterProblem ? [filterProblem] : undefined}
-          />
+          <FieldErrors id="error-endpoint-filter-json" messages={filterProblem} />
           <FieldErrors id="error-endpoint-filter" messages={serverErrors.get('filter')} />
         </fieldset>
         <fieldset>
@@ -306,10 +307,7 @@ export function WebhookEndpoint({
               onInput={edited(setRate)}
             />
           </label>
-          <FieldErrors
-            id="error-endpoint-rate-limit-input"
-            messages={rateProblem ? [rateProblem] : undefined}
-          />
+          <FieldErrors id="error-endpoint-rate-limit-input" messages={rateProblem} />
           <FieldErrors id="error-endpoint-rate_limit" messages={serverErrors.get('rate_limit')} />
         </fieldset>
         <div class="actions">

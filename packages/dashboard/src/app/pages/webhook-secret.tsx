@@ -1,8 +1,9 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, describeError, type WebhookSecretAnswer } from '../api';
+import { useAction } from '../controls';
 import { ErrorNotice } from '../ui';
-import { ConfirmRotate } from './confirm-rotate';
+import { CopyAndRotate } from './confirm-rotate';
 
 /**
  * The signing secret of a webhook installation: hidden until revealed, copy, rotate
@@ -21,16 +22,11 @@ export function WebhookSecret({
 }) {
   const [secret, setSecret] = useState<WebhookSecretAnswer | null>(null);
   const [note, setNote] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, run } = useAction();
   const params = { id: installationId };
 
   const reveal = async () => {
-    try {
-      setSecret(await client('GET /v1/installations/{id}/webhook-secret', { params }));
-      setError(null);
-    } catch (e) {
-      setError(describeError(e));
-    }
+    await run(async () => setSecret(await client('GET /v1/installations/{id}/webhook-secret', { params })));
   };
   const copy = async () => {
     try {
@@ -44,7 +40,7 @@ export function WebhookSecret({
     }
   };
   const rotate = async () => {
-    try {
+    await run(async () => {
       const rotated = await client('POST /v1/installations/{id}/webhook-secret/rotate', { params });
       setSecret(
         await client('GET /v1/installations/{id}/webhook-secret', { params }).catch(() => ({
@@ -54,10 +50,7 @@ export function WebhookSecret({
       setNote(
         `New secret in use. Deliveries are also signed with the previous secret until ${new Date(rotated.previousExpiresAt).toLocaleString()}: update your receiver before then.`,
       );
-      setError(null);
-    } catch (e) {
-      setError(describeError(e));
-    }
+    });
   };
 
   return (
@@ -80,10 +73,8 @@ export function WebhookSecret({
             Reveal
           </button>
         )}
-        <button type="button" class="btn btn-secondary" onClick={() => void copy()}>
-          Copy
-        </button>
-        <ConfirmRotate
+        <CopyAndRotate
+          onCopy={() => void copy()}
           label="Rotate…"
           question="Rotate? The old secret stays valid for 24 hours."
           onConfirm={() => void rotate()}

@@ -1,8 +1,9 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import { type ApiCall, api, describeError, type Installation } from '../api';
+import { useAction } from '../controls';
 import { ErrorNotice, useLoad } from '../ui';
-import { ConfirmRotate } from './confirm-rotate';
+import { CopyAndRotate } from './confirm-rotate';
 
 /** What each signature scheme puts on a delivery, and what a receiver verifies it with. */
 const SCHEMES: Record<string, { headers: string; verify: string }> = {
@@ -43,7 +44,7 @@ export function WebhookSigning({
   const both = scheme !== 'platform' && installation.configuration.signature_both_headers === true;
   const about = SCHEMES[scheme] ?? SCHEMES.platform;
   const [note, setNote] = useState('');
-  const [rotateError, setRotateError] = useState<string | null>(null);
+  const rotation = useAction();
   const key = useLoad(
     async () =>
       scheme === 'ed25519'
@@ -52,18 +53,15 @@ export function WebhookSigning({
     [installation.id, scheme, installation.updatedAt],
   );
   const rotate = async () => {
-    try {
+    await rotation.run(async () => {
       const rotated = await client('POST /v1/installations/{id}/webhook-public-key/rotate', {
         params: { id: installation.id },
       });
       key.set(rotated);
-      setRotateError(null);
       setNote(
         `New key pair in use. The previous key also signs until ${new Date(rotated.previous?.expiresAt ?? Date.now()).toLocaleString()}: give receivers the new public key before then.`,
       );
-    } catch (e) {
-      setRotateError(describeError(e));
-    }
+    });
   };
   const copy = async (value: string) => {
     try {
@@ -96,14 +94,8 @@ export function WebhookSigning({
             <code class="secret" data-testid="webhook-public-key">
               {key.data.publicKey}
             </code>
-            <button
-              type="button"
-              class="btn btn-secondary"
-              onClick={() => void copy(key.data?.publicKey ?? '')}
-            >
-              Copy
-            </button>
-            <ConfirmRotate
+            <CopyAndRotate
+              onCopy={() => void copy(key.data?.publicKey ?? '')}
               label="Rotate key…"
               question="Rotate? The old key keeps signing for 24 hours."
               onConfirm={() => void rotate()}
@@ -123,7 +115,7 @@ export function WebhookSigning({
         </p>
       ) : null}
       <ErrorNotice message={key.error} onRetry={() => void key.reload()} />
-      <ErrorNotice message={rotateError} />
+      <ErrorNotice message={rotation.error} />
     </section>
   );
 }
