@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import {
+  type ClaimAnswer,
   createJobLoop,
   type HandleTiming,
   type JobLoop,
@@ -96,9 +97,11 @@ export type AttemptEnd = { state: FinalState } | { runAt: number };
 export interface DeliveryQueue<J extends DeliveryJob = DeliveryJob> {
   /**
    * Leases at most `limit` jobs due by `dueBy` (now, or `claimAheadMs` later); with `perTarget`, at most
-   * `allowances.get(target)` of each target listed (the slow ones; 0: none), the others uncapped.
+   * `allowances.get(target)` of each target listed (the slow ones; 0: none), the others uncapped. Answers
+   * the jobs, or the jobs and whether due jobs were left behind (`ClaimAnswer`: spares a claim that would
+   * come back empty).
    */
-  claim(limit: number, dueBy: number, allowances?: ReadonlyMap<string, number>): Promise<J[]>;
+  claim(limit: number, dueBy: number, allowances?: ReadonlyMap<string, number>): Promise<ClaimAnswer<J>>;
   /** Stores the attempt (time, duration, status or error, excerpt) and completes or reschedules the job. */
   finish(job: J, attempt: RecordedAttempt, end: AttemptEnd): Promise<void>;
   /** Due time of the next unclaimed job of a target not `exclude`d, or null. */

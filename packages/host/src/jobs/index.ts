@@ -12,6 +12,7 @@
 export { FairShare, type FairShareOptions, SLOW_ATTEMPT_MS } from './fair-share.js';
 export { GroupCommit } from './group-commit.js';
 export {
+  type ClaimAnswer,
   createJobLoop,
   type JobLoop,
   type JobLoopClock,

@@ -20,13 +20,23 @@ export const systemClock: JobLoopClock = {
 /** Where an error reported to `onError` came from. */
 export type JobLoopErrorPhase = 'claim' | 'handle' | 'nextDueAt' | 'release';
 
+/**
+ * What a claim answers: the jobs, or the jobs and whether due jobs were left behind at the limit
+ * (`moreDue`). With a plain array the loop guesses: a full claim may have left some, so the next free
+ * slot claims again (and comes back empty when the claim had taken the last due job).
+ *
+ * @example
+ * const answer: ClaimAnswer<Job> = { jobs: [job], moreDue: false }; // took every due job
+ */
+export type ClaimAnswer<J> = J[] | { jobs: J[]; moreDue: boolean };
+
 /** Options of {@link createJobLoop}. */
 export interface JobLoopOptions<J> {
   /**
    * Claims (leases) at most `limit` due jobs; with `perKey`, `allowances` caps the keys that are slow now:
    * at most that many jobs of each (none for 0); keys not in it are not capped.
    */
-  claim(limit: number, allowances?: ReadonlyMap<string, number>): Promise<J[]>;
+  claim(limit: number, allowances?: ReadonlyMap<string, number>): Promise<ClaimAnswer<J>>;
   /**
    * Runs one job. A rejection is reported to `onError`; the job's lease is the storage's business. With
    * `perKey.timedByHandle`, the handle tells through `timing` which part of it counts as the job's own time

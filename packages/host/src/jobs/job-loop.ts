@@ -9,6 +9,7 @@ import { FairShare, SLOW_ATTEMPT_MS } from './fair-share.js';
 export * from './job-loop-types.js';
 
 import {
+  type ClaimAnswer,
   type HandleTiming,
   type JobLoop,
   type JobLoopErrorPhase,
@@ -241,9 +242,9 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     const wokeLate = timerLateMs;
     timerLateMs = 0;
     if (free > 0) {
-      let jobs: J[];
+      let answer: ClaimAnswer<J>;
       try {
-        jobs = fair ? await options.claim(free, fair.allowances()) : await options.claim(free);
+        answer = fair ? await options.claim(free, fair.allowances()) : await options.claim(free);
       } catch (error) {
         slots?.give(free);
         report(error, 'claim');
@@ -251,11 +252,13 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         armAt(clock.now() + idleCheckMs);
         return;
       }
+      const jobs = 'jobs' in answer ? answer.jobs : answer;
       slots?.give(free - jobs.length);
       // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
       claimed = admit(jobs, { claimStartedAt: claimFrom, claimedAt: clock.now(), timerLateMs: wokeLate });
-      // A full claim may have left more due work (also when some of it went back for its key's limit).
-      setDrained(jobs.length < free);
+      // More due work may be left: the queue says so, or (where it does not tell) the claim was full. Jobs that
+      // went back for their key's limit are looked at again when a job of that key ends.
+      setDrained('jobs' in answer ? !answer.moreDue : jobs.length < free);
       // Work announced as due (notifyDue) that this claim did not get may be locked by another process's
       // claim or a transaction dying with its host: look at the next due time again (and back off while
       // it stays unclaimable) instead of waiting for the idle check.

@@ -309,6 +309,7 @@ export function startDeliveryEngine(
         // Each job carries the routing epoch its claim read: where it goes is read again only if it changed
         // since (an edit, a rotation or an uninstall committed before the claim moved the epoch on).
         const queued = claimed.map((record) => toQueued(record, claimed.routingEpoch ?? undefined));
+        let heldLeft = false;
         // A slow installation's new deliveries are held (see events.ts): what its share has room for
         // comes from there, through its own index range.
         for (const [installationId, allowance] of allowances ?? []) {
@@ -319,10 +320,13 @@ export function startDeliveryEngine(
           if (room <= 0) continue;
           const held = await jobs.claimHeld({ installationId, limit: room, leaseMs: lease, now });
           queued.push(...held.map((record) => toQueued(record, held.routingEpoch ?? undefined)));
+          if (held.length === room) heldLeft = true;
         }
         deps.attemptMetrics?.queueClaim(queued.length);
         backoff.claimed(queued.length);
-        return pace(queued);
+        const paced = await pace(queued);
+        // Where the claim counted what was due (PostgreSQL), the job loop need not guess from a full claim.
+        return claimed.moreDue === null ? paced : { jobs: paced, moreDue: claimed.moreDue || heldLeft };
       },
       release: async (released) => {
         await jobs.release(

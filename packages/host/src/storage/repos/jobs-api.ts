@@ -63,9 +63,16 @@ export interface AttemptInput {
  * const jobs = await storage.jobs.claim({ kinds: ['deliver'], limit: 8, leaseMs: 60_000, now: Date.now() });
  * jobs.length; // 0 to 8
  * jobs.routingEpoch; // e.g. 42 (null if jobs is empty)
+ * jobs.moreDue; // true: claim again; false: nothing else was due (null on SQLite)
  */
 export interface ClaimedJobs extends Array<JobRecord> {
   readonly routingEpoch: number | null;
+  /**
+   * Whether due jobs were left behind at the claim's `limit`: true when more were due than it took, false
+   * when it took every due job it could see, null where the dialect does not tell (SQLite: the caller
+   * guesses from a full claim). A worker that trusts `false` skips the claim that would come back empty.
+   */
+  readonly moreDue: boolean | null;
 }
 
 /** How an attempt ends its claim: a final state, or back in the queue at `runAt` (a retry). */

@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migratedSqlite } from '../contract/fixtures.js';
 import { migrate } from '../migrate.js';
 import { openPostgres } from '../postgres.js';
-import type { Sql } from '../sql.js';
-import { claimStatement, nextDueStatement, QUEUE_STATS, queueRepo } from './queue.js';
+import type { Sql, SqlValue } from '../sql.js';
+import { claimStatement, claimValues, nextDueStatement, QUEUE_STATS, queueRepo } from './queue.js';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LANE_INDEXES = ['jobs_first_due', 'jobs_retry_due', 'jobs_leases'];
@@ -84,7 +84,7 @@ interface PgNode {
 }
 
 /** PostgreSQL: the generic plan of a prepared statement (what a pooled named statement runs after 5 uses). */
-async function pgPlan(sql: Sql, statement: string, values: readonly (string | number)[]): Promise<PgNode> {
+async function pgPlan(sql: Sql, statement: string, values: readonly SqlValue[]): Promise<PgNode> {
   return sql.transaction(async (tx) => {
     await tx.exec('SET LOCAL plan_cache_mode = force_generic_plan');
     let n = 0;
@@ -134,18 +134,14 @@ describe.each(['sqlite', 'postgres'] as const)(
         if (analyzed) await sql.exec('ANALYZE');
         const claim = claimStatement(dialect, 1, 0, null);
         const shared = claimStatement(dialect, 1, 1, { partial: 1 });
-        const lane = [20_000, 'deliver', 32];
-        const claimValues = [90_000, 'token', 20_000, ...lane, ...lane, ...lane, 32];
-        const sharedValues = [
-          90_000,
-          'token',
-          20_000,
-          'inst_1',
-          4,
-          32,
-          ...[0, 1, 2].flatMap(() => [20_000, 'deliver', 'inst_2', 32]),
-          32,
-        ];
+        const input = { leaseUntil: 90_000, token: 'token', now: 20_000, dueBy: 20_000, limit: 32 };
+        const claimValue = claimValues(dialect, { ...input, kinds: ['deliver'], exclude: [], partial: [] });
+        const sharedValues = claimValues(dialect, {
+          ...input,
+          kinds: ['deliver'],
+          exclude: ['inst_2'],
+          partial: ['inst_1', 4],
+        });
         const nextDue = nextDueStatement(0);
         const prune = `SELECT id FROM jobs WHERE state IN ('succeeded', 'failed', 'exhausted', 'cancelled') AND run_at < ? LIMIT ?`;
         if (dialect === 'sqlite') {
@@ -162,7 +158,7 @@ describe.each(['sqlite', 'postgres'] as const)(
           continue;
         }
         for (const [statement, values] of [
-          [claim, claimValues],
+          [claim, claimValue],
           [shared, sharedValues],
         ] as const) {
           const reads = pgReads(await pgPlan(sql, statement, values));

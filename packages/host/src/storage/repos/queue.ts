@@ -104,8 +104,12 @@ function checkKinds(kinds: readonly JobKind[]): void {
  * The claim: one UPDATE over three lanes per kind, each one range of a partial index (kind first, then the
  * lane's time and id; migration 10) read in order and cut at `limit`: due retries (`jobs_retry_due`) and
  * expired leases (`jobs_leases`: a crashed worker's jobs) first, then first attempts (`jobs_first_due`);
- * oldest first within a lane. Parameters: leaseUntil, token, now, the shares (below), then
- * (dueBy, kind, ...excluded installation ids, limit) per lane and kind, then limit.
+ * oldest first within a lane. Parameters: {@link claimValues}.
+ *
+ * On PostgreSQL the lanes read one job past `limit`, and the statement returns how many were due
+ * (`due_count`): more than `limit` tells the worker that due jobs were left behind (`moreDue`), so one that
+ * took every due job does not claim again only to come back empty (docs/architecture.md, "Claims"). SQLite
+ * cannot put an UPDATE in a WITH query; it reads `limit` per lane and leaves the guess to the worker.
  *
  * With allowances per installation (`shared`), the candidates are numbered per installation in claim order
  * and only the first `allowance` of each are taken: `CASE installation_id WHEN ? THEN ? ... ELSE ? END`
@@ -138,10 +142,52 @@ export function claimStatement(
           ${allowance} AS allowance
         FROM ${due}) ranked WHERE nth <= allowance`
     : due;
+  if (dialect === 'postgres')
+    return `WITH candidates AS (
+      SELECT id, lane, run_at FROM ${candidates} ORDER BY ${order} LIMIT ?
+    ), taken AS (
+      UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
+      WHERE id IN (SELECT id FROM candidates ORDER BY ${order} LIMIT ?) RETURNING ${CLAIMED}
+    ) SELECT taken.*, (SELECT COUNT(*) FROM candidates) AS due_count FROM taken`;
   return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
     WHERE id IN (
       SELECT id FROM ${candidates} ORDER BY ${order} LIMIT ?
     ) RETURNING ${CLAIMED}`;
+}
+
+/** What {@link claimValues} needs: the claim's lease, bounds and shares. */
+export interface ClaimInput {
+  leaseUntil: number;
+  token: string;
+  now: number;
+  dueBy: number;
+  /** Each kind once. */
+  kinds: readonly JobKind[];
+  /** Installations left out (allowance 0). */
+  exclude: readonly string[];
+  /** `[installationId, allowance, ...]` of the partly allowed installations (empty: no shares). */
+  partial: readonly SqlValue[];
+  limit: number;
+}
+
+/**
+ * The parameters of {@link claimStatement} in the order its text for `dialect` reads them: SQLite takes
+ * leaseUntil, token, now, the shares (partial pairs, then limit), then (dueBy, kind, ...exclude, limit) per
+ * lane and kind, then limit; PostgreSQL the shares, the lanes (each bound at limit + 1), limit + 1, then
+ * leaseUntil, token, now and limit.
+ *
+ * @example
+ * const values = claimValues('sqlite', { leaseUntil: 90_000, token: 't', now: 30_000, dueBy: 30_000,
+ *   kinds: ['deliver'], exclude: [], partial: [], limit: 32 });
+ */
+export function claimValues(dialect: Sql['dialect'], input: ClaimInput): SqlValue[] {
+  const { leaseUntil, token, now, dueBy, kinds, exclude, partial, limit } = input;
+  const shares = partial.length > 0 ? [...partial, limit] : [];
+  const read = dialect === 'postgres' ? limit + 1 : limit;
+  const lane = kinds.flatMap((kind) => [dueBy, kind, ...exclude, read]);
+  const lanes = CLAIM_LANES.flatMap(() => lane);
+  if (dialect === 'postgres') return [...shares, ...lanes, read, leaseUntil, token, now, limit];
+  return [leaseUntil, token, now, ...shares, ...lanes, limit];
 }
 
 /**
@@ -209,15 +255,18 @@ export function claimHeldStatement(dialect: Sql['dialect']): string {
 const CLAIMED = `${COLUMNS}, ${ROUTING_EPOCH} AS routing_epoch`;
 
 /**
- * A claim's rows as {@link ClaimedJobs}: in claim order, with the epoch the statement read (not enumerable:
- * the result still compares, spreads and serialises as the plain array of jobs).
+ * A claim's rows as {@link ClaimedJobs}: in claim order, with the epoch the statement read and whether more
+ * than `limit` jobs were due (null: `limit` null, the statement did not count). Neither is enumerable: the
+ * result still compares, spreads and serialises as the plain array of jobs.
  */
-function toClaimed(rows: readonly Row[]): ClaimedJobs {
+function toClaimed(rows: readonly Row[], limit: number | null = null): ClaimedJobs {
   const jobs = rows.map(toJob).sort(claimOrder);
   const routingEpoch = rows.length > 0 ? epochOf(rows[0], 'routing_epoch') : null;
-  return Object.defineProperty(jobs, 'routingEpoch', {
-    value: routingEpoch,
-    enumerable: false,
+  const first = rows[0];
+  const moreDue = limit === null ? null : first !== undefined && num(first, 'due_count') > limit;
+  return Object.defineProperties(jobs, {
+    routingEpoch: { value: routingEpoch, enumerable: false },
+    moreDue: { value: moreDue, enumerable: false },
   }) as ClaimedJobs;
 }
 
@@ -281,9 +330,6 @@ export function queueRepo(sql: Sql): QueueRepo {
       }
       checkKinds(kinds);
       const once = [...new Set(kinds)];
-      const token = newLeaseToken();
-      const lane = once.flatMap((kind) => [dueBy, kind, ...exclude, limit]);
-      const shares = partial.length > 0 ? [...partial, limit] : [];
       const statement = claimStatement(
         sql.dialect,
         once.length,
@@ -292,17 +338,20 @@ export function queueRepo(sql: Sql): QueueRepo {
       );
       // One statement, atomic by itself: no explicit transaction (on PostgreSQL a BEGIN and a COMMIT would
       // be two more round trips per claim).
-      const rows = await sql.all(statement, [
-        now + leaseMs,
-        token,
-        now,
-        ...shares,
-        ...lane,
-        ...lane,
-        ...lane,
-        limit,
-      ]);
-      return toClaimed(rows);
+      const rows = await sql.all(
+        statement,
+        claimValues(sql.dialect, {
+          leaseUntil: now + leaseMs,
+          token: newLeaseToken(),
+          now,
+          dueBy,
+          kinds: once,
+          exclude,
+          partial,
+          limit,
+        }),
+      );
+      return toClaimed(rows, sql.dialect === 'postgres' ? limit : null);
     },
 
     finishAttempt: async (ref: JobRef, attempt: AttemptInput, outcome: FinishOutcome, now: number) => {

@@ -1,0 +1,68 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { type ClaimAnswer, createJobLoop, type JobLoopErrorPhase } from './job-loop.js';
+
+/**
+ * A due queue whose claim answers as the PostgreSQL queue does (`counted`: the jobs and whether due jobs
+ * were left behind) or as SQLite does (a plain array). Records what every claim got.
+ */
+function queue(count: number, counted: boolean) {
+  const pending = Array.from({ length: count }, (_, id) => ({ id }));
+  const got: number[] = [];
+  return {
+    got,
+    async claim(limit: number): Promise<ClaimAnswer<{ id: number }>> {
+      const jobs = pending.splice(0, limit);
+      got.push(jobs.length);
+      return counted ? { jobs, moreDue: pending.length > 0 } : jobs;
+    },
+    async nextDueAt() {
+      return pending.length > 0 ? Date.now() : null;
+    },
+  };
+}
+
+const noErrors = (error: unknown, phase: JobLoopErrorPhase) => {
+  throw new Error(`unexpected ${phase} error: ${String(error)}`);
+};
+
+async function run(count: number, counted: boolean) {
+  const q = queue(count, counted);
+  const done: number[] = [];
+  const loop = createJobLoop({
+    claim: (limit) => q.claim(limit),
+    nextDueAt: () => q.nextDueAt(),
+    handle: async (job: { id: number }) => {
+      await sleep(2);
+      done.push(job.id);
+    },
+    concurrency: 4,
+    batchDelayMs: 0,
+    idleCheckMs: 60_000,
+    onError: noErrors,
+  });
+  loop.start();
+  await expect.poll(() => done.length, { timeout: 5000 }).toBe(count);
+  await sleep(30); // a claim the last handles would start has run by now
+  await loop.stop();
+  return { got: q.got, done };
+}
+
+describe('job loop: a claim that tells whether due work was left', () => {
+  it('a full claim that took the last due job is not followed by a claim that comes back empty', async () => {
+    const guessed = await run(4, false);
+    // Without the count, the full claim guesses more is due: the next free slot claims and gets nothing.
+    expect(guessed.got[0]).toBe(4);
+    expect(guessed.got.slice(1)).toContain(0);
+    const told = await run(4, true);
+    expect(told.got).toEqual([4]);
+    expect(told.done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('moreDue: true makes the next free slot claim the rest, with no empty claim at the end', async () => {
+    const { got, done } = await run(10, true);
+    expect(got.reduce((a, b) => a + b, 0)).toBe(10);
+    expect(got).not.toContain(0);
+    expect(done.sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+  });
+});
