@@ -373,6 +373,27 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   async function deliverTraced(job: J, timing: HandleTiming | undefined, trace: AttemptTrace | undefined) {
     const { result, schedule } = await attempt(job, timing, trace?.traceparent);
     const endedAt = clock.now();
+    // The exchange is over: the slot goes to the next job while this attempt's record waits to be written
+    // with others (`finish` may gather them). At most `concurrency` records wait so; past that a handle keeps
+    // its slot until its record is written, which holds claims back.
+    const early = timing !== undefined && recordsWaiting < concurrency;
+    if (early) {
+      recordsWaiting += 1;
+      timing.release();
+    }
+    try {
+      await record(job, { result, schedule, endedAt }, trace);
+    } finally {
+      if (early) recordsWaiting -= 1;
+    }
+  }
+
+  /** Decides what the attempt's result means, then records it and ends or reschedules the job. */
+  async function record(
+    job: J,
+    { result, schedule, endedAt }: { result: AttemptResult; schedule: RetrySchedule; endedAt: number },
+    trace: AttemptTrace | undefined,
+  ) {
     const recorded: RecordedAttempt = { attempt: job.attempt, ...result };
     const outcome: AttemptOutcome =
       result.statusCode !== undefined
@@ -400,6 +421,9 @@ export function createDeliveryEngine<J extends DeliveryJob>(
   if (perTarget && !release) {
     throw new TypeError('createDeliveryEngine: perTarget needs queue.release to give jobs back');
   }
+  const concurrency = options.concurrency ?? 8;
+  /** Attempts over whose slot was given back, waiting for their record to be written. */
+  let recordsWaiting = 0;
   const jobLoop = createJobLoop<J>({
     claim: (limit, allowances) => queue.claim(limit, clock.now() + ahead, allowances),
     nextDueAt: async (exclude) => {
@@ -408,7 +432,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     },
     handle: deliver,
     clock,
-    concurrency: options.concurrency ?? 8,
+    concurrency,
     idleCheckMs: options.idleCheckMs ?? 1000,
     onError: (error, phase, job) => options.onError?.(error, phase, job),
     ...(options.slots ? { slots: options.slots } : {}),

@@ -116,6 +116,13 @@ export interface HandleTiming {
   begin(): void;
   /** The measured part ended (e.g. the response was read, or the request failed). */
   end(): void;
+  /**
+   * The job no longer needs its slot: what is left of the handle is the host's own bookkeeping (for a
+   * delivery: recording the attempt, which waits to be written with others). The slot and the key's place
+   * in the fair share are given back now; the handle still counts as in flight for a graceful `stop()`.
+   * Idempotent; nothing for a job that already gave its slot back (lingering).
+   */
+  release(): void;
   /** How the job got here: the claim that took it (see {@link Launch}). */
   readonly launch: Launch;
 }

@@ -208,7 +208,25 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       }, slowMs);
     };
     if (!perKey?.timedByHandle) startTiming();
-    const timing: HandleTiming = { begin: startTiming, end: stopTiming, launch: how };
+    /** The slot was given back before the handle ended (`timing.release()`). */
+    let released = false;
+    /** The job's slot and its key's place, given back once: at `release()` or at the handle's end. */
+    const giveBack = () => {
+      stopTiming();
+      if (!lingering) {
+        active -= 1;
+        slots?.give(1);
+      }
+      // A slow key's jobs wait outside the due-time lookup (held, or left at its limit): look for them now.
+      if (key !== null && fair?.ended(key, lingering)) setDrained(false);
+      if (!drained) wake(); // a slot is free and more may be due
+    };
+    const release = () => {
+      if (released || lingering) return;
+      released = true;
+      giveBack();
+    };
+    const timing: HandleTiming = { begin: startTiming, end: stopTiming, release, launch: how };
     if (key !== null) fair?.started(key);
     const run = (async () => {
       try {
@@ -220,14 +238,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     inFlight.add(run);
     void run.finally(() => {
       inFlight.delete(run);
-      stopTiming();
-      if (!lingering) {
-        active -= 1;
-        slots?.give(1);
-      }
-      // A slow key's jobs wait outside the due-time lookup (held, or left at its limit): look for them now.
-      if (key !== null && fair?.ended(key, lingering)) setDrained(false);
-      if (!drained) wake(); // a slot is free and more may be due
+      if (!released) giveBack();
     });
   };
 

@@ -35,6 +35,13 @@ import { DeliveryTargets } from './targets.js';
  * slots, plus as many attempts that lingered and gave theirs back (the fair share's default bound) — so no
  * attempt waits for a socket behind attempts to a silent endpoint.
  */
+/**
+ * How long the first waiting attempt record waits for others to be written with it, in ms
+ * (docs/benchmarks.md, "Records gathered"). A crash loses at most these records: their jobs' leases bring
+ * the attempts back, as for a crash during any attempt.
+ */
+export const RECORD_GATHER_MS = 5;
+
 export function deliverySocketsPerOrigin(concurrency: number): number {
   return 2 * concurrency;
 }
@@ -181,12 +188,14 @@ export function startDeliveryEngine(
   const { storage, config, logger } = deps;
   const { jobs } = storage;
   const lease = leaseMs(config.deliveryTimeoutMs);
-  // Attempts that end at about the same moment are recorded in one statement (group commit). Not delayed to
-  // gather more: a handle holds its slot until its attempt is recorded, so a wait here costs throughput
-  // (docs/benchmarks.md, "Several hosts on many cores").
+  // Attempts are recorded in groups (one statement, one sync): what ends within RECORD_GATHER_MS of the first
+  // waiting record, or while the previous group is written. The wait holds no slot (an attempt gives its
+  // slot back when its exchange ends, engine.ts), so it costs neither throughput nor the next request's
+  // start; it delays the attempt log and the next retry's announcement by as much.
   const finishing = new GroupCommit<FinishItem, boolean>({
     run: (items) => jobs.finishAttempts(items, Date.now()),
     isolate: (error) => !isStorageError(error, 'unavailable'),
+    schedule: (flush) => setTimeout(flush, RECORD_GATHER_MS),
   });
   // Where deliveries go, read once per installation while current: at the routing epoch the job's claim
   // read, or the epoch of the write that handed it over, or later; an edited URL, a rotated secret or an
