@@ -112,10 +112,12 @@ export async function startHost(
   // PLATFORM_SQLITE_SYNC=full applies to this thread's connection: accepted events, installations,
   // secrets. The delivery thread only records claims and attempts, which a power loss can at worst make
   // it repeat (at-least-once): it does not wait for syncs (the main thread's next sync, of the same log
-  // file, takes its frames to disk too).
+  // file, takes its frames to disk too). On PostgreSQL, for the same reason, its connections commit
+  // without waiting for the server's log flush (`synchronous_commit = off`; a crash of the server, not
+  // of the host, may make it repeat the attempts of its last fraction of a second).
   const storageFor = (slot: number): DeliveryStorageOptions =>
     config.databaseUrl
-      ? { databaseUrl: config.databaseUrl, ...config.pg }
+      ? { databaseUrl: config.databaseUrl, ...config.pg, ...(slot === 0 ? {} : { synchronousCommit: false }) }
       : {
           sqlitePath,
           synchronous: slot === 0 ? config.sqliteSync : 'normal',

@@ -92,6 +92,32 @@ describe('PostgreSQL pool bounds', () => {
       }
     }
   });
+
+  it('synchronousCommit: false sets synchronous_commit off on every connection of the pool (default on)', async () => {
+    for (const [synchronousCommit, shown] of [
+      [undefined, 'on'],
+      [false, 'off'],
+    ] as const) {
+      const sql = await openPostgres(DATABASE_URL, {
+        max: 3,
+        schema: 'public',
+        ...(synchronousCommit === undefined ? {} : { synchronousCommit }),
+      });
+      try {
+        // Three at once: three connections of the pool, each with the setting (and the schema beside it).
+        const rows = await Promise.all(
+          [1, 2, 3].map(() =>
+            sql.get(
+              "SELECT current_setting('synchronous_commit') AS sync, current_setting('search_path') AS path, pg_sleep(0.05)::text",
+            ),
+          ),
+        );
+        for (const row of rows) expect(row).toMatchObject({ sync: shown, path: 'public' });
+      } finally {
+        await sql.close();
+      }
+    }
+  });
 });
 
 describe('PostgreSQL pool: warm connections', () => {

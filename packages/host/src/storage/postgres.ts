@@ -22,6 +22,13 @@ export interface PostgresOptions {
    * later, for a server that stopped answering). `0`: no limit. Default 30000.
    */
   statementTimeoutMs?: number;
+  /**
+   * `false`: this pool's commits return before the server has flushed them to its log
+   * (`synchronous_commit = off`): a crash of the database server (not of the host) may lose its last
+   * fraction of a second of commits, never corrupt anything. For writes that, lost, are only done again:
+   * the delivery thread's claims and attempt records (docs/architecture.md, "Claims"). Default true.
+   */
+  synchronousCommit?: boolean;
 }
 
 /**
@@ -67,6 +74,11 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
   }
   const statementTimeoutMs = options.statementTimeoutMs ?? PG_DEFAULTS.statementTimeoutMs;
   const max = options.max ?? PG_DEFAULTS.poolSize;
+  // Settings of every connection, in its start-up packet.
+  const startup = [
+    ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+    ...(options.synchronousCommit === false ? ['-c synchronous_commit=off'] : []),
+  ];
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
@@ -81,7 +93,7 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
       ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1_000 }
       : {}),
     types,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(startup.length > 0 ? { options: startup.join(' ') } : {}),
   });
   // An idle client that loses its connection is discarded by the pool; without a listener Node would crash.
   pool.on('error', () => undefined);

@@ -56,7 +56,12 @@ export type StorageOptions = (
       writerLock?: SqliteOptions['writerLock'];
       synchronous?: SqliteOptions['synchronous'];
     }
-  | ({ databaseUrl: string; schema?: string } & PostgresPoolSettings)
+  | ({
+      databaseUrl: string;
+      schema?: string;
+      /** See `PostgresOptions.synchronousCommit` (postgres.ts). Default true. */
+      synchronousCommit?: boolean;
+    } & PostgresPoolSettings)
 ) & { secrets?: KeyRing };
 
 /** The repositories; the same set exists on the storage and on a transaction handle. */
@@ -167,6 +172,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
           ...(options.statementTimeoutMs === undefined
             ? {}
             : { statementTimeoutMs: options.statementTimeoutMs }),
+          ...(options.synchronousCommit === undefined
+            ? {}
+            : { synchronousCommit: options.synchronousCommit }),
         });
   let appliedMigrations: number[];
   try {

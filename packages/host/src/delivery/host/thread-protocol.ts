@@ -17,7 +17,7 @@ export type DeliveryStorageOptions = (
       writerLock?: { buffer: SharedArrayBuffer; slot: number };
       synchronous?: SqliteSynchronous;
     }
-  | ({ databaseUrl: string } & PostgresPoolSettings)
+  | ({ databaseUrl: string; synchronousCommit?: boolean } & PostgresPoolSettings)
 ) & { secrets?: KeyRing };
 
 /** `workerData` of the delivery worker. */
