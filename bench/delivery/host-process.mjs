@@ -50,11 +50,16 @@ export function freePort() {
 /**
  * Spawns the built host with `node packages/host/dist/main.js` and waits for `GET /healthz` 200.
  * `env` is added to a minimal environment (PATH, HOME); `nodeArgs` go to `node` before the script (e.g.
- * `--cpu-prof`); `script` (default the host's main) may be another server with `GET /healthz` (the
+ * `--cpu-prof`); `script` (default `$BENCH_HOST_MAIN`, set by `scale-out.mjs --rev=`, else the host's main) may be another server with `GET /healthz` (the
  * stateless relay); `logFile`, when given, receives the process's stdout and stderr (its JSON log; see
  * `summarizeLog`), else stdout is dropped and stderr inherited. `stop()` sends SIGTERM and waits for exit.
  */
-export async function spawnHost(env, nodeArgs = [], script = MAIN, logFile = null) {
+export async function spawnHost(
+  env,
+  nodeArgs = [],
+  script = process.env.BENCH_HOST_MAIN || MAIN,
+  logFile = null,
+) {
   const port = await freePort();
   const started = now();
   const logFd = logFile ? openSync(logFile, 'a') : null;

@@ -32,9 +32,11 @@
 // --host-cpus=F (cores per host, above 0; default no limit), --warmup=N (events per backend before the
 // rounds, default 500; a host under a small budget compiles its hot code slowly: give it thousands), --delivery-thread=1|0 (the hosts'
 // PLATFORM_DELIVERY_THREAD; default the host's own),
-// --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL).
+// --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL), --rev=REV (every
+// host built from git revision REV, as `bench:delivery:ab` does with `rev=`; default the current build).
 import pg from 'pg';
 import { benchHostEnv, DEFAULT_DATABASE_URL, startBackend } from './backend.mjs';
+import { buildHostAt } from './build-rev.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
 import { procCpuSeconds } from './host-process.mjs';
 import { ADMIN_TOKEN, fmt, machine, percentile, startReceiver, table, writeResults } from './lib.mjs';
@@ -69,6 +71,7 @@ const O = {
   hosts: hostsList(rawOption('hosts', '1,2')),
   receiverProcesses: autoCount('receiver-processes'),
   loadThreads: autoCount('load-threads'),
+  rev: rawOption('rev', ''),
 };
 // N hosts apart (a database each, N the most hosts of the run) is the reference of the N-host row: on by
 // default with --hosts=1,2 (as before), else with --apart=1.
@@ -263,6 +266,11 @@ function boundOf(m, threads, nproc) {
 
 async function main() {
   installWatchdog('bench:scale-out', 900 + O.hosts.length * O.rounds * 120);
+  // Every host of the run from the host as it was at a revision (build-rev.mjs), for a before / after.
+  if (O.rev) {
+    process.env.BENCH_HOST_MAIN = await buildHostAt(O.rev);
+    console.log(`hosts: the host at ${O.rev} (${process.env.BENCH_HOST_MAIN})`);
+  }
   const info = machine();
   const most = Math.max(...O.hosts);
   const receiverProcesses = resolveAuto(O.receiverProcesses, info.nproc, most);
