@@ -37,7 +37,7 @@ import { DeliveryTargets } from './targets.js';
  */
 /**
  * How long the first waiting attempt record waits for others to be written with it, in ms
- * (docs/benchmarks.md, "Records gathered"). A crash loses at most these records: their jobs' leases bring
+ * (docs/benchmarks.md, "2-core machine, 2026-11-29"). A crash loses at most these records: their jobs' leases bring
  * the attempts back, as for a crash during any attempt.
  */
 export const RECORD_GATHER_MS = 5;
