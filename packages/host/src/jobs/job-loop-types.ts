@@ -48,7 +48,10 @@ export interface JobLoopOptions<J> {
    * `exclude`d keys do not count (their next chance is a slot of their own freeing up).
    */
   nextDueAt(exclude: readonly string[]): Promise<number | null>;
-  /** Most jobs handled at once. */
+  /**
+   * Most jobs holding a slot at once. A job that gave its slot back (`timing.release()`, or lingering past
+   * `perKey.slowMs`) no longer counts, though its handle may still be running.
+   */
   concurrency: number;
   clock?: JobLoopClock;
   /** Longest sleep, a safety net for work enqueued elsewhere without `notify()`. Default 1000 ms. */
@@ -149,8 +152,12 @@ export interface JobLoopSlots {
 export interface JobLoop<J = unknown> {
   /** Starts claiming. Idempotent. */
   start(): void;
-  /** New work was enqueued: claim now instead of at the next timer. */
-  notify(): void;
+  /**
+   * New work was enqueued: claim now instead of at the next timer. With `committedBy` (ms, `clock.now()`
+   * scale, at or after the work's commit), a notice that a claim begun later has already answered (that
+   * claim saw the work) is dropped: it would only claim again and come back empty.
+   */
+  notify(committedBy?: number): void;
   /**
    * Runs jobs that were leased to this job loop elsewhere (they are not claimed again). With `slots`, each
    * holds a slot its sender took. A stopped job loop gives the slots back and leaves the jobs to their

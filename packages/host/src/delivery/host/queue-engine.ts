@@ -31,17 +31,17 @@ import { SignalBackoff } from './signal-backoff.js';
 import { DeliveryTargets } from './targets.js';
 
 /**
+ * How long the first waiting attempt record waits for others to be written with it, in ms
+ * (docs/benchmarks.md, "2-core machine, 2026-11-29"). A crash loses at most these records: their
+ * jobs' leases bring the attempts back, as for a crash during any attempt.
+ */
+export const RECORD_GATHER_MS = 5;
+
+/**
  * Sockets the delivery dispatcher may open to one origin: as many as attempts may be in flight — the
  * slots, plus as many attempts that lingered and gave theirs back (the fair share's default bound) — so no
  * attempt waits for a socket behind attempts to a silent endpoint.
  */
-/**
- * How long the first waiting attempt record waits for others to be written with it, in ms
- * (docs/benchmarks.md, "2-core machine, 2026-11-29"). A crash loses at most these records: their jobs' leases bring
- * the attempts back, as for a crash during any attempt.
- */
-export const RECORD_GATHER_MS = 5;
-
 export function deliverySocketsPerOrigin(concurrency: number): number {
   return 2 * concurrency;
 }

@@ -87,7 +87,7 @@ async function stop(): Promise<void> {
 port.on('message', (message: ToDeliveryThread) => {
   if (message.type === 'notify') {
     running.then(
-      ({ engine }) => engine.notify(),
+      ({ engine }) => engine.notify(message.at),
       () => undefined,
     );
   } else if (message.type === 'adopt') {
