@@ -173,8 +173,8 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
 /** The running delivery engine. */
 export interface DeliveryEngine<J extends DeliveryJob = DeliveryJob> {
   start(): void;
-  /** A delivery was enqueued: look for due work now (`committedBy`: see `JobLoop.notify`). */
-  notify(committedBy?: number): void;
+  /** A delivery was enqueued: look for due work now. */
+  notify(): void;
   /** Work falls due at `at` (another process queued it): claim it in time (`claimAheadMs` before). */
   notifyDue(at: number): void;
   /** Delivers jobs already leased to this engine elsewhere (see `JobLoop.adopt`). */
@@ -452,7 +452,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
 
   return {
     start: () => jobLoop.start(),
-    notify: (committedBy) => jobLoop.notify(committedBy),
+    notify: () => jobLoop.notify(),
     notifyDue,
     adopt: (jobs) => jobLoop.adopt(jobs),
     stop: (stopOptions) => jobLoop.stop(stopOptions),

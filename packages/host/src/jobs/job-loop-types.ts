@@ -152,12 +152,8 @@ export interface JobLoopSlots {
 export interface JobLoop<J = unknown> {
   /** Starts claiming. Idempotent. */
   start(): void;
-  /**
-   * New work was enqueued: claim now instead of at the next timer. With `committedBy` (ms, `clock.now()`
-   * scale, at or after the work's commit), a notice that a claim begun later has already answered (that
-   * claim saw the work) is dropped: it would only claim again and come back empty.
-   */
-  notify(committedBy?: number): void;
+  /** New work was enqueued: claim now instead of at the next timer. */
+  notify(): void;
   /**
    * Runs jobs that were leased to this job loop elsewhere (they are not claimed again). With `slots`, each
    * holds a slot its sender took. A stopped job loop gives the slots back and leaves the jobs to their

@@ -65,28 +65,4 @@ describe('job loop: a claim that tells whether due work was left', () => {
     expect(got).not.toContain(0);
     expect(done.sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i));
   });
-
-  it('notify(committedBy) is dropped when a claim begun after that time has already looked', async () => {
-    const q = queue(0, true);
-    const loop = createJobLoop({
-      claim: (limit) => q.claim(limit),
-      nextDueAt: () => q.nextDueAt(),
-      handle: async () => undefined,
-      concurrency: 4,
-      idleCheckMs: 60_000,
-      onError: noErrors,
-    });
-    const before = Date.now() - 1;
-    loop.start(); // the first claim begins now, after `before`
-    await expect.poll(() => q.got.length, { timeout: 5000 }).toBe(1);
-    loop.notify(before); // committed before that claim began: it saw the work, nothing to look for
-    await sleep(30);
-    expect(q.got).toHaveLength(1);
-    await sleep(2);
-    loop.notify(Date.now()); // committed after it: claim again
-    await expect.poll(() => q.got.length, { timeout: 5000 }).toBe(2);
-    loop.notify(); // no time given: always claims
-    await expect.poll(() => q.got.length, { timeout: 5000 }).toBe(3);
-    await loop.stop();
-  });
 });

@@ -80,8 +80,6 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
   let cycle: Promise<void> | undefined;
   let again = false;
   let dueMisses = 0;
-  /** When the last claim that succeeded began (`clock.now()`): it saw everything committed before. */
-  let lastClaimFrom = Number.NEGATIVE_INFINITY;
   /** The next cycle must ask `nextDueAt` (at start, after the timer fired, after an error). */
   let needDue = true;
   /**
@@ -265,7 +263,6 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         armAt(clock.now() + idleCheckMs);
         return;
       }
-      lastClaimFrom = Math.max(lastClaimFrom, claimFrom);
       const jobs = 'jobs' in answer ? answer.jobs : answer;
       slots?.give(free - jobs.length);
       // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
@@ -354,9 +351,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       state = 'running';
       trigger();
     },
-    notify(committedBy) {
-      // Same millisecond: the claim may have begun before the commit ended; look again to be sure.
-      if (committedBy !== undefined && lastClaimFrom > committedBy) return;
+    notify() {
       setDrained(false);
       wake();
     },

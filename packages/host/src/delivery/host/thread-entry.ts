@@ -87,7 +87,7 @@ async function stop(): Promise<void> {
 port.on('message', (message: ToDeliveryThread) => {
   if (message.type === 'notify') {
     running.then(
-      ({ engine }) => engine.notify(message.at),
+      ({ engine }) => engine.notify(),
       () => undefined,
     );
   } else if (message.type === 'adopt') {

@@ -50,7 +50,7 @@ export interface SerializedError {
 
 /** Main thread → worker. */
 export type ToDeliveryThread =
-  | { type: 'notify'; at?: number }
+  | { type: 'notify' }
   /** `deliver` jobs the main thread inserted leased to this worker, each holding a slot it took. */
   | { type: 'adopt'; jobs: JobRecord[]; routingEpoch?: number | undefined }
   /** A scrape of `GET /metrics`: answer with the engine's metrics (text), quoting `id`. */

@@ -307,8 +307,7 @@ export async function startDeliveryThread(options: DeliveryThreadOptions): Promi
       // After every commit of this turn: one message, and no commit of this turn is missed.
       setImmediate(() => {
         notifyQueued = false;
-        // `at`: after every commit of this turn; a claim the thread began later has seen them all.
-        send({ type: 'notify', at: Date.now() });
+        send({ type: 'notify' });
       });
     },
     async stop() {
