@@ -27,6 +27,28 @@ export function queueChannel(kind: JobKind): string {
 /** This process (its threads share it): a host ignores its own signals, its threads tell each other. */
 export const PROCESS_TAG = `${hostname()}:${process.pid}`;
 
+/**
+ * How long a first attempt waits for its home before other hosts may claim it, in ms, counted from its due
+ * time and before a claim's look-ahead (docs/architecture.md, "Claims"). A job's home is the process that
+ * queued it or last claimed it ({@link homeOf}); on PostgreSQL with several hosts, the others take its
+ * first attempts only once `run_at <= dueBy - HOME_GRACE_MS`, so a host does not race its peers for the
+ * work it has just queued itself (each such race leaves one of them an empty claim). A delivery claim looks
+ * 50 ms ahead, so other hosts help with a home's deliveries 30 ms after they fall due, with its
+ * invocations 80 ms after: only when the home has fallen behind or is gone.
+ */
+export const HOME_GRACE_MS = 80;
+
+/**
+ * The home this process writes on the jobs it queues or claims: its {@link PROCESS_TAG} on PostgreSQL;
+ * none on SQLite (one host, no preference).
+ *
+ * @example
+ * homeOf('postgres'); // 'host-a:4242'
+ */
+export function homeOf(dialect: 'sqlite' | 'postgres'): string | null {
+  return dialect === 'postgres' ? PROCESS_TAG : null;
+}
+
 export type { QueueSignal } from './types.js';
 
 /**
@@ -205,7 +227,11 @@ export function wakeOnSignals(
 ): QueueListener {
   return listen(kind, {
     onSignal: (signal) => {
-      if (signal.kind === kind) loop.notifyDue(signal.dueAt);
+      if (signal.kind !== kind) return;
+      // Work due now is its home's first (HOME_GRACE_MS): claim it only if still there once the grace is
+      // over; work due later (a retry) at its time, as any host may.
+      const dueAt = signal.dueAt <= Date.now() ? signal.dueAt + HOME_GRACE_MS : signal.dueAt;
+      loop.notifyDue(dueAt);
     },
     onResync: () => loop.notify(),
     onError,

@@ -406,4 +406,11 @@ CREATE TRIGGER webhook_signing_keys_routing AFTER INSERT OR UPDATE OR DELETE ON 
 ALTER TABLE webhook_signing_keys ADD COLUMN previous_public_key TEXT;
 ALTER TABLE webhook_signing_keys ADD COLUMN previous_expires_at BIGINT;`,
   },
+  {
+    version: 19,
+    name: "jobs: each job's home, the host process that queued it or last claimed it (first attempts are its home's first)",
+    // docs/architecture.md "Claims"; storage/queue-signals.ts HOME_GRACE_MS. Written on PostgreSQL only
+    // (several hosts); NULL (no home: any host at once) on SQLite and for jobs queued before this migration.
+    sql: 'ALTER TABLE jobs ADD COLUMN home TEXT;',
+  },
 ];

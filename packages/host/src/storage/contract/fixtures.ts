@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { generateKey, type KeyRing } from '../../secrets/index.js';
 import { migrate } from '../migrate.js';
+import { openPostgres } from '../postgres.js';
 import type { CreateInstallationInput } from '../repos/installations.js';
 import type { PublishInput } from '../repos/integrations.js';
 import type { InvocationLogInput } from '../repos/invocation-logs.js';
@@ -121,5 +123,34 @@ export async function migratedSqlite(prefix: string): Promise<{ sql: Sql; remove
     await rm(dir, { recursive: true, force: true });
   };
   await migrate(sql);
+  return { sql, remove };
+}
+
+/** The PostgreSQL database the tests use (`TEST_DATABASE_URL`, else the machine's `test` database). */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * A migrated database of `dialect`: SQLite in a temporary folder ({@link migratedSqlite}), PostgreSQL in
+ * a schema of its own on {@link TEST_DATABASE_URL}; `remove()` closes it and drops what it made.
+ *
+ * @example
+ * const { sql, remove } = await migratedDatabase('postgres', 'queue_home');
+ */
+export async function migratedDatabase(
+  dialect: Sql['dialect'],
+  prefix: string,
+): Promise<{ sql: Sql; remove: () => Promise<void> }> {
+  if (dialect === 'sqlite') return migratedSqlite(`${prefix}-`);
+  const schema = `${prefix}_${uid()}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const sql = await openPostgres(TEST_DATABASE_URL, { schema, max: 2 });
+  const remove = async () => {
+    await sql.close();
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.end();
+  };
+  await migrate(sql, { schema });
   return { sql, remove };
 }

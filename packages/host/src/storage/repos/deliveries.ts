@@ -1,7 +1,7 @@
 // The delivery log's repository: the jobs of an installation with their attempts (paged), one job, and
 // redelivery (a new series of a finished job). The queue itself is in queue.ts.
 import { StorageError } from '../errors.js';
-import { signalDue } from '../queue-signals.js';
+import { homeOf, signalDue } from '../queue-signals.js';
 import { addCondition, str } from '../rows.js';
 import { placeholders, type Sql, type SqlValue } from '../sql.js';
 import type { JobRecord, JobWithAttempts } from '../types.js';
@@ -79,9 +79,9 @@ export function deliveriesRepo(sql: Sql): DeliveryLogRepo {
     async redeliver(jobId: string, now: number) {
       const row = await sql.get(
         `UPDATE jobs SET state = 'queued', series = series + 1, attempt = 0, run_at = ?, lease_until = NULL,
-           lease_token = NULL, last_error = NULL, finished_at = NULL, updated_at = ?
+           lease_token = NULL, last_error = NULL, finished_at = NULL, updated_at = ?, home = ?
          WHERE id = ? AND state IN (${placeholders(TERMINAL.length)}) RETURNING ${COLUMNS}`,
-        [now, now, jobId, ...TERMINAL],
+        [now, now, homeOf(sql.dialect), jobId, ...TERMINAL],
       );
       if (row) {
         const job = toJob(row);
@@ -108,9 +108,9 @@ export function deliveriesRepo(sql: Sql): DeliveryLogRepo {
       createdIn(options, where, values);
       const { changes } = await sql.run(
         `UPDATE jobs SET state = 'queued', series = series + 1, attempt = 0, run_at = ?, lease_until = NULL,
-           lease_token = NULL, last_error = NULL, finished_at = NULL, updated_at = ?
+           lease_token = NULL, last_error = NULL, finished_at = NULL, updated_at = ?, home = ?
          WHERE ${where.join(' AND ')}`,
-        [now, now, ...values],
+        [now, now, homeOf(sql.dialect), ...values],
       );
       if (changes > 0) await signalDue(sql, [{ kind: options.kind ?? 'deliver', runAt: now }]);
       return changes;

@@ -1,4 +1,5 @@
 import { StorageError } from '../errors.js';
+import { homeOf } from '../queue-signals.js';
 import { deleteOldest, json, num, rowMapper, str, strOrNull } from '../rows.js';
 import type { Sql, SqlValue } from '../sql.js';
 import type { EventRecord, JobRecord } from '../types.js';
@@ -122,9 +123,9 @@ async function insertWithJobsInOneStatement(
     jobs.length === 0
       ? ''
       : `, stored_jobs AS (
-           INSERT INTO jobs (${JOB_COLUMNS})
+           INSERT INTO jobs (${JOB_COLUMNS}, home)
            SELECT j.id, j.kind, j.installation_id, j.event_id, j.payload, j.state, 1, 0, j.run_at,
-                  j.lease_until, j.lease_token, NULL, j.created_at, j.updated_at, NULL
+                  j.lease_until, j.lease_token, NULL, j.created_at, j.updated_at, NULL, CAST(? AS TEXT)
              FROM (VALUES ${jobs.map(() => TYPED_JOB_ROW).join(', ')})
                   AS j (id, kind, installation_id, event_id, payload, state, run_at, lease_until, lease_token,
                         created_at, updated_at)
@@ -139,7 +140,7 @@ async function insertWithJobsInOneStatement(
     [
       ...events.flatMap((event) => eventValues(event, now)),
       ...(routedAt === null ? [] : [routedAt]),
-      ...jobs.flatMap(enqueueValues),
+      ...(jobs.length === 0 ? [] : [homeOf(sql.dialect), ...jobs.flatMap(enqueueValues)]),
     ],
   );
   const storedIds = new Set<string>();

@@ -2,16 +2,18 @@
 // partial index in order, cut at the claim's limit, on both dialects and whatever the planner knows about
 // the table: a plan that scans or sorts every queued row makes each claim cost O(backlog), which is what
 // kept PostgreSQL far behind SQLite under a burst (storage/README.md, "The queue's indexes").
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migratedSqlite } from '../contract/fixtures.js';
-import { migrate } from '../migrate.js';
-import { openPostgres } from '../postgres.js';
+import { migratedDatabase } from '../contract/fixtures.js';
 import type { Sql, SqlValue } from '../sql.js';
-import { claimStatement, claimValues, nextDueStatement, QUEUE_STATS, queueRepo } from './queue.js';
+import {
+  claimStatement,
+  claimValues,
+  nextDueStatement,
+  nextDueValues,
+  QUEUE_STATS,
+  queueRepo,
+} from './queue.js';
 
-const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LANE_INDEXES = ['jobs_first_due', 'jobs_retry_due', 'jobs_leases'];
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -19,22 +21,8 @@ afterAll(async () => {
 });
 
 async function openDialect(dialect: Sql['dialect']): Promise<Sql> {
-  if (dialect === 'sqlite') {
-    const { sql, remove } = await migratedSqlite('platform-plans-');
-    cleanups.push(remove);
-    return sql;
-  }
-  const schema = `queue_plans_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const sql = await openPostgres(DATABASE_URL, { schema, max: 2 });
-  cleanups.push(async () => {
-    await sql.close();
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
-  });
-  await migrate(sql, { schema });
+  const { sql, remove } = await migratedDatabase(dialect, 'queue_plans');
+  cleanups.push(remove);
   return sql;
 }
 
@@ -142,7 +130,7 @@ describe.each(['sqlite', 'postgres'] as const)(
           exclude: ['inst_2'],
           partial: ['inst_1', 4],
         });
-        const nextDue = nextDueStatement(0);
+        const nextDue = nextDueStatement(dialect, 0);
         const prune = `SELECT id FROM jobs WHERE state IN ('succeeded', 'failed', 'exhausted', 'cancelled') AND run_at < ? LIMIT ?`;
         if (dialect === 'sqlite') {
           for (const statement of [claim, shared]) {
@@ -170,7 +158,7 @@ describe.each(['sqlite', 'postgres'] as const)(
             expect(read.parent).toBe('LockRows');
           }
         }
-        const due = pgReads(await pgPlan(sql, nextDue, ['deliver', 'deliver', 'deliver']));
+        const due = pgReads(await pgPlan(sql, nextDue, nextDueValues(dialect, 'deliver', [])));
         expect(due.map((r) => r.index)).toEqual(LANE_INDEXES);
         for (const read of due) {
           expect(read.type).toMatch(/^Index (Only )?Scan$/);

@@ -3,7 +3,7 @@
 // is in job-rows.ts, the delivery log (list, get, redeliver) in deliveries.ts.
 import { StorageError } from '../errors.js';
 import { newLeaseToken, newSortableId } from '../ids.js';
-import { signalDue } from '../queue-signals.js';
+import { HOME_GRACE_MS, homeOf, signalDue } from '../queue-signals.js';
 import { num, numOrNull, pruneLimit, str } from '../rows.js';
 import { placeholders, type Row, type Sql, type SqlValue } from '../sql.js';
 import type { JobKind, JobRecord, TerminalJobState } from '../types.js';
@@ -20,10 +20,10 @@ import type {
 import { finishAll, finishGroup, refGuard } from './queue-finish.js';
 import { epochOf, ROUTING_EPOCH } from './routing-epoch.js';
 
-/** Rows per multi-row INSERT of `enqueue` (11 bound values each). */
+/** Rows per multi-row INSERT of `enqueue` (12 bound values each). */
 const ENQUEUE_CHUNK = 100;
-/** One job's row of an enqueue INSERT (`COLUMNS` order; 11 bound values, `enqueueValues`). */
-const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL)';
+/** One job's row of an enqueue INSERT (`COLUMNS` order, then `home`; `enqueueValues` and the home). */
+const ENQUEUE_ROW = '(?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, ?, ?, NULL, ?)';
 
 /** The records `enqueue` stores for `inputs` at `now` (ids made here unless given). */
 export function toJobRecords(inputs: readonly EnqueueInput[], now: number): JobRecord[] {
@@ -67,16 +67,17 @@ export function enqueueValues(job: JobRecord): SqlValue[] {
 
 /**
  * Inserts job records made by {@link toJobRecords}: one multi-row INSERT per 100, atomic by itself; more
- * than one in a transaction (or the caller's).
+ * than one in a transaction (or the caller's). This process is their home (`homeOf`).
  */
 export async function insertJobRecords(sql: Sql, jobs: readonly JobRecord[]): Promise<void> {
   const chunks: JobRecord[][] = [];
   for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) chunks.push(jobs.slice(i, i + ENQUEUE_CHUNK));
+  const home = homeOf(sql.dialect);
   const insert = async (db: Sql) => {
     for (const chunk of chunks) {
       await db.run(
-        `INSERT INTO jobs (${COLUMNS}) VALUES ${chunk.map(() => ENQUEUE_ROW).join(', ')}`,
-        chunk.flatMap(enqueueValues),
+        `INSERT INTO jobs (${COLUMNS}, home) VALUES ${chunk.map(() => ENQUEUE_ROW).join(', ')}`,
+        chunk.flatMap((job) => [...enqueueValues(job), home]),
       );
     }
   };
@@ -106,6 +107,10 @@ function checkKinds(kinds: readonly JobKind[]): void {
  * expired leases (`jobs_leases`: a crashed worker's jobs) first, then first attempts (`jobs_first_due`);
  * oldest first within a lane. Parameters: {@link claimValues}.
  *
+ * On PostgreSQL the claim makes this process the jobs' home, and takes another home's first attempts only
+ * once they are `HOME_GRACE_MS` past due (`run_at <= dueBy - HOME_GRACE_MS`; jobs without a home at once):
+ * hosts do not race each other for the work each has just queued (docs/architecture.md, "Claims").
+ *
  * On PostgreSQL the lanes read one job past `limit`, and the statement returns how many were due
  * (`due_count`): more than `limit` tells the worker that due jobs were left behind (`moreDue`), so one that
  * took every due job does not claim again only to come back empty (docs/architecture.md, "Claims"). SQLite
@@ -124,10 +129,10 @@ export function claimStatement(
   const lock = dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   const exclude = excludeCount > 0 ? ` AND installation_id NOT IN (${placeholders(excludeCount)})` : '';
   const arms: string[] = [];
-  for (const [n, where, by] of CLAIM_LANES)
+  for (const [n, where, by, homed] of CLAIM_LANES)
     for (let k = 0; k < kindCount; k++)
       arms.push(`SELECT id, ${n} AS lane, run_at, installation_id FROM (
-       SELECT id, run_at, installation_id FROM jobs WHERE ${where} AND kind = ?${exclude}
+       SELECT id, run_at, installation_id FROM jobs WHERE ${where}${homed && dialect === 'postgres' ? HOME_CLAUSE : ''} AND kind = ?${exclude}
        ORDER BY ${by}, id LIMIT ? ${lock}
      ) lane${n}_${k}`);
   const order = 'CASE WHEN lane = 2 THEN 1 ELSE 0 END, run_at, id';
@@ -146,7 +151,7 @@ export function claimStatement(
     return `WITH candidates AS (
       SELECT id, lane, run_at FROM ${candidates} ORDER BY ${order} LIMIT ?
     ), taken AS (
-      UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
+      UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?, home = ?
       WHERE id IN (SELECT id FROM candidates ORDER BY ${order} LIMIT ?) RETURNING ${CLAIMED}
     ) SELECT taken.*, (SELECT COUNT(*) FROM candidates) AS due_count FROM taken`;
   return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
@@ -173,8 +178,9 @@ export interface ClaimInput {
 /**
  * The parameters of {@link claimStatement} in the order its text for `dialect` reads them: SQLite takes
  * leaseUntil, token, now, the shares (partial pairs, then limit), then (dueBy, kind, ...exclude, limit) per
- * lane and kind, then limit; PostgreSQL the shares, the lanes (each bound at limit + 1), limit + 1, then
- * leaseUntil, token, now and limit.
+ * lane and kind, then limit; PostgreSQL the shares, the lanes (each bound at limit + 1; the first attempts'
+ * lane with this process's home and `dueBy - HOME_GRACE_MS` after dueBy), limit + 1, then leaseUntil,
+ * token, now, the home and limit.
  *
  * @example
  * const values = claimValues('sqlite', { leaseUntil: 90_000, token: 't', now: 30_000, dueBy: 30_000,
@@ -184,38 +190,82 @@ export function claimValues(dialect: Sql['dialect'], input: ClaimInput): SqlValu
   const { leaseUntil, token, now, dueBy, kinds, exclude, partial, limit } = input;
   const shares = partial.length > 0 ? [...partial, limit] : [];
   const read = dialect === 'postgres' ? limit + 1 : limit;
-  const lane = kinds.flatMap((kind) => [dueBy, kind, ...exclude, read]);
-  const lanes = CLAIM_LANES.flatMap(() => lane);
-  if (dialect === 'postgres') return [...shares, ...lanes, read, leaseUntil, token, now, limit];
+  const home = homeOf(dialect);
+  const lanes = CLAIM_LANES.flatMap(([, , , homed]) =>
+    kinds.flatMap((kind) => [
+      dueBy,
+      ...(homed && home !== null ? [home, dueBy - HOME_GRACE_MS] : []),
+      kind,
+      ...exclude,
+      read,
+    ]),
+  );
+  if (dialect === 'postgres') return [...shares, ...lanes, read, leaseUntil, token, now, home, limit];
   return [leaseUntil, token, now, ...shares, ...lanes, limit];
 }
 
 /**
  * The claim's lanes: number, condition (the predicate of its partial index, then the bound on the time the
- * index is ordered by) and order. Lane 2 (first attempts) is taken after the others.
+ * index is ordered by), order, and whether a job's home has it first (PostgreSQL). Lane 2 (first attempts)
+ * is taken after the others. Retries and expired leases go to whichever host comes first: a retry's time is
+ * a promise, and an expired lease's host is gone.
  */
-const CLAIM_LANES: readonly (readonly [number, string, string])[] = [
-  [0, "state = 'queued' AND attempt > 0 AND run_at <= ?", 'run_at'],
-  [1, "state = 'running' AND lease_until <= ?", 'lease_until'],
-  [2, "state = 'queued' AND attempt = 0 AND run_at <= ?", 'run_at'],
+const CLAIM_LANES: readonly (readonly [number, string, string, boolean])[] = [
+  [0, "state = 'queued' AND attempt > 0 AND run_at <= ?", 'run_at', false],
+  [1, "state = 'running' AND lease_until <= ?", 'lease_until', false],
+  [2, "state = 'queued' AND attempt = 0 AND run_at <= ?", 'run_at', true],
 ];
 
+/** A homed lane's condition on PostgreSQL: no home, this process's, or past the grace. Parameters: home, dueBy - grace. */
+const HOME_CLAUSE = ' AND (home IS NULL OR home = ? OR run_at <= ?)';
+
 /**
- * The earliest time a job of one kind falls due: the first entry of each partial index of the claim's lanes
- * (queued first attempts and retries by `run_at`, running jobs by `lease_until`), skipping excluded
- * installations. Parameters: (kind, ...excluded installation ids) three times.
+ * How many first attempts the next-due read looks at on PostgreSQL to find when one falls due for this
+ * process (its own at `run_at`, another home's `HOME_GRACE_MS` later). One of its own behind more of
+ * other homes' is found by the claims that take those, at most the grace late.
  */
-export function nextDueStatement(excludeCount: number): string {
+const HOMED_NEXT_DUE_ROWS = 4;
+
+/**
+ * The earliest time a job of one kind falls due for this process: the first entry of each partial index
+ * of the claim's lanes (queued first attempts and retries by `run_at`, running jobs by `lease_until`),
+ * skipping excluded installations; on PostgreSQL another home's first attempts count `HOME_GRACE_MS`
+ * later (see {@link claimStatement}). Parameters: {@link nextDueValues}.
+ */
+export function nextDueStatement(dialect: Sql['dialect'], excludeCount: number): string {
   const not = excludeCount > 0 ? ` AND installation_id NOT IN (${placeholders(excludeCount)})` : '';
   const first = (column: string, where: string) =>
     `SELECT ${column} AS t FROM (SELECT ${column} FROM jobs WHERE ${where} AND kind = ?${not} ORDER BY ${column} LIMIT 1) first`;
+  const firstAttempts =
+    dialect === 'postgres'
+      ? `SELECT MIN(CASE WHEN home IS NULL OR home = ? THEN run_at ELSE run_at + CAST(? AS BIGINT) END) AS t
+         FROM (SELECT run_at, home FROM jobs WHERE state = 'queued' AND attempt = 0 AND kind = ?${not}
+               ORDER BY run_at LIMIT ${HOMED_NEXT_DUE_ROWS}) firsts`
+      : first('run_at', "state = 'queued' AND attempt = 0");
   return `SELECT MIN(t) AS t FROM (
-       ${first('run_at', "state = 'queued' AND attempt = 0")}
+       ${firstAttempts}
        UNION ALL
        ${first('run_at', "state = 'queued' AND attempt > 0")}
        UNION ALL
        ${first('lease_until', "state = 'running'")}
      ) due`;
+}
+
+/**
+ * The parameters of {@link nextDueStatement} for one kind: (kind, ...exclude) per lane, the first attempts'
+ * led by this process's home and the grace on PostgreSQL.
+ *
+ * @example
+ * nextDueValues('sqlite', 'deliver', []); // ['deliver', 'deliver', 'deliver']
+ */
+export function nextDueValues(
+  dialect: Sql['dialect'],
+  kind: JobKind,
+  exclude: readonly string[],
+): SqlValue[] {
+  const lane = [kind, ...exclude];
+  const home = homeOf(dialect);
+  return [...(home === null ? [] : [home, HOME_GRACE_MS]), ...lane, ...lane, ...lane];
 }
 
 /**
@@ -241,11 +291,11 @@ export const QUEUE_STATS = `SELECT kind, SUM(queued) AS queued, SUM(held) AS hel
 
 /**
  * Claims an installation's oldest held jobs: the `jobs_held` index range of one installation, cut at the
- * limit. Parameters: leaseUntil, token, now, installation id, limit.
+ * limit; this process becomes their home. Parameters: leaseUntil, token, now, home, installation id, limit.
  */
 export function claimHeldStatement(dialect: Sql['dialect']): string {
   const lock = dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-  return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?
+  return `UPDATE jobs SET state = 'running', lease_until = ?, lease_token = ?, updated_at = ?, home = ?
     WHERE id IN (
       SELECT id FROM jobs WHERE state = 'held' AND installation_id = ? ORDER BY run_at, id LIMIT ? ${lock}
     ) RETURNING ${CLAIMED}`;
@@ -409,6 +459,7 @@ export function queueRepo(sql: Sql): QueueRepo {
         now + leaseMs,
         newLeaseToken(),
         now,
+        homeOf(sql.dialect),
         installationId,
         limit,
       ]);
@@ -418,8 +469,8 @@ export function queueRepo(sql: Sql): QueueRepo {
     async unhold(which, now) {
       if ('installationId' in which) {
         const { changes } = await sql.run(
-          `UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'held' AND installation_id = ?`,
-          [now, which.installationId],
+          `UPDATE jobs SET state = 'queued', updated_at = ?, home = ? WHERE state = 'held' AND installation_id = ?`,
+          [now, homeOf(sql.dialect), which.installationId],
         );
         if (changes > 0) await signalDue(sql, [{ kind: 'deliver', runAt: now }]);
         return changes;
@@ -427,8 +478,8 @@ export function queueRepo(sql: Sql): QueueRepo {
       const not =
         which.except.length > 0 ? ` AND installation_id NOT IN (${placeholders(which.except.length)})` : '';
       const { changes } = await sql.run(
-        `UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'held'${not}`,
-        [now, ...which.except],
+        `UPDATE jobs SET state = 'queued', updated_at = ?, home = ? WHERE state = 'held'${not}`,
+        [now, homeOf(sql.dialect), ...which.except],
       );
       if (changes > 0) await signalDue(sql, [{ kind: 'deliver', runAt: now }]);
       return changes;
@@ -437,11 +488,10 @@ export function queueRepo(sql: Sql): QueueRepo {
     async nextDueAt(kinds: readonly JobKind[], exclude: readonly string[] = []) {
       checkKinds(kinds);
       // One probe of each index per kind: a MIN over `kind IN (...)` would read the whole ranges.
-      const statement = nextDueStatement(exclude.length);
+      const statement = nextDueStatement(sql.dialect, exclude.length);
       let earliest: number | null = null;
       for (const kind of new Set(kinds)) {
-        const params = [kind, ...exclude];
-        const row = await sql.get(statement, [...params, ...params, ...params]);
+        const row = await sql.get(statement, nextDueValues(sql.dialect, kind, exclude));
         const t = row ? numOrNull(row, 't') : null;
         if (t !== null && (earliest === null || t < earliest)) earliest = t;
       }
