@@ -4,6 +4,7 @@ import { leaseMs } from '../jobs/lease.js';
 import { decide } from '../jobs/policy.js';
 import {
   type FinishOutcome,
+  HomeHelp,
   type InstallationRecord,
   type IntegrationRecord,
   type JobRecord,
@@ -27,6 +28,9 @@ export function decisionLine(decision: ReturnType<typeof decide>, attempt: numbe
   return undefined;
 }
 
+/** Invocations one host runs at once. */
+const INVOCATION_CONCURRENCY = 16;
+
 /**
  * The invocation worker: posts queued events (`invoke` jobs) to integrations, retrying failures
  * as invocation/invocation-policy.ts classifies them, on the webhook retry schedule.
@@ -34,10 +38,27 @@ export function decisionLine(decision: ReturnType<typeof decide>, attempt: numbe
 export function startInvocationWorker(ctx: InvocationHost, executors: ExecutorSelector): JobLoop {
   const { jobs } = ctx.storage;
   const lease = leaseMs(ctx.config.invocationTimeoutMs);
-  const worker = createJobLoop<JobRecord>({
-    claim: (limit) => jobs.claim({ kinds: ['invoke'], limit, leaseMs: lease, now: Date.now() }),
+  // Other hosts' invocations due now are theirs first; with room here, one's call for help is answered.
+  const help: HomeHelp = new HomeHelp(
+    () => worker.inFlight < INVOCATION_CONCURRENCY,
+    () => worker.notify(),
+    () => jobs.askForHelp('invoke'),
+    (error) => ctx.logger.warn({ err: error }, 'could not ask the other hosts for help'),
+  );
+  const worker: JobLoop<JobRecord> = createJobLoop<JobRecord>({
+    claim: async (limit) => {
+      const claimed = await jobs.claim({
+        kinds: ['invoke'],
+        limit,
+        leaseMs: lease,
+        now: Date.now(),
+        help: help.active,
+      });
+      help.claimed(claimed.length, limit, claimed.moreDue);
+      return claimed;
+    },
     nextDueAt: () => jobs.nextDueAt(['invoke']),
-    concurrency: 16,
+    concurrency: INVOCATION_CONCURRENCY,
     idleCheckMs: ctx.config.queuePollMs,
     onError: (error, phase, job) =>
       ctx.logger.error({ err: error, phase, job: job?.id }, 'invocation worker error'),
@@ -127,7 +148,12 @@ export function startInvocationWorker(ctx: InvocationHost, executors: ExecutorSe
   }
   worker.start();
   // Invocations queued or rescheduled by other hosts on the same database (PostgreSQL).
-  const listener = wakeOnSignals(ctx.storage.listenQueue, 'invoke', worker, (error) =>
+  const woken = {
+    notify: () => worker.notify(),
+    notifyDue: (at: number) => worker.notifyDue(at),
+    help: () => help.asked(),
+  };
+  const listener = wakeOnSignals(ctx.storage.listenQueue, 'invoke', woken, (error) =>
     ctx.logger.warn({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
   );
   return {

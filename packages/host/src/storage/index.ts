@@ -4,7 +4,7 @@ export { type EventScope, installationMatches } from './matching.js';
 export { isPgUnavailable, wrapPgError } from './pg-errors.js';
 export { PG_DEFAULTS, postgresStatementsSent } from './postgres.js';
 export type { QueueListener, QueueListenerHandlers, QueueSignal } from './queue-signals.js';
-export { type SignalledLoop, wakeOnSignals } from './queue-signals.js';
+export { HomeHelp, type SignalledLoop, wakeOnSignals } from './queue-signals.js';
 export type {
   AccessTokensRepo,
   OrganizationTokenRecord,

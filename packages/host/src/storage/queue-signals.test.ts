@@ -57,9 +57,11 @@ it("postgres: a kind's signals go on its own channel, fewer than the transaction
     await listener.query(`LISTEN ${queueChannel('deliver')}`);
     await listener.query(`LISTEN ${queueChannel('invoke')}`);
     const transactions = 60;
+    // Due later (a retry's time): work due now is its home's, signalled only as a call for help (next test).
+    const later = Date.now() + 60_000;
     for (let i = 0; i < transactions; i++) {
       await a.transaction((tx) =>
-        tx.jobs.enqueue([{ kind: 'deliver', installationId: 'inst_signals', payload: { i } }]),
+        tx.jobs.enqueue([{ kind: 'deliver', installationId: 'inst_signals', payload: { i }, runAt: later }]),
       );
     }
     // Wait for the trailing signal (window 5 ms) and its delivery.
@@ -74,6 +76,40 @@ it("postgres: a kind's signals go on its own channel, fewer than the transaction
     expect(heard.length).toBeLessThanOrEqual(transactions);
     // The last signal is sent once every transaction it stands for has committed: all 60 are visible.
     expect(await heard.at(-1)?.queued).toBe(transactions);
+  } finally {
+    await listener.end();
+  }
+});
+
+it("postgres: work due now is its home's and sends no signal, unless the home asks for help", async () => {
+  const a = await open();
+  const listener = new pg.Client({ connectionString: DATABASE_URL });
+  await listener.connect();
+  const dueTimes: number[] = [];
+  listener.on('notification', (message) => {
+    if (message.payload?.startsWith(`${schema}|`)) dueTimes.push(Number(message.payload.split('|')[3]));
+  });
+  try {
+    await listener.query(`LISTEN ${queueChannel('deliver')}`);
+    const start = Date.now();
+    for (let i = 0; i < 10; i++)
+      await a.transaction((tx) =>
+        tx.jobs.enqueue([{ kind: 'deliver', installationId: 'inst_now', payload: { i } }]),
+      );
+    const later = Date.now() + 60_000;
+    await a.jobs.enqueue([{ kind: 'deliver', installationId: 'inst_later', payload: {}, runAt: later }]);
+    const waitFor = async (found: () => boolean) => {
+      const deadline = Date.now() + 5_000;
+      while (!found() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    await waitFor(() => dueTimes.includes(later));
+    expect(dueTimes).toEqual([later]);
+    const asked = Date.now();
+    await a.jobs.askForHelp('deliver');
+    await waitFor(() => dueTimes.length > 1);
+    expect(dueTimes).toHaveLength(2);
+    expect(dueTimes[1]).toBeGreaterThanOrEqual(asked);
+    expect(dueTimes[1]).toBeLessThan(start + 60_000);
   } finally {
     await listener.end();
   }

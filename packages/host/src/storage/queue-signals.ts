@@ -5,14 +5,15 @@ import type { JobKind, QueueSignal } from './types.js';
 
 /**
  * Queue signals between hosts on one PostgreSQL database (docs/operations.md, "Several hosts"): whenever
- * the queue gets work that is not already in a local worker's hands — jobs queued by an accepted event, a
- * retry scheduled, jobs given back or queued again — the writing transaction sends `pg_notify` on the
- * channel of the job's kind ({@link queueChannel}), delivered to every host listening for that kind when
- * it commits (at most one per kind and window: signal-coalescer.ts). A host that hears it claims at once
- * (due now) or arms its timer for the due time, so no polling interval sits in the latency path of
- * another host's work. The embedded default (SQLite, one host) has no signals.
+ * the queue gets work that is not already in a local worker's hands — jobs queued by an accepted event
+ * (its host had no room to hand them to its own worker), a retry scheduled, jobs given back or queued
+ * again — the writing transaction sends `pg_notify` on the channel of the job's kind ({@link queueChannel}),
+ * delivered to every host listening for that kind when it commits (at most one per kind and window:
+ * signal-coalescer.ts). Work due later arms each host's timer for its due time. Work due now is its home's
+ * first ({@link HOME_GRACE_MS}): only a host with room to spare claims it at once, as help
+ * ({@link wakeOnSignals}); busy hosts leave it to its home. The embedded default (SQLite, one host) has no
+ * signals.
  */
-
 /**
  * The PostgreSQL channel of one kind's queue signals (one per database and kind; the schema is part of
  * each payload): each worker listens only for the kind it claims.
@@ -33,10 +34,11 @@ export const PROCESS_TAG = `${hostname()}:${process.pid}`;
  * queued it or last claimed it ({@link homeOf}); on PostgreSQL with several hosts, the others take its
  * first attempts only once `run_at <= dueBy - HOME_GRACE_MS`, so a host does not race its peers for the
  * work it has just queued itself (each such race leaves one of them an empty claim). A delivery claim looks
- * 50 ms ahead, so other hosts help with a home's deliveries 30 ms after they fall due, with its
- * invocations 80 ms after: only when the home has fallen behind or is gone.
+ * 50 ms ahead, so other hosts' claims help with a home's deliveries 200 ms after they fall due, with its
+ * invocations 250 ms after: only when the home has fallen behind or is gone (docs/benchmarks.md measured
+ * 80 and 250).
  */
-export const HOME_GRACE_MS = 80;
+export const HOME_GRACE_MS = 250;
 
 /**
  * The home this process writes on the jobs it queues or claims: its {@link PROCESS_TAG} on PostgreSQL;
@@ -188,33 +190,111 @@ export function listenForSignals(
 }
 
 /**
- * Tells other hosts (PostgreSQL; see queue-signals.ts) the earliest due time of each kind among `jobs`;
- * nothing on SQLite. Inside a transaction the signal goes out when it commits.
+ * Tells other hosts (PostgreSQL; see queue-signals.ts) the earliest due time of each kind among `jobs`
+ * that falls due later than `now` (a retry, a deferred delivery: any host takes it at its time). Work due
+ * now is its home's ({@link HOME_GRACE_MS}): not signalled here, but by {@link signalHelp} when its home
+ * cannot keep up or gives it back. Nothing on SQLite. Inside a transaction the signal goes out when it
+ * commits.
  *
  * @example
- * await signalDue(tx, [{ kind: 'deliver', runAt: Date.now() }]);
+ * await signalDue(tx, [{ kind: 'deliver', runAt: Date.now() + 30_000 }]);
  */
-export async function signalDue(sql: Sql, jobs: Iterable<{ kind: JobKind; runAt: number }>): Promise<void> {
+export async function signalDue(
+  sql: Sql,
+  jobs: Iterable<{ kind: JobKind; runAt: number }>,
+  now = Date.now(),
+): Promise<void> {
   if (!sql.signal) return;
   const earliest = new Map<JobKind, number>();
   for (const { kind, runAt } of jobs) earliest.set(kind, Math.min(earliest.get(kind) ?? runAt, runAt));
-  for (const [kind, dueAt] of earliest) await sql.signal({ kind, dueAt });
+  for (const [kind, dueAt] of earliest) if (dueAt > now) await sql.signal({ kind, dueAt });
 }
 
-/** What {@link wakeOnSignals} wakes: a job loop (`createJobLoop`) or anything with the same two calls. */
+/**
+ * Asks other hosts (PostgreSQL) to help with work of `kind` due now: this process cannot keep up with its
+ * own, or gave it back. A host with room claims it at once, without its home's grace ({@link HomeHelp}).
+ * Nothing on SQLite.
+ *
+ * @example
+ * await signalHelp(sql, 'deliver');
+ */
+export async function signalHelp(sql: Sql, kind: JobKind, now = Date.now()): Promise<void> {
+  if (sql.signal) await sql.signal({ kind, dueAt: now });
+}
+
+/** What {@link wakeOnSignals} wakes: a job loop (`createJobLoop`) with a {@link HomeHelp}, or the like. */
 export interface SignalledLoop {
   /** Claim now. */
   notify(): void;
   /** Work falls due at `dueAt` (ms since the epoch): claim at once if it is due, else arm the timer. */
   notifyDue(dueAt: number): void;
+  /**
+   * Another host queued work due now that it had no room for: claim it at once, without waiting out its
+   * home's grace, if there is room here ({@link HomeHelp.asked}); else leave it to its home.
+   */
+  help(): void;
 }
 
 /**
- * Wakes `loop` on other hosts' signals of one job kind (and looks at the queue afresh after the listening
- * connection was lost), so their work is claimed at once or at its due time, not at the next idle check.
+ * Help between homes, for one worker. Asking: after each claim the worker calls {@link HomeHelp.claimed};
+ * one that filled every free slot and still left due jobs behind is behind, and asks the other hosts for
+ * help (`ask`, at most once per {@link ASK_GAP_MS}). Answering: when another host asks and this worker has
+ * room, its claims of the next {@link HELP_WINDOW_MS} help (the worker passes `help: homeHelp.active` to
+ * `QueueRepo.claim`), taking other homes' first attempts without their grace.
  *
  * @example
- * const listener = wakeOnSignals(storage.listenQueue, 'deliver', engine.jobLoop, (error) =>
+ * const help = new HomeHelp(() => loop.inFlight < 16, () => loop.notify(), () => jobs.askForHelp('invoke'), onError);
+ * const woken = { notify: () => loop.notify(), notifyDue: (at: number) => loop.notifyDue(at), help: () => help.asked() };
+ * wakeOnSignals(storage.listenQueue, 'invoke', woken, onError);
+ */
+export class HomeHelp {
+  #until = Number.NEGATIVE_INFINITY;
+  #askedAt = Number.NEGATIVE_INFINITY;
+  constructor(
+    private readonly hasRoom: () => boolean,
+    private readonly wake: () => void,
+    private readonly ask: () => Promise<void>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /**
+   * A claim took `taken` jobs of the `limit` asked for and said whether due jobs were left (`moreDue`;
+   * null where the queue does not count): all taken and more left means this worker is behind.
+   */
+  claimed(taken: number, limit: number, moreDue: boolean | null): void {
+    if (moreDue !== true || taken < limit) return;
+    const now = Date.now();
+    if (now - this.#askedAt < ASK_GAP_MS) return;
+    this.#askedAt = now;
+    this.ask().catch(this.onError);
+  }
+
+  /** Another host has work due now it had no room for. */
+  asked(): void {
+    if (!this.hasRoom()) return;
+    this.#until = Date.now() + HELP_WINDOW_MS;
+    this.wake();
+  }
+
+  /** The claim made now is one that answers a call for help. */
+  get active(): boolean {
+    return Date.now() <= this.#until;
+  }
+}
+
+/** How long after a call for help a claim still answers it, in ms. */
+export const HELP_WINDOW_MS = 20;
+
+/** The shortest time between two calls for help of one worker, in ms. */
+export const ASK_GAP_MS = 20;
+
+/**
+ * Wakes `loop` on other hosts' signals of one job kind (and looks at the queue afresh after the listening
+ * connection was lost): work due later at its due time, work due now as help (`loop.help`), not at the next
+ * idle check.
+ *
+ * @example
+ * const listener = wakeOnSignals(storage.listenQueue, 'deliver', woken, (error) =>
  *   logger.error({ err: error }, 'queue signals: the listening connection failed; reconnecting'),
  * );
  * await listener.close();
@@ -228,10 +308,10 @@ export function wakeOnSignals(
   return listen(kind, {
     onSignal: (signal) => {
       if (signal.kind !== kind) return;
-      // Work due now is its home's first (HOME_GRACE_MS): claim it only if still there once the grace is
-      // over; work due later (a retry) at its time, as any host may.
-      const dueAt = signal.dueAt <= Date.now() ? signal.dueAt + HOME_GRACE_MS : signal.dueAt;
-      loop.notifyDue(dueAt);
+      // Work due now is its home's (HOME_GRACE_MS): claimed here at once only as help, by a worker with
+      // room. Work due later (a retry) at its time, as any host may.
+      if (signal.dueAt > Date.now()) loop.notifyDue(signal.dueAt);
+      else loop.help();
     },
     onResync: () => loop.notify(),
     onError,

@@ -8,6 +8,7 @@ import type { DeliveryMetrics } from '../../metrics/index.js';
 import type { AddressPolicy } from '../../net/index.js';
 import {
   type FinishItem,
+  HomeHelp,
   isStorageError,
   type JobRecord,
   type Storage,
@@ -27,7 +28,6 @@ import type { DeliverJobPayload } from '../payload.js';
 import { attemptTracer } from './attempt-trace.js';
 import { EndpointHealthWatch, type HealthEvent } from './endpoint-health.js';
 import { operatorEventSink } from './operator-sink.js';
-import { SignalBackoff } from './signal-backoff.js';
 import { DeliveryTargets } from './targets.js';
 
 /**
@@ -301,7 +301,12 @@ export function startDeliveryEngine(
       (error: unknown) => logger.error({ err: error }, 'could not queue held deliveries again'),
     );
   };
-  const backoff = new SignalBackoff(() => engine.notify());
+  const help = new HomeHelp(
+    () => engine.jobLoop.inFlight < config.deliveryConcurrency,
+    () => engine.notify(),
+    () => jobs.askForHelp('deliver'),
+    (error) => logger.error({ err: error }, 'could not ask the other hosts for help'),
+  );
   const engine = createDeliveryEngine<QueuedDelivery>({
     queue: {
       claim: async (limit, dueBy, shares) => {
@@ -313,6 +318,7 @@ export function startDeliveryEngine(
           leaseMs: lease,
           now,
           dueBy: Math.max(now, dueBy),
+          help: help.active,
           ...(allowances && allowances.size > 0 ? { perInstallation: allowances } : {}),
         });
         // Each job carries the routing epoch its claim read: where it goes is read again only if it changed
@@ -332,7 +338,7 @@ export function startDeliveryEngine(
           if (held.length === room) heldLeft = true;
         }
         deps.attemptMetrics?.queueClaim(queued.length);
-        backoff.claimed(queued.length);
+        help.claimed(claimed.length, limit, claimed.moreDue);
         const paced = await pace(queued);
         // Where the claim counted what was due (PostgreSQL), the job loop need not guess from a full claim.
         return claimed.moreDue === null ? paced : { jobs: paced, moreDue: claimed.moreDue || heldLeft };
@@ -434,16 +440,18 @@ export function startDeliveryEngine(
   });
   health.start();
   engine.start();
-  // Deliveries queued or rescheduled by other hosts on the same database (PostgreSQL): claim them at
-  // once, or at their due time, instead of at the next idle check.
-  // Due work other hosts signal wakes this host at once, unless its last claims came back empty (then once
-  // a short back-off has passed: signal-backoff.ts); work due later arms the timer, as before.
+  // Signals of other hosts on the same database (PostgreSQL): their retries arm the timer for their due
+  // time; work they queued due now (they had no room for it) is theirs first, claimed here at once only
+  // with room to spare (storage/queue-signals.ts, HOME_GRACE_MS and HomeHelp).
   const heard = {
     notify: () => engine.notify(),
     notifyDue: (dueAt: number) => {
       deps.attemptMetrics?.queueSignal();
-      if (dueAt <= Date.now()) backoff.heard();
-      else engine.notifyDue(dueAt);
+      engine.notifyDue(dueAt);
+    },
+    help: () => {
+      deps.attemptMetrics?.queueSignal();
+      help.asked();
     },
   };
   const listener = wakeOnSignals(storage.listenQueue, 'deliver', heard, (error) =>
@@ -459,7 +467,6 @@ export function startDeliveryEngine(
     ...engine,
     stop: async (options) => {
       clearInterval(sweep);
-      backoff.close();
       health.stop();
       await listener.close();
       await engine.stop(options);

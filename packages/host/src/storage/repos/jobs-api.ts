@@ -41,6 +41,11 @@ export interface ClaimOptions {
    * capped.
    */
   perInstallation?: ReadonlyMap<string, number>;
+  /**
+   * The claim answers another host's call for help (`HomeHelp`): it takes other homes' first attempts
+   * without waiting out their grace (PostgreSQL; docs/architecture.md, "Claims"). Default false.
+   */
+  help?: boolean;
 }
 
 /** One attempt to record. `responseExcerpt` is cut to its first 4096 UTF-8 bytes. */
@@ -157,6 +162,14 @@ export interface QueueRepo {
    * oldest runAt first within each. The result carries the routing epoch the claim read ({@link ClaimedJobs}).
    */
   claim(options: ClaimOptions): Promise<ClaimedJobs>;
+  /**
+   * Asks the other hosts (PostgreSQL) to help with this process's jobs of `kind` due now: it cannot keep
+   * up (`HomeHelp`). Nothing on SQLite.
+   *
+   * @example
+   * await storage.jobs.askForHelp('deliver');
+   */
+  askForHelp(kind: JobKind): Promise<void>;
   /** Finishes a running job; false when it was not running (anymore) or the lease was taken over. */
   complete(job: JobRef, state: TerminalJobState, now: number, lastError?: string | null): Promise<boolean>;
   /**

@@ -3,7 +3,7 @@
 // is in job-rows.ts, the delivery log (list, get, redeliver) in deliveries.ts.
 import { StorageError } from '../errors.js';
 import { newLeaseToken, newSortableId } from '../ids.js';
-import { HOME_GRACE_MS, homeOf, signalDue } from '../queue-signals.js';
+import { HOME_GRACE_MS, homeOf, signalDue, signalHelp } from '../queue-signals.js';
 import { num, numOrNull, pruneLimit, str } from '../rows.js';
 import { placeholders, type Row, type Sql, type SqlValue } from '../sql.js';
 import type { JobKind, JobRecord, TerminalJobState } from '../types.js';
@@ -173,6 +173,8 @@ export interface ClaimInput {
   /** `[installationId, allowance, ...]` of the partly allowed installations (empty: no shares). */
   partial: readonly SqlValue[];
   limit: number;
+  /** Other homes' first attempts without their grace (`ClaimOptions.help`). */
+  help?: boolean;
 }
 
 /**
@@ -187,14 +189,14 @@ export interface ClaimInput {
  *   kinds: ['deliver'], exclude: [], partial: [], limit: 32 });
  */
 export function claimValues(dialect: Sql['dialect'], input: ClaimInput): SqlValue[] {
-  const { leaseUntil, token, now, dueBy, kinds, exclude, partial, limit } = input;
+  const { leaseUntil, token, now, dueBy, kinds, exclude, partial, limit, help = false } = input;
   const shares = partial.length > 0 ? [...partial, limit] : [];
   const read = dialect === 'postgres' ? limit + 1 : limit;
   const home = homeOf(dialect);
   const lanes = CLAIM_LANES.flatMap(([, , , homed]) =>
     kinds.flatMap((kind) => [
       dueBy,
-      ...(homed && home !== null ? [home, dueBy - HOME_GRACE_MS] : []),
+      ...(homed && home !== null ? [home, help ? dueBy : dueBy - HOME_GRACE_MS] : []),
       kind,
       ...exclude,
       read,
@@ -220,17 +222,18 @@ const CLAIM_LANES: readonly (readonly [number, string, string, boolean])[] = [
 const HOME_CLAUSE = ' AND (home IS NULL OR home = ? OR run_at <= ?)';
 
 /**
- * How many first attempts the next-due read looks at on PostgreSQL to find when one falls due for this
- * process (its own at `run_at`, another home's `HOME_GRACE_MS` later). One of its own behind more of
- * other homes' is found by the claims that take those, at most the grace late.
+ * How many first attempts the next-due read looks at on PostgreSQL to find the next of this process's own
+ * (or of no home). Other homes' are left out: their homes deliver them, and this process's claims (at the
+ * latest its idle check) take them once past the grace. Its own first attempts are announced to it as they
+ * are queued; this read is the safety net, so one behind more of other homes' is found at the idle check.
  */
 const HOMED_NEXT_DUE_ROWS = 4;
 
 /**
  * The earliest time a job of one kind falls due for this process: the first entry of each partial index
  * of the claim's lanes (queued first attempts and retries by `run_at`, running jobs by `lease_until`),
- * skipping excluded installations; on PostgreSQL another home's first attempts count `HOME_GRACE_MS`
- * later (see {@link claimStatement}). Parameters: {@link nextDueValues}.
+ * skipping excluded installations; on PostgreSQL other homes' first attempts do not count
+ * ({@link HOMED_NEXT_DUE_ROWS}). Parameters: {@link nextDueValues}.
  */
 export function nextDueStatement(dialect: Sql['dialect'], excludeCount: number): string {
   const not = excludeCount > 0 ? ` AND installation_id NOT IN (${placeholders(excludeCount)})` : '';
@@ -238,7 +241,7 @@ export function nextDueStatement(dialect: Sql['dialect'], excludeCount: number):
     `SELECT ${column} AS t FROM (SELECT ${column} FROM jobs WHERE ${where} AND kind = ?${not} ORDER BY ${column} LIMIT 1) first`;
   const firstAttempts =
     dialect === 'postgres'
-      ? `SELECT MIN(CASE WHEN home IS NULL OR home = ? THEN run_at ELSE run_at + CAST(? AS BIGINT) END) AS t
+      ? `SELECT MIN(CASE WHEN home IS NULL OR home = ? THEN run_at END) AS t
          FROM (SELECT run_at, home FROM jobs WHERE state = 'queued' AND attempt = 0 AND kind = ?${not}
                ORDER BY run_at LIMIT ${HOMED_NEXT_DUE_ROWS}) firsts`
       : first('run_at', "state = 'queued' AND attempt = 0");
@@ -252,8 +255,8 @@ export function nextDueStatement(dialect: Sql['dialect'], excludeCount: number):
 }
 
 /**
- * The parameters of {@link nextDueStatement} for one kind: (kind, ...exclude) per lane, the first attempts'
- * led by this process's home and the grace on PostgreSQL.
+ * The parameters of {@link nextDueStatement} for one kind: (kind, ...exclude) per lane, led by this
+ * process's home on PostgreSQL.
  *
  * @example
  * nextDueValues('sqlite', 'deliver', []); // ['deliver', 'deliver', 'deliver']
@@ -265,7 +268,7 @@ export function nextDueValues(
 ): SqlValue[] {
   const lane = [kind, ...exclude];
   const home = homeOf(dialect);
-  return [...(home === null ? [] : [home, HOME_GRACE_MS]), ...lane, ...lane, ...lane];
+  return [...(home === null ? [] : [home]), ...lane, ...lane, ...lane];
 }
 
 /**
@@ -364,7 +367,7 @@ export function queueRepo(sql: Sql): QueueRepo {
       return jobs;
     },
 
-    async claim({ kinds, limit, leaseMs, now, dueBy = now, perInstallation }) {
+    async claim({ kinds, limit, leaseMs, now, dueBy = now, perInstallation, help = false }) {
       if (!Number.isInteger(limit) || limit < 1)
         throw new StorageError('invalid', 'claim limit must be an integer >= 1');
       if (!(leaseMs > 0)) throw new StorageError('invalid', 'claim leaseMs must be > 0');
@@ -399,6 +402,7 @@ export function queueRepo(sql: Sql): QueueRepo {
           exclude,
           partial,
           limit,
+          help,
         }),
       );
       return toClaimed(rows, sql.dialect === 'postgres' ? limit : null);
@@ -518,7 +522,10 @@ export function queueRepo(sql: Sql): QueueRepo {
         for (const row of rows)
           released.push({ kind: str(row, 'kind') as JobKind, runAt: num(row, 'run_at') });
       }
-      await signalDue(sql, released);
+      // Given back: due now, any host with room may take them at once (those due later at their time).
+      await signalDue(sql, released, now);
+      for (const kind of new Set(released.filter((job) => job.runAt <= now).map((job) => job.kind)))
+        await signalHelp(sql, kind, now);
       return released.length;
     },
 
@@ -538,6 +545,8 @@ export function queueRepo(sql: Sql): QueueRepo {
       await signalDue(sql, deferred);
       return deferred.length;
     },
+
+    askForHelp: (kind: JobKind) => signalHelp(sql, kind),
 
     cancelForInstallation: (installationId: string, now = Date.now()) =>
       cancelJobsForInstallation(sql, installationId, now),
