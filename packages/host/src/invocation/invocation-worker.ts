@@ -38,9 +38,9 @@ const INVOCATION_CONCURRENCY = 16;
 export function startInvocationWorker(ctx: InvocationHost, executors: ExecutorSelector): JobLoop {
   const { jobs } = ctx.storage;
   const lease = leaseMs(ctx.config.invocationTimeoutMs);
-  // Other hosts' invocations due now are theirs first; with room here, one's call for help is answered.
+  // Other hosts' invocations due now are theirs first; with half the slots free here, a call for help is answered.
   const help: HomeHelp = new HomeHelp(
-    () => worker.inFlight < INVOCATION_CONCURRENCY,
+    () => worker.inFlight <= INVOCATION_CONCURRENCY / 2,
     () => worker.notify(),
     () => jobs.askForHelp('invoke'),
     (error) => ctx.logger.warn({ err: error }, 'could not ask the other hosts for help'),

@@ -286,7 +286,7 @@ export class HomeHelp {
 export const HELP_WINDOW_MS = 20;
 
 /** The shortest time between two calls for help of one worker, in ms. */
-export const ASK_GAP_MS = 20;
+export const ASK_GAP_MS = 100;
 
 /**
  * Wakes `loop` on other hosts' signals of one job kind (and looks at the queue afresh after the listening

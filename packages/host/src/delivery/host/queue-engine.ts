@@ -301,8 +301,9 @@ export function startDeliveryEngine(
       (error: unknown) => logger.error({ err: error }, 'could not queue held deliveries again'),
     );
   };
+  // Room to spare: at least half the slots free (a busy host's next claims take such work past the grace).
   const help = new HomeHelp(
-    () => engine.jobLoop.inFlight < config.deliveryConcurrency,
+    () => engine.jobLoop.inFlight <= config.deliveryConcurrency / 2,
     () => engine.notify(),
     () => jobs.askForHelp('deliver'),
     (error) => logger.error({ err: error }, 'could not ask the other hosts for help'),
