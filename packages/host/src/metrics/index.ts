@@ -212,7 +212,7 @@ function registerQueueCounters(
   );
   total(
     'platform_queue_signals_total',
-    "Other hosts' queue signals of webhook deliveries due later (retries) that armed this host's timer (PostgreSQL, several hosts; work due now is its home's first and wakes no other host)",
+    "Other hosts' queue signals of webhook deliveries this host heard: retries due later, and calls for help from a host that cannot keep up (PostgreSQL, several hosts)",
     () => queue.signals,
   );
 }
