@@ -4,16 +4,15 @@ import type { Sql } from './sql.js';
 import type { JobKind, QueueSignal } from './types.js';
 
 /**
- * Queue signals between hosts on one PostgreSQL database (docs/operations.md, "Several hosts"): whenever
- * the queue gets work that is not already in a local worker's hands — jobs queued by an accepted event
- * (its host had no room to hand them to its own worker), a retry scheduled, jobs given back or queued
- * again — the writing transaction sends `pg_notify` on the channel of the job's kind ({@link queueChannel}),
- * delivered to every host listening for that kind when it commits (at most one per kind and window:
- * signal-coalescer.ts). Work due later arms each host's timer for its due time. Work due now is its home's
- * first ({@link HOME_GRACE_MS}): only a host with room to spare claims it at once, as help
- * ({@link wakeOnSignals}); busy hosts leave it to its home. The embedded default (SQLite, one host) has no
- * signals.
+ * Queue signals between hosts on one PostgreSQL database (docs/operations.md, "Several hosts"): a write
+ * that schedules work for later (a retry, a delivery deferred to its endpoint's turn) sends `pg_notify` on
+ * the channel of the job's kind ({@link queueChannel}), delivered to every host listening for that kind
+ * when it commits (at most one per kind and window: signal-coalescer.ts), and each host arms its timer for
+ * that due time. Work queued due now is its home's ({@link HOME_GRACE_MS}) and sends no signal, unless its
+ * home asks for help ({@link signalHelp}: it cannot keep up, or gives jobs back); then every host with room
+ * to spare claims it at once ({@link HomeHelp}). The embedded default (SQLite, one host) has no signals.
  */
+
 /**
  * The PostgreSQL channel of one kind's queue signals (one per database and kind; the schema is part of
  * each payload): each worker listens only for the kind it claims.
@@ -229,8 +228,8 @@ export interface SignalledLoop {
   /** Work falls due at `dueAt` (ms since the epoch): claim at once if it is due, else arm the timer. */
   notifyDue(dueAt: number): void;
   /**
-   * Another host queued work due now that it had no room for: claim it at once, without waiting out its
-   * home's grace, if there is room here ({@link HomeHelp.asked}); else leave it to its home.
+   * Another host asks for help with its work due now (it cannot keep up, or gave jobs back): claim it at
+   * once, without waiting out its home's grace, if there is room here ({@link HomeHelp.asked}).
    */
   help(): void;
 }
@@ -269,7 +268,7 @@ export class HomeHelp {
     this.ask().catch(this.onError);
   }
 
-  /** Another host has work due now it had no room for. */
+  /** Another host asks for help with its work due now. */
   asked(): void {
     if (!this.hasRoom()) return;
     this.#until = Date.now() + HELP_WINDOW_MS;
@@ -308,8 +307,8 @@ export function wakeOnSignals(
   return listen(kind, {
     onSignal: (signal) => {
       if (signal.kind !== kind) return;
-      // Work due now is its home's (HOME_GRACE_MS): claimed here at once only as help, by a worker with
-      // room. Work due later (a retry) at its time, as any host may.
+      // Work due now is signalled only as a call for help (HOME_GRACE_MS): answered by a worker with room.
+      // Work due later (a retry) at its time, as any host may.
       if (signal.dueAt > Date.now()) loop.notifyDue(signal.dueAt);
       else loop.help();
     },

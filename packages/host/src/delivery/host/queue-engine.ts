@@ -442,8 +442,8 @@ export function startDeliveryEngine(
   health.start();
   engine.start();
   // Signals of other hosts on the same database (PostgreSQL): their retries arm the timer for their due
-  // time; work they queued due now (they had no room for it) is theirs first, claimed here at once only
-  // with room to spare (storage/queue-signals.ts, HOME_GRACE_MS and HomeHelp).
+  // time; their work due now is theirs first, claimed here at once only when they ask for help and this
+  // host has room to spare (storage/queue-signals.ts, HOME_GRACE_MS and HomeHelp).
   const heard = {
     notify: () => engine.notify(),
     notifyDue: (dueAt: number) => {
