@@ -114,3 +114,45 @@ it("postgres: work due now is its home's and sends no signal, unless the home as
     await listener.end();
   }
 });
+
+it('postgres: a deferred retry is signalled for its time; a deferred first attempt stays its home’s', async () => {
+  const a = await open();
+  const listener = new pg.Client({ connectionString: DATABASE_URL });
+  await listener.connect();
+  const dueTimes: number[] = [];
+  listener.on('notification', (message) => {
+    if (message.payload?.startsWith(`${schema}|`)) dueTimes.push(Number(message.payload.split('|')[3]));
+  });
+  try {
+    await listener.query(`LISTEN ${queueChannel('deliver')}`);
+    const [first, retry] = await a.jobs.enqueue([
+      { kind: 'deliver', installationId: 'inst_defer', payload: { n: 1 } },
+      { kind: 'deliver', installationId: 'inst_defer', payload: { n: 2 } },
+    ]);
+    await listener.query(`UPDATE ${schema}.jobs SET attempt = 1 WHERE id = $1`, [retry!.id]);
+    // (The schema holds the other tests' jobs too: only these two are deferred.)
+    const mine = new Set([first!.id, retry!.id]);
+    const claimed = (
+      await a.jobs.claim({ kinds: ['deliver'], limit: 100, leaseMs: 60_000, now: Date.now() })
+    ).filter((job) => mine.has(job.id));
+    expect(claimed).toHaveLength(2);
+    const firstAt = Date.now() + 60_000;
+    const retryAt = firstAt + 10_000;
+    const deferred = await a.jobs.defer(
+      claimed.map((job) => ({
+        id: job.id,
+        leaseToken: job.leaseToken,
+        runAt: job.id === first!.id ? firstAt : retryAt,
+      })),
+      Date.now(),
+    );
+    expect(deferred).toBe(2);
+    const deadline = Date.now() + 5_000;
+    while (!dueTimes.includes(retryAt) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a signal for the first attempt would be here by now
+    expect(dueTimes).toEqual([retryAt]);
+  } finally {
+    await listener.end();
+  }
+});

@@ -5,7 +5,7 @@ import type { JobKind, QueueSignal } from './types.js';
 
 /**
  * Queue signals between hosts on one PostgreSQL database (docs/operations.md, "Several hosts"): a write
- * that schedules work for later (a retry, a delivery deferred to its endpoint's turn) sends `pg_notify` on
+ * that schedules a retry (also one deferred to its endpoint's turn) sends `pg_notify` on
  * the channel of the job's kind ({@link queueChannel}), delivered to every host listening for that kind
  * when it commits (at most one per kind and window: signal-coalescer.ts), and each host arms its timer for
  * that due time. Work queued due now is its home's ({@link HOME_GRACE_MS}) and sends no signal, unless its
@@ -190,7 +190,7 @@ export function listenForSignals(
 
 /**
  * Tells other hosts (PostgreSQL; see queue-signals.ts) the earliest due time of each kind among `jobs`
- * that falls due later than `now` (a retry, a deferred delivery: any host takes it at its time). Work due
+ * that falls due later than `now` (a retry: any host takes it at its time). Work due
  * now is its home's ({@link HOME_GRACE_MS}): not signalled here, but by {@link signalHelp} when its home
  * cannot keep up or gives it back. Nothing on SQLite. Inside a transaction the signal goes out when it
  * commits.

@@ -531,18 +531,24 @@ export function queueRepo(sql: Sql): QueueRepo {
 
     async defer(refs: readonly { id: string; leaseToken: string | null; runAt: number }[], now: number) {
       // One UPDATE per job (each has a time of its own); a job no longer under its claim is left alone.
-      const deferred: { kind: JobKind; runAt: number }[] = [];
+      const deferred: { kind: JobKind; runAt: number; retry: boolean }[] = [];
       for (const { id, leaseToken, runAt } of refs) {
         if (leaseToken === null) continue;
         const row = await sql.get(
           `UPDATE jobs SET state = 'queued', run_at = ?, lease_until = NULL, lease_token = NULL, updated_at = ?
            WHERE id = ? AND state = 'running' AND lease_token = ?
-           RETURNING kind`,
+           RETURNING kind, attempt`,
           [runAt, now, id, leaseToken],
         );
-        if (row) deferred.push({ kind: str(row, 'kind') as JobKind, runAt });
+        if (row) deferred.push({ kind: str(row, 'kind') as JobKind, runAt, retry: num(row, 'attempt') > 0 });
       }
-      await signalDue(sql, deferred);
+      // Deferred first attempts stay this process's (it arms its own timer): other hosts would only find
+      // them inside their home's grace. Deferred retries are anyone's at their time.
+      await signalDue(
+        sql,
+        deferred.filter((job) => job.retry),
+        now,
+      );
       return deferred.length;
     },
 
