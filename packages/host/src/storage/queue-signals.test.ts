@@ -81,16 +81,29 @@ it("postgres: a kind's signals go on its own channel, fewer than the transaction
   }
 });
 
-it("postgres: work due now is its home's and sends no signal, unless the home asks for help", async () => {
-  const a = await open();
+/**
+ * Another host's listening connection on the deliver channel: the due times of this schema's signals as
+ * they arrive, and a wait (5 s at most) for one to come.
+ */
+async function hearDueTimes() {
   const listener = new pg.Client({ connectionString: DATABASE_URL });
   await listener.connect();
   const dueTimes: number[] = [];
   listener.on('notification', (message) => {
     if (message.payload?.startsWith(`${schema}|`)) dueTimes.push(Number(message.payload.split('|')[3]));
   });
+  await listener.query(`LISTEN ${queueChannel('deliver')}`);
+  const waitFor = async (found: () => boolean) => {
+    const deadline = Date.now() + 5_000;
+    while (!found() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  return { dueTimes, waitFor, listener };
+}
+
+it("postgres: work due now is its home's and sends no signal, unless the home asks for help", async () => {
+  const a = await open();
+  const { dueTimes, waitFor, listener } = await hearDueTimes();
   try {
-    await listener.query(`LISTEN ${queueChannel('deliver')}`);
     const start = Date.now();
     for (let i = 0; i < 10; i++)
       await a.transaction((tx) =>
@@ -98,10 +111,7 @@ it("postgres: work due now is its home's and sends no signal, unless the home as
       );
     const later = Date.now() + 60_000;
     await a.jobs.enqueue([{ kind: 'deliver', installationId: 'inst_later', payload: {}, runAt: later }]);
-    const waitFor = async (found: () => boolean) => {
-      const deadline = Date.now() + 5_000;
-      while (!found() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
+    // A signal for the work due now would come first, or carry the earlier time in place of `later`.
     await waitFor(() => dueTimes.includes(later));
     expect(dueTimes).toEqual([later]);
     const asked = Date.now();
@@ -117,14 +127,8 @@ it("postgres: work due now is its home's and sends no signal, unless the home as
 
 it('postgres: a deferred retry is signalled for its time; a deferred first attempt stays its home’s', async () => {
   const a = await open();
-  const listener = new pg.Client({ connectionString: DATABASE_URL });
-  await listener.connect();
-  const dueTimes: number[] = [];
-  listener.on('notification', (message) => {
-    if (message.payload?.startsWith(`${schema}|`)) dueTimes.push(Number(message.payload.split('|')[3]));
-  });
+  const { dueTimes, waitFor, listener } = await hearDueTimes();
   try {
-    await listener.query(`LISTEN ${queueChannel('deliver')}`);
     const [first, retry] = await a.jobs.enqueue([
       { kind: 'deliver', installationId: 'inst_defer', payload: { n: 1 } },
       { kind: 'deliver', installationId: 'inst_defer', payload: { n: 2 } },
@@ -147,10 +151,9 @@ it('postgres: a deferred retry is signalled for its time; a deferred first attem
       Date.now(),
     );
     expect(deferred).toBe(2);
-    const deadline = Date.now() + 5_000;
-    while (!dueTimes.includes(retryAt) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, 50)); // a signal for the first attempt would be here by now
+    // One signal per kind carries the earliest due time: had the first attempt been signalled, it would
+    // say `firstAt`, and `retryAt` would never come.
+    await waitFor(() => dueTimes.includes(retryAt));
     expect(dueTimes).toEqual([retryAt]);
   } finally {
     await listener.end();

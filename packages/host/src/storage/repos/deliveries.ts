@@ -1,7 +1,7 @@
 // The delivery log's repository: the jobs of an installation with their attempts (paged), one job, and
 // redelivery (a new series of a finished job). The queue itself is in queue.ts.
 import { StorageError } from '../errors.js';
-import { homeOf, signalDue } from '../queue-signals.js';
+import { homeOf } from '../queue-signals.js';
 import { addCondition, str } from '../rows.js';
 import { placeholders, type Sql, type SqlValue } from '../sql.js';
 import type { JobRecord, JobWithAttempts } from '../types.js';
@@ -83,11 +83,8 @@ export function deliveriesRepo(sql: Sql): DeliveryLogRepo {
          WHERE id = ? AND state IN (${placeholders(TERMINAL.length)}) RETURNING ${COLUMNS}`,
         [now, now, homeOf(sql.dialect), jobId, ...TERMINAL],
       );
-      if (row) {
-        const job = toJob(row);
-        await signalDue(sql, [job]);
-        return job;
-      }
+      // Due now and this process's: no signal (the caller wakes its own worker).
+      if (row) return toJob(row);
       const existing = await sql.get('SELECT state FROM jobs WHERE id = ?', [jobId]);
       if (!existing) throw new StorageError('not_found', `job ${jobId} does not exist`);
       throw new StorageError(
@@ -112,7 +109,6 @@ export function deliveriesRepo(sql: Sql): DeliveryLogRepo {
          WHERE ${where.join(' AND ')}`,
         [now, now, homeOf(sql.dialect), ...values],
       );
-      if (changes > 0) await signalDue(sql, [{ kind: options.kind ?? 'deliver', runAt: now }]);
       return changes;
     },
   };

@@ -200,7 +200,7 @@ export function eventsRepo(sql: Sql): EventsRepo {
       const all = candidates.flat();
       const events = entries.map(({ event }) => event);
       let written: { storedIds: Set<string>; epoch: number | null };
-      if (sql.dialect === 'postgres' && events.length * 6 + all.length * 11 <= ONE_STATEMENT_VALUES) {
+      if (sql.dialect === 'postgres' && events.length * 6 + all.length * 11 + 1 <= ONE_STATEMENT_VALUES) {
         written = await insertWithJobsInOneStatement(sql, events, all, now, routedAt);
       } else {
         written = await sql.transaction(async (tx) => {

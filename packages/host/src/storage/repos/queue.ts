@@ -87,8 +87,8 @@ export async function insertJobRecords(sql: Sql, jobs: readonly JobRecord[]): Pr
 
 /**
  * After jobs were stored (after the commit, or at the commit of the caller's transaction): tells the
- * other hosts of the queued ones (leased ones are in a local worker's hands, held ones wait for their
- * endpoint's share). Nothing on SQLite (one host).
+ * other hosts of the queued ones due later (those due now are this process's: `signalDue`; leased ones are
+ * in a local worker's hands, held ones wait for their endpoint's share). Nothing on SQLite (one host).
  */
 export function signalEnqueued(sql: Sql, jobs: readonly JobRecord[]): Promise<void> {
   return signalDue(
@@ -476,7 +476,7 @@ export function queueRepo(sql: Sql): QueueRepo {
           `UPDATE jobs SET state = 'queued', updated_at = ?, home = ? WHERE state = 'held' AND installation_id = ?`,
           [now, homeOf(sql.dialect), which.installationId],
         );
-        if (changes > 0) await signalDue(sql, [{ kind: 'deliver', runAt: now }]);
+        // Due now and this process's: no signal (the caller wakes its own worker).
         return changes;
       }
       const not =
@@ -485,7 +485,6 @@ export function queueRepo(sql: Sql): QueueRepo {
         `UPDATE jobs SET state = 'queued', updated_at = ?, home = ? WHERE state = 'held'${not}`,
         [now, homeOf(sql.dialect), ...which.except],
       );
-      if (changes > 0) await signalDue(sql, [{ kind: 'deliver', runAt: now }]);
       return changes;
     },
 
