@@ -171,7 +171,8 @@ async function statementCounter(databaseUrl) {
 /**
  * A host's own counters, from its Prometheus text: attempts (all outcomes), and what its queue work cost
  * (claims that got jobs / came back empty, jobs claimed, next-due reads, other hosts' signals heard,
- * statements sent by the main thread and by the delivery thread).
+ * statements sent by the main thread and by the delivery thread: `statements` both, `threadStatements` the
+ * thread's: claims, next-due reads, attempt records).
  */
 async function countersOf(hostUrl) {
   const res = await fetch(`${hostUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
@@ -184,6 +185,7 @@ async function countersOf(hostUrl) {
     nextDueReads: 0,
     signals: 0,
     statements: 0,
+    threadStatements: 0,
     // A host built before these counters existed reports none of them.
     counted: text.includes('platform_queue_claims_total'),
   };
@@ -198,17 +200,25 @@ async function countersOf(hostUrl) {
     } else if (line.startsWith('platform_queue_claimed_total ')) c.claimed += value;
     else if (line.startsWith('platform_queue_next_due_reads_total ')) c.nextDueReads += value;
     else if (line.startsWith('platform_queue_signals_total ')) c.signals += value;
-    else if (
-      line.startsWith('platform_storage_statements_total ') ||
-      line.startsWith('platform_delivery_thread_statements_total ')
-    )
+    else if (line.startsWith('platform_storage_statements_total ')) c.statements += value;
+    else if (line.startsWith('platform_delivery_thread_statements_total ')) {
       c.statements += value;
+      c.threadStatements += value;
+    }
   }
   return c;
 }
 
 /** The per-delivery costs, summed over the hosts: counters after minus before, divided by deliveries. */
-const COSTS = ['statements', 'claims', 'emptyClaims', 'claimed', 'nextDueReads', 'signals'];
+const COSTS = [
+  'statements',
+  'threadStatements',
+  'claims',
+  'emptyClaims',
+  'claimed',
+  'nextDueReads',
+  'signals',
+];
 function perDelivery(before, after, deliveries) {
   const out = {};
   if (!after.every((a) => a.counted)) return Object.fromEntries(COSTS.map((key) => [key, null]));

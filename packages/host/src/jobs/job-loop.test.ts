@@ -288,6 +288,48 @@ describe('createJobLoop', () => {
     await worker.stop();
   });
 
+  it('a loop that keeps claiming makes no idle check; one that stops gets it a period after its last claim', async () => {
+    const queue = timedQueue();
+    let dueReads = 0;
+    const handled: number[] = [];
+    const idleCheckMs = 150;
+    const worker = createJobLoop({
+      claim: queue.claim,
+      nextDueAt: async () => {
+        dueReads++;
+        return queue.nextDueAt();
+      },
+      concurrency: 1,
+      idleCheckMs,
+      onError: noErrors,
+      handle: async (job) => {
+        handled.push(job.id);
+      },
+    });
+    worker.start();
+    await sleep(20); // the first cycle's claim and next-due read
+    dueReads = 0;
+    queue.claims.length = 0;
+    // Work every 20 ms for 1.2 s: 8 idle checks on a clock of their own, each a claim and a next-due read.
+    for (let id = 0; id < 60; id++) {
+      queue.add(id);
+      worker.notify();
+      await sleep(20);
+    }
+    await expect.poll(() => handled.length, { timeout: 2000 }).toBe(60);
+    const startsAt = queue.claims.map((c) => c.at);
+    // An idle check may run only after a gap of idleCheckMs without a claim (a stalled machine's share).
+    const gaps = startsAt.slice(1).filter((at, i) => at - (startsAt[i] as number) >= idleCheckMs).length;
+    expect(dueReads).toBeLessThanOrEqual(gaps);
+    // Quiet now: work queued without notify() is found by the idle check, a period after the last claim.
+    const lastClaim = startsAt[startsAt.length - 1] as number;
+    queue.add(99);
+    await expect.poll(() => handled.includes(99), { timeout: 2000, interval: 5 }).toBe(true);
+    const found = queue.claims.find((c) => c.got > 0 && c.at > lastClaim);
+    expect(found!.at - lastClaim).toBeGreaterThanOrEqual(idleCheckMs - 1);
+    await worker.stop();
+  });
+
   it('graceful stop waits for in-flight handles and claims nothing more', async () => {
     const queue = timedQueue();
     queue.add(1);

@@ -69,6 +69,14 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
   let timer: unknown;
   let timerAt = Number.POSITIVE_INFINITY;
   /**
+   * When the last claim with free slots began: it looked at everything this loop may take, as an idle check
+   * would. The idle check runs `idleCheckMs` after the last such look, not on a clock of its own, so a loop
+   * that keeps claiming makes no idle checks (docs/architecture.md, "Claims").
+   */
+  let lookedAt = Number.NEGATIVE_INFINITY;
+  /** When the armed idle check was armed. */
+  let idleArmedAt = Number.NEGATIVE_INFINITY;
+  /**
    * The earliest due time announced by `notifyDue` since the timer last fired. A cycle that read
    * `nextDueAt` while a retry was being committed got the older answer: it must not arm later than this.
    */
@@ -109,15 +117,22 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     timerAt = Number.POSITIVE_INFINITY;
   };
 
-  const armAt = (at: number) => {
+  const armAt = (at: number, idle = false) => {
     disarm();
     if (state !== 'running') return;
     timerAt = at;
+    if (idle) idleArmedAt = clock.now();
     timer = clock.setTimeout(
       () => {
-        timerLateMs = Math.max(0, clock.now() - at);
         timer = undefined;
         timerAt = Number.POSITIVE_INFINITY;
+        // An idle check after a claim that looked since it was armed: due again a full period after that look.
+        if (idle && lookedAt >= idleArmedAt) {
+          const next = lookedAt + idleCheckMs;
+          armAt(Math.min(next, announcedAt), next < announcedAt);
+          return;
+        }
+        timerLateMs = Math.max(0, clock.now() - at);
         announcedAt = Number.POSITIVE_INFINITY; // the next cycle reads every committed due time
         needDue = true;
         setDrained(false);
@@ -264,6 +279,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         return;
       }
       const jobs = 'jobs' in answer ? answer.jobs : answer;
+      lookedAt = claimFrom;
       slots?.give(free - jobs.length);
       // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
       claimed = admit(jobs, { claimStartedAt: claimFrom, claimedAt: clock.now(), timerLateMs: wokeLate });
@@ -279,7 +295,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     if (active >= concurrency || free === 0) {
       // Full (or every free slot is promised to an adopted job): a finishing handle triggers the next cycle.
       // The timer is only a safety net.
-      if (timer === undefined) armAt(clock.now() + idleCheckMs);
+      if (timer === undefined) armAt(clock.now() + idleCheckMs, true);
       return;
     }
     // Woken by notify() or a finishing handle: the armed timer still stands for the next due time
@@ -302,7 +318,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     }
     if (state !== 'running') return;
     const now = clock.now();
-    const wait = next === null ? idleCheckMs : next - now;
+    const wait = next === null ? Number.POSITIVE_INFINITY : next - now;
     if (wait <= 0 && claimed < free) {
       needDue = true;
       if (claimed > 0 || (next !== null && next > claimFrom)) {
@@ -320,7 +336,8 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       return;
     }
     dueMisses = 0;
-    armAt(Math.min(now + Math.min(Math.max(wait, 0), idleCheckMs), announcedAt));
+    const idle = wait > idleCheckMs && now + idleCheckMs < announcedAt;
+    armAt(Math.min(now + Math.min(Math.max(wait, 0), idleCheckMs), announcedAt), idle);
   };
 
   function trigger(): void {
