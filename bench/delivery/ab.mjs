@@ -214,12 +214,15 @@ async function main() {
           p99: paced.postToFirstAttemptMs.p99,
           // The host's cores over the phase / the deliveries per second it was paced at.
           hostUs: Math.round((paced.load.hostProcessCores / pacedRate) * 1e6),
+          mainUs: Math.round((paced.load.hostMainThreadCores / pacedRate) * 1e6),
+          deliveryUs: Math.round((paced.load.hostBusiestOtherThreadCores / pacedRate) * 1e6),
           lost: paced.neverArrived,
         };
         v.paced.push(row);
         console.log(
           `round ${round + 1} ${v.name}: paced ${pacedRate}/s, POST -> first attempt p50 ${row.p50} ms, p99 ${row.p99} ms, ` +
-            `host ${row.hostUs} µs/delivery, accepted but not delivered ${row.lost}`,
+            `host ${row.hostUs} µs/delivery (main thread ${row.mainUs}, delivery thread ${row.deliveryUs}), ` +
+            `accepted but not delivered ${row.lost}`,
         );
       }
     }
@@ -255,6 +258,8 @@ async function main() {
             'p50 (median)',
             'p99 (median)',
             'host µs/delivery (median)',
+            'main thread',
+            'delivery thread',
           ],
           variants.map((v) => [
             v.name,
@@ -262,6 +267,8 @@ async function main() {
             String(median(v.paced.map((r) => r.p50))),
             String(median(v.paced.map((r) => r.p99))),
             String(median(v.paced.map((r) => r.hostUs))),
+            String(median(v.paced.map((r) => r.mainUs))),
+            String(median(v.paced.map((r) => r.deliveryUs))),
           ]),
         ),
       );

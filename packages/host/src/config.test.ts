@@ -167,6 +167,19 @@ describe('PLATFORM_QUEUE_POLL_MS', () => {
   });
 });
 
+describe('PLATFORM_ACCEPT_GATHER_MS', () => {
+  it('is 2 by default; takes 0 (off) to 50; anything else names the variable and the range', () => {
+    expect(loadConfig({}).acceptGatherMs).toBe(2);
+    expect(loadConfig({ PLATFORM_ACCEPT_GATHER_MS: '0' }).acceptGatherMs).toBe(0);
+    expect(loadConfig({ PLATFORM_ACCEPT_GATHER_MS: '50' }).acceptGatherMs).toBe(50);
+    for (const raw of ['-1', '0.5', 'soon', '51']) {
+      expect(() => loadConfig({ PLATFORM_ACCEPT_GATHER_MS: raw })).toThrow(
+        `PLATFORM_ACCEPT_GATHER_MS must be a whole number from 0 to 50; got "${raw}".`,
+      );
+    }
+  });
+});
+
 describe('PostgreSQL pool settings (PLATFORM_PG_*)', () => {
   it('default to 10 connections, 5 s to get one, 30 s per statement', () => {
     expect(loadConfig({}).pg).toEqual({ poolSize: 10, connectTimeoutMs: 5000, statementTimeoutMs: 30_000 });

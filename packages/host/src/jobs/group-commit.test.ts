@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, shouldGather } from './group-commit.js';
 
 /** A GroupCommit whose `run` records each group and can be held open until `release()`. */
 function recorder(
@@ -80,4 +80,70 @@ it('a group is at most maxBatch items', async () => {
   const { commit, groups } = recorder({ maxBatch: 2 });
   await Promise.all([1, 2, 3, 4, 5].map((n) => commit.submit(n)));
   expect(groups).toEqual([[1, 2], [3, 4], [5]]);
+});
+
+it('shouldGather: a new group waits for company only when items come closer together than gatherMs', () => {
+  expect(shouldGather(10.5, 10, 2)).toBe(true);
+  expect(shouldGather(12, 10, 2)).toBe(false);
+  expect(shouldGather(30, 10, 2)).toBe(false);
+  expect(shouldGather(10.5, Number.NEGATIVE_INFINITY, 2)).toBe(false); // the first item
+  expect(shouldGather(10.5, 10, 0)).toBe(false); // off
+});
+
+/** A GroupCommit with `gatherMs` on a clock the test sets (`at.now`), recording each group. */
+function gathering(gatherMs: number, maxBatch = 256) {
+  const at = { now: 0 };
+  const groups: number[][] = [];
+  const commit = new GroupCommit<number, number>({
+    gatherMs,
+    maxBatch,
+    now: () => at.now,
+    run: async (items) => {
+      groups.push([...items]);
+      return [...items];
+    },
+  });
+  return { at, groups, commit };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+it('gatherMs: a lone item is written at once; items close together wait gatherMs and go as one group', async () => {
+  const { at, groups, commit } = gathering(40);
+  at.now = 1000;
+  await commit.submit(1); // nothing came before: no wait
+  expect(groups).toEqual([[1]]);
+  await nextTurn(); // its group has ended (what arrives while one is written goes next, without a wait)
+  at.now = 1005; // 5 ms after the one before: a group that waits for company
+  const startedAt = Date.now();
+  const second = commit.submit(2);
+  await nextTurn();
+  await nextTurn();
+  expect(groups).toEqual([[1]]);
+  at.now = 1010;
+  const third = commit.submit(3);
+  expect(await Promise.all([second, third])).toEqual([2, 3]);
+  expect(groups).toEqual([[1], [2, 3]]);
+  expect(Date.now() - startedAt).toBeGreaterThanOrEqual(30); // the wait (a timer's ms, give or take a few)
+  at.now = 2000; // long after: alone again, at once
+  await commit.submit(4);
+  expect(groups).toEqual([[1], [2, 3], [4]]);
+});
+
+it('gatherMs: a gathering group that reaches maxBatch is written at once', async () => {
+  const { at, groups, commit } = gathering(60_000, 3);
+  at.now = 1;
+  await commit.submit(1);
+  const rest = [2, 3, 4].map((n) => {
+    at.now += 1;
+    return commit.submit(n);
+  });
+  expect(await Promise.all(rest)).toEqual([2, 3, 4]); // long before the 60 s wait
+  expect(groups).toEqual([[1], [2, 3, 4]]);
+});
+
+it('gatherMs must not be negative', () => {
+  expect(() => new GroupCommit({ gatherMs: -1, run: async () => [] })).toThrow(
+    /gatherMs must be >= 0, got -1/,
+  );
 });

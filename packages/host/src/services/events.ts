@@ -49,6 +49,8 @@ function acceptorOf(ctx: HostContext): GroupCommit<Submitted, Outcome> {
     acceptor = new GroupCommit({
       // A locked or unreachable database would fail each event again: report it to all at once.
       isolate: (error) => !isStorageError(error, 'unavailable'),
+      // At moderate rates, a few events per statement and sync instead of one each (docs/architecture.md).
+      gatherMs: ctx.config.acceptGatherMs,
       run: async (submitted) => {
         const events = submitted.map((item) => item.event);
         // Tracing on: a fan-out span per event, under its accept span; its traceparent goes into the jobs.
