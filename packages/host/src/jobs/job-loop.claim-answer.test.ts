@@ -16,8 +16,10 @@ function queue(count: number, counted: boolean) {
       got.push(jobs.length);
       return counted ? { jobs, moreDue: pending.length > 0 } : jobs;
     },
+    // No due time to arm a timer for: only freed slots and the claims' answers drive the loop here (a timer
+    // armed for work that freed slots then claim first would come back empty on a loaded machine).
     async nextDueAt() {
-      return pending.length > 0 ? Date.now() : null;
+      return null;
     },
   };
 }
