@@ -54,7 +54,11 @@ export interface JobLoopOptions<J> {
    */
   concurrency: number;
   clock?: JobLoopClock;
-  /** Longest sleep, a safety net for work enqueued elsewhere without `notify()`. Default 1000 ms. */
+  /**
+   * The idle check, a safety net for work enqueued elsewhere without `notify()`: a claim and a next-due
+   * read this long after the last claim with free slots (a loop that keeps claiming makes none). Default
+   * 1000 ms.
+   */
   idleCheckMs?: number;
   /**
    * While at least half the slots are busy, a finishing handle or `notify()` does not claim at once:
