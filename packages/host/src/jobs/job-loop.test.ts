@@ -330,6 +330,31 @@ describe('createJobLoop', () => {
     await worker.stop();
   });
 
+  it('an idle check put off by claims still wakes the loop at a due time it read', async () => {
+    const queue = timedQueue();
+    const done = arrivals();
+    const worker = createJobLoop({
+      ...queue,
+      concurrency: 4,
+      idleCheckMs: 200,
+      onError: noErrors,
+      handle: done.handle,
+    });
+    const dueAt = Date.now() + 500;
+    queue.add(1, dueAt); // read at start: due in 500 ms, past the first idle check
+    const stall = await withStall(async () => {
+      worker.start();
+      // A claim every 150 ms puts each idle check off; none lands on the due time (at 450 and 600 ms).
+      for (let i = 0; i < 5 && done.handled.length === 0; i++) {
+        await sleep(150);
+        worker.notify();
+      }
+      await expect.poll(() => done.handled.length, { timeout: 2000 }).toBe(1);
+    });
+    await worker.stop();
+    expect(done.handled[0]!.at - dueAt).toBeLessThan(40 + stall);
+  });
+
   it('graceful stop waits for in-flight handles and claims nothing more', async () => {
     const queue = timedQueue();
     queue.add(1);

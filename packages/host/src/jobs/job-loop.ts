@@ -76,6 +76,8 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
   let lookedAt = Number.NEGATIVE_INFINITY;
   /** When the armed idle check was armed. */
   let idleArmedAt = Number.NEGATIVE_INFINITY;
+  /** The next due time the last `nextDueAt` read answered (an idle check put off must not pass it). */
+  let readDueAt = Number.POSITIVE_INFINITY;
   /**
    * The earliest due time announced by `notifyDue` since the timer last fired. A cycle that read
    * `nextDueAt` while a retry was being committed got the older answer: it must not arm later than this.
@@ -126,10 +128,12 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       () => {
         timer = undefined;
         timerAt = Number.POSITIVE_INFINITY;
-        // An idle check after a claim that looked since it was armed: due again a full period after that look.
+        // An idle check after a claim that looked since it was armed: due again a full period after that look,
+        // or at the next due time known (read or announced) if that comes first.
         if (idle && lookedAt >= idleArmedAt) {
-          const next = lookedAt + idleCheckMs;
-          armAt(Math.min(next, announcedAt), next < announcedAt);
+          const check = lookedAt + idleCheckMs;
+          const due = Math.min(readDueAt, announcedAt);
+          armAt(Math.min(check, due), check < due);
           return;
         }
         timerLateMs = Math.max(0, clock.now() - at);
@@ -317,6 +321,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       return;
     }
     if (state !== 'running') return;
+    readDueAt = next ?? Number.POSITIVE_INFINITY;
     const now = clock.now();
     const wait = next === null ? Number.POSITIVE_INFINITY : next - now;
     if (wait <= 0 && claimed < free) {
