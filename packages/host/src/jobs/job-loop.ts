@@ -129,11 +129,12 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         timer = undefined;
         timerAt = Number.POSITIVE_INFINITY;
         // An idle check after a claim that looked since it was armed: due again a full period after that look,
-        // or at the next due time known (read or announced) if that comes first.
+        // or at the next due time known (read or announced) if that comes first and the look did not cover it.
         if (idle && lookedAt >= idleArmedAt) {
           const check = lookedAt + idleCheckMs;
           const due = Math.min(readDueAt, announcedAt);
-          armAt(Math.min(check, due), check < due);
+          if (due > lookedAt && due <= check) armAt(due);
+          else armAt(check, true);
           return;
         }
         timerLateMs = Math.max(0, clock.now() - at);
