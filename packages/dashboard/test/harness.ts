@@ -337,6 +337,8 @@ export async function openInsertMenu(page: Page, query: string, option: RegExp):
  * await signInAsOperator(page, t.url);
  */
 export async function signInAsOperator(page: Page, url: string): Promise<void> {
+  // A new document: from `/` the link would change only the fragment and not reload the page.
+  await page.goto('about:blank');
   await page.goto(`${url}/#token=${encodeURIComponent(ADMIN_TOKEN)}`);
   await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
 }

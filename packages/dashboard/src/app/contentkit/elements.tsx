@@ -39,11 +39,15 @@ export function ContentKitView({
 }: ContentKitViewProps) {
   const [inputs] = useState<Record<string, string>>({});
   const uid = useId();
-  // Actions waiting for the state they read (`onValueChange`), dispatched once it is drawn.
-  const pending = useRef<ComponentAction[]>([]);
+  // Actions waiting for the state they read (`onValueChange`), dispatched once it is drawn. Each is
+  // resolved with the value its change committed laid over the drawn state, so it reads that value
+  // even when a render that predates the change runs this effect first.
+  const pending = useRef<Array<{ action: ComponentAction; key: string; value: unknown }>>([]);
   useEffect(() => {
     const queued = pending.current.splice(0);
-    for (const action of queued) onAction({ ...resolveAction(action, state), inputs: { ...inputs } });
+    for (const { action, key, value } of queued) {
+      onAction({ ...resolveAction(action, { ...state, [key]: value }), inputs: { ...inputs } });
+    }
   });
   let fields = 0;
   const ctx: DrawContext = {
@@ -58,7 +62,7 @@ export function ContentKitView({
         if (then) onAction({ ...resolveAction(then, { ...state, [key]: value }), inputs: { ...inputs } });
         return;
       }
-      if (then) pending.current.push(then);
+      if (then) pending.current.push({ action: then, key, value });
       onState(key, value);
     },
     all: (nodes) => nodes.map((n, i) => draw(n, i)),
