@@ -167,6 +167,20 @@ describe('PLATFORM_QUEUE_POLL_MS', () => {
   });
 });
 
+describe('PLATFORM_CHECK_TRANSACTIONS', () => {
+  it('is on under NODE_ENV test or development, off otherwise; 1 or 0 decide; anything else is refused', () => {
+    expect(loadConfig({}).checkTransactions).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).checkTransactions).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).checkTransactions).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).checkTransactions).toBe(true);
+    expect(loadConfig({ PLATFORM_CHECK_TRANSACTIONS: '1' }).checkTransactions).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', PLATFORM_CHECK_TRANSACTIONS: '0' }).checkTransactions).toBe(false);
+    expect(() => loadConfig({ PLATFORM_CHECK_TRANSACTIONS: 'yes' })).toThrow(
+      'PLATFORM_CHECK_TRANSACTIONS must be 1 (on) or 0 (off); got "yes".',
+    );
+  });
+});
+
 describe('PLATFORM_ACCEPT_GATHER_MS', () => {
   it('is 2 by default; takes 0 (off) to 50; anything else names the variable and the range', () => {
     expect(loadConfig({}).acceptGatherMs).toBe(2);

@@ -106,6 +106,12 @@ export interface HostConfig {
    */
   acceptGatherMs: number;
   /**
+   * `PLATFORM_CHECK_TRANSACTIONS`: `1` makes the storage throw when host code uses it inside one of its
+   * own transactions (a bug: a deadlock on SQLite), at the price of CPU on every promise (about a tenth of
+   * a delivery's in a burst). Default on under `NODE_ENV=test` or `development`, else off.
+   */
+  checkTransactions: boolean;
+  /**
    * `PLATFORM_DELIVERY_THREAD`: run the webhook delivery engine in a worker thread (`1`, the default) with
    * its own storage handle, or on the main thread next to the HTTP server (`0`).
    */
@@ -450,6 +456,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     queuePollMs: int(env, 'PLATFORM_QUEUE_POLL_MS', 1000, 50, 600_000),
     acceptGatherMs: int(env, 'PLATFORM_ACCEPT_GATHER_MS', 2, 0, 50),
     deliveryThread: flag(env, 'PLATFORM_DELIVERY_THREAD', DELIVERY_THREAD_DEFAULT),
+    checkTransactions: flag(
+      env,
+      'PLATFORM_CHECK_TRANSACTIONS',
+      env.NODE_ENV === 'test' || env.NODE_ENV === 'development',
+    ),
     sqliteSync: choice(env, 'PLATFORM_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
     retentionDays: int(env, 'PLATFORM_RETENTION_DAYS', 30, 0, 36_500),
     auditRetentionDays: int(env, 'PLATFORM_AUDIT_RETENTION_DAYS', 365, 0, 36_500),

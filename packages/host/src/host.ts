@@ -115,14 +115,16 @@ export async function startHost(
   // file, takes its frames to disk too). On PostgreSQL, for the same reason, its connections commit
   // without waiting for the server's log flush (`synchronous_commit = off`; a crash of the server, not
   // of the host, may make it repeat the attempts of its last fraction of a second).
-  const storageFor = (slot: number): DeliveryStorageOptions =>
-    config.databaseUrl
+  const storageFor = (slot: number): DeliveryStorageOptions => ({
+    ...(config.databaseUrl
       ? { databaseUrl: config.databaseUrl, ...config.pg, ...(slot === 0 ? {} : { synchronousCommit: false }) }
       : {
           sqlitePath,
           synchronous: slot === 0 ? config.sqliteSync : 'normal',
           ...(writerLock ? { writerLock: { buffer: writerLock.buffer, slot } } : {}),
-        };
+        }),
+    checkTransactions: config.checkTransactions,
+  });
   const keys = await resolveKeyRing(config.secretsKey);
   const storage = await openStorage({ ...storageFor(0), secrets: keys.ring });
   const deliveryStorage: DeliveryStorageOptions = { ...storageFor(1), secrets: keys.ring };

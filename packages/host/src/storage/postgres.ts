@@ -4,12 +4,25 @@ import { describePgError, wrapPgError } from './pg-errors.js';
 import { encodeSignal, type QueueSignal, queueChannel } from './queue-signals.js';
 import { SignalCoalescer } from './signal-coalescer.js';
 import { normalizeParams, type Row, type Sql, type SqlValue, toDollarParams } from './sql.js';
-import { assertOutsideOwnTx, assertTxOpen, runInTxScope, type TxState, withSavepoint } from './tx-scope.js';
+import {
+  assertOutsideOwnTx,
+  assertTxOpen,
+  checkTransactionsOf,
+  runInTxScope,
+  type TxState,
+  withSavepoint,
+} from './tx-scope.js';
 
 /** Options of {@link openPostgres}. */
 export interface PostgresOptions {
   /** Schema to use (created by the migrations when missing) via the connection's search_path. */
   schema?: string;
+  /**
+   * Throw `StorageError('invalid')` when the handle is used inside one of its own transactions, where it
+   * would run outside the transaction (`checkTransactionsOf` in tx-scope.ts: it costs CPU on every
+   * promise). Default true.
+   */
+  checkTransactions?: boolean;
   /** Pool size. Default 10. */
   max?: number;
   /**
@@ -107,6 +120,7 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
       { cause: error },
     );
   }
+  if (options.checkTransactions ?? true) checkTransactionsOf(pool);
   return PgSql.root(pool, options.schema ?? '');
 }
 

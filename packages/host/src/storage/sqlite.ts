@@ -4,7 +4,14 @@ import Database from 'better-sqlite3';
 import { StorageError } from './errors.js';
 import { Mutex } from './mutex.js';
 import { normalizeParams, type Row, type Sql, type SqlValue } from './sql.js';
-import { assertOutsideOwnTx, assertTxOpen, runInTxScope, type TxState, withSavepoint } from './tx-scope.js';
+import {
+  assertOutsideOwnTx,
+  assertTxOpen,
+  checkTransactionsOf,
+  runInTxScope,
+  type TxState,
+  withSavepoint,
+} from './tx-scope.js';
 import { WalSync } from './wal-sync.js';
 import { WriterLock } from './writer-lock.js';
 
@@ -27,6 +34,11 @@ export interface SqliteOptions {
   synchronous?: SqliteSynchronous;
   /** How `full` syncs the log file (default: `fdatasync` on libuv's thread pool). For tests. */
   syncFile?: (path: string) => Promise<void>;
+  /**
+   * Throw `StorageError('invalid')` when the handle is used inside one of its own transactions, where it
+   * would deadlock (`checkTransactionsOf` in tx-scope.ts: it costs CPU on every promise). Default true.
+   */
+  checkTransactions?: boolean;
 }
 
 /** See {@link SqliteOptions.synchronous}. */
@@ -117,20 +129,19 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
   const writer = options.writerLock
     ? { lock: WriterLock.from(options.writerLock.buffer), slot: options.writerLock.slot }
     : null;
-  return new SqliteSql(
-    {
-      db,
-      mutex: new Mutex(),
-      busyTimeoutMs,
-      statements: new StatementCache(db, STATEMENT_CACHE_SIZE),
-      writer,
-      wal:
-        options.synchronous === 'full' && path !== ':memory:'
-          ? new WalSync(`${path}-wal`, options.syncFile)
-          : null,
-    },
-    null,
-  );
+  const shared: Shared = {
+    db,
+    mutex: new Mutex(),
+    busyTimeoutMs,
+    statements: new StatementCache(db, STATEMENT_CACHE_SIZE),
+    writer,
+    wal:
+      options.synchronous === 'full' && path !== ':memory:'
+        ? new WalSync(`${path}-wal`, options.syncFile)
+        : null,
+  };
+  if (options.checkTransactions ?? true) checkTransactionsOf(shared);
+  return new SqliteSql(shared, null);
 }
 
 class SqliteSql implements Sql {

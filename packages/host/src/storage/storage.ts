@@ -62,7 +62,11 @@ export type StorageOptions = (
       /** See `PostgresOptions.synchronousCommit` (postgres.ts). Default true. */
       synchronousCommit?: boolean;
     } & PostgresPoolSettings)
-) & { secrets?: KeyRing };
+) & {
+  secrets?: KeyRing;
+  /** See `SqliteOptions.checkTransactions`: using `storage` inside its own transaction throws. Default true. */
+  checkTransactions?: boolean;
+};
 
 /** The repositories; the same set exists on the storage and on a transaction handle. */
 export interface Repositories {
@@ -96,7 +100,8 @@ export interface Repositories {
   readonly endpointHealth: EndpointHealthRepo;
   /**
    * Runs `fn` atomically: everything done through `tx` commits together or not at all (a throw rolls back).
-   * Inside `fn` use only `tx` (using the outer storage there throws `StorageError('invalid')`). Called on a
+   * Inside `fn` use only `tx` (using the outer storage there throws `StorageError('invalid')` where
+   * transactions are checked, `checkTransactions`; on SQLite it would otherwise deadlock). Called on a
    * transaction handle, it opens a savepoint.
    */
   transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>;
@@ -158,12 +163,15 @@ function repositories(sql: Sql, box: SecretBox): Repositories {
  */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const box = options.secrets ? createSecretBox(options.secrets) : NO_KEY_BOX;
+  const checks =
+    options.checkTransactions === undefined ? {} : { checkTransactions: options.checkTransactions };
   const sql =
     'sqlitePath' in options
       ? openSqlite(options.sqlitePath, {
           ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
           ...(options.writerLock === undefined ? {} : { writerLock: options.writerLock }),
           ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+          ...checks,
         })
       : await openPostgres(options.databaseUrl, {
           ...(options.schema === undefined ? {} : { schema: options.schema }),
@@ -175,6 +183,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
           ...(options.synchronousCommit === undefined
             ? {}
             : { synchronousCommit: options.synchronousCommit }),
+          ...checks,
         });
   let appliedMigrations: number[];
   try {

@@ -18,7 +18,7 @@ export type DeliveryStorageOptions = (
       synchronous?: SqliteSynchronous;
     }
   | ({ databaseUrl: string; synchronousCommit?: boolean } & PostgresPoolSettings)
-) & { secrets?: KeyRing };
+) & { secrets?: KeyRing; checkTransactions?: boolean };
 
 /** `workerData` of the delivery worker. */
 export interface DeliveryThreadData {

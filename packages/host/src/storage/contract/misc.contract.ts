@@ -6,6 +6,36 @@ import { type Ctx, installationInput } from './fixtures.js';
 const DAY = 24 * 3600_000;
 
 export function miscContract(ctx: () => Ctx): void {
+  it('refuses the storage used inside its own transaction (checked by default), and keeps nothing of it', async () => {
+    const { storage } = ctx();
+    const misuse = await storage
+      .transaction(async (tx) => {
+        await tx.installations.create(installationInput({ spaceId: 'space_misuse' }));
+        // After an await, still inside the callback: the outer handle instead of `tx`.
+        await storage.installations.list();
+      })
+      .catch((error: unknown) => error);
+    expect(isStorageError(misuse, 'invalid')).toBe(true);
+    expect((misuse as Error).message).toContain('use the `tx` handle, not `storage`');
+    expect((await storage.installations.list()).filter((i) => i.spaceId === 'space_misuse')).toEqual([]);
+    // Outside the callback the storage works on, also while another caller's transaction is open.
+    let release!: () => void;
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const held = storage.transaction(
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          opened();
+        }),
+    );
+    await open;
+    const outside = storage.installations.list();
+    release();
+    await held;
+    expect(Array.isArray(await outside)).toBe(true);
+  });
+
   it('webhook secrets: set, rotate with overlap, previous expires', async () => {
     const { storage } = ctx();
     const inst = await storage.installations.create(installationInput());
