@@ -236,8 +236,8 @@ export interface SignalledLoop {
 
 /**
  * Help between homes, for one worker. Asking: after each claim the worker calls {@link HomeHelp.claimed};
- * one that filled every free slot and still left due jobs behind is behind, and asks the other hosts for
- * help (`ask`, at most once per {@link ASK_GAP_MS}). Answering: when another host asks and this worker has
+ * one that filled every free slot and still left due jobs behind is behind, and two such claims in a row
+ * ask the other hosts for help (`ask`, at most once per {@link ASK_GAP_MS}). Answering: when another host asks and this worker has
  * room, its claims of the next {@link HELP_WINDOW_MS} help (the worker passes `help: homeHelp.active` to
  * `QueueRepo.claim`), taking other homes' first attempts without their grace.
  *
@@ -249,6 +249,8 @@ export interface SignalledLoop {
 export class HomeHelp {
   #until = Number.NEGATIVE_INFINITY;
   #askedAt = Number.NEGATIVE_INFINITY;
+  /** The last claim was behind too. */
+  #behind = false;
   constructor(
     private readonly hasRoom: () => boolean,
     private readonly wake: () => void,
@@ -258,10 +260,14 @@ export class HomeHelp {
 
   /**
    * A claim took `taken` jobs of the `limit` asked for and said whether due jobs were left (`moreDue`;
-   * null where the queue does not count): all taken and more left means this worker is behind.
+   * null where the queue does not count): all taken and more left means this worker is behind. It asks
+   * on the second such claim in a row: a home behind once usually takes what was left with its next
+   * claim, before a helper's claim would get there (which then comes back empty).
    */
   claimed(taken: number, limit: number, moreDue: boolean | null): void {
-    if (moreDue !== true || taken < limit) return;
+    const behindBefore = this.#behind;
+    this.#behind = moreDue === true && taken >= limit;
+    if (!this.#behind || !behindBefore) return;
     const now = Date.now();
     if (now - this.#askedAt < ASK_GAP_MS) return;
     this.#askedAt = now;

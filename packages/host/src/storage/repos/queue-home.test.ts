@@ -147,7 +147,7 @@ describe('wakeOnSignals and HomeHelp', () => {
     void listener.close();
   });
 
-  it('helps only with room and only in the next moments; asks when a claim filled its slots and left work behind', () => {
+  it('helps only with room and only in the next moments; asks when two claims in a row filled its slots and left work behind', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     let room = false;
     let woken = 0;
@@ -174,7 +174,14 @@ describe('wakeOnSignals and HomeHelp', () => {
     help.claimed(4, 4, false); // took the last due job
     help.claimed(4, 4, null); // SQLite: does not count
     expect(asked).toBe(0);
+    // Behind once, then caught up: the next claim took what was left; no call for help.
     help.claimed(4, 4, true);
+    help.claimed(2, 4, false);
+    expect(asked).toBe(0);
+    // Behind twice in a row: asks.
+    help.claimed(4, 4, true);
+    help.claimed(4, 4, true);
+    expect(asked).toBe(1);
     help.claimed(4, 4, true); // at most once per ASK_GAP_MS
     expect(asked).toBe(1);
     vi.advanceTimersByTime(ASK_GAP_MS);
