@@ -237,9 +237,9 @@ export interface SignalledLoop {
 /**
  * Help between homes, for one worker. Asking: after each claim the worker calls {@link HomeHelp.claimed};
  * one that filled every free slot and still left due jobs behind is behind, and two such claims in a row
- * ask the other hosts for help (`ask`, at most once per {@link ASK_GAP_MS}). Answering: when another host asks and this worker has
- * room, its claims of the next {@link HELP_WINDOW_MS} help (the worker passes `help: homeHelp.active` to
- * `QueueRepo.claim`), taking other homes' first attempts without their grace.
+ * ask the other hosts for help (`ask`, at most once per {@link ASK_GAP_MS}). Answering: when another host
+ * asks and this worker has room, its claims of the next {@link HELP_WINDOW_MS} help (the worker passes
+ * `help: homeHelp.active` to `QueueRepo.claim`), taking other homes' first attempts without their grace.
  *
  * @example
  * const help = new HomeHelp(() => loop.inFlight < 16, () => loop.notify(), () => jobs.askForHelp('invoke'), onError);
