@@ -28,11 +28,12 @@ export interface SqliteOptions {
    * When a write counts as done. `normal` (default): once committed to the write-ahead log, which is
    * synced to disk at checkpoints; it survives a crash of the process but may be rolled back, with the
    * last moments before it, when the machine itself goes down. `full`: once the log is also synced to
-   * disk (`fdatasync` off the event loop, shared by the writes of the moment, see {@link WalSync}), so it
-   * also survives a power loss or an OS crash. The database stays consistent either way.
+   * disk (one `fdatasync` shared by the writes of the moment, run at the end of the event loop's turn,
+   * see {@link WalSync}), so it also survives a power loss or an OS crash. The database stays consistent
+   * either way.
    */
   synchronous?: SqliteSynchronous;
-  /** How `full` syncs the log file (default: `fdatasync` on libuv's thread pool). For tests. */
+  /** How `full` syncs the log file, asynchronously (default: see {@link WalSync}). For tests. */
   syncFile?: (path: string) => Promise<void>;
   /**
    * Throw `StorageError('invalid')` when the handle is used inside one of its own transactions, where it
@@ -115,7 +116,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
     db.exec('PRAGMA foreign_keys = ON');
-    // NORMAL either way: `full` syncs after the commit, off the event loop (WalSync), not inside it.
+    // NORMAL either way: `full` syncs after the commit, once per turn of the event loop (WalSync), not
+    // inside every COMMIT.
     db.exec('PRAGMA synchronous = NORMAL');
     // From here on SQLite never waits by itself (that would block the event loop, and deadlock two
     // connections of this process): a statement or BEGIN IMMEDIATE that meets another connection's lock

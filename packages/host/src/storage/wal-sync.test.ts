@@ -3,7 +3,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WalSync } from './wal-sync.js';
+import {
+  INLINE_MAX_GROUP,
+  INLINE_MAX_MS,
+  nextSyncWay,
+  POOL_BACK_GROUP,
+  POOL_BACK_MS,
+  WalSync,
+} from './wal-sync.js';
 
 /** A sync function whose calls are recorded and finished by hand. */
 function manualSync() {
@@ -75,12 +82,126 @@ describe('WalSync', () => {
     try {
       await writeFile(join(dir, 'db-wal'), 'frames');
       await expect(new WalSync(join(dir, 'db-wal')).after()).resolves.toBeUndefined();
+      await expect(new WalSync(join(dir, 'db-wal'), { way: 'pool' }).after()).resolves.toBeUndefined();
       await expect(new WalSync(join(dir, 'missing-wal')).after()).resolves.toBeUndefined();
       // Anything else is an error the caller hears of.
       await expect(new WalSync(join(dir, 'no-such-dir', 'x', '\0bad')).after()).rejects.toThrow();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('nextSyncWay', () => {
+  const recent = (averageMs: number, averageGroup = 1) => ({ averageMs, averageGroup });
+
+  it('keeps syncs on the thread while the disk is fast, and moves them to the pool while it is slow', () => {
+    expect(nextSyncWay('inline', recent(0.3))).toBe('inline');
+    expect(nextSyncWay('inline', recent(INLINE_MAX_MS))).toBe('inline');
+    expect(nextSyncWay('inline', recent(INLINE_MAX_MS + 0.01))).toBe('pool');
+    // Back only well below the limit (the pool's time also counts the hand-off), so it does not flap.
+    expect(nextSyncWay('pool', recent((POOL_BACK_MS + INLINE_MAX_MS) / 2))).toBe('pool');
+    expect(nextSyncWay('pool', recent(POOL_BACK_MS))).toBe('pool');
+    expect(nextSyncWay('pool', recent(POOL_BACK_MS - 0.01))).toBe('inline');
+  });
+
+  it('moves syncs to the pool while they cover many commits (a busy thread), and back when few', () => {
+    expect(nextSyncWay('inline', recent(0.3, INLINE_MAX_GROUP))).toBe('inline');
+    expect(nextSyncWay('inline', recent(0.3, INLINE_MAX_GROUP + 0.5))).toBe('pool');
+    expect(nextSyncWay('pool', recent(0.3, POOL_BACK_GROUP + 0.5))).toBe('pool');
+    expect(nextSyncWay('pool', recent(0.3, POOL_BACK_GROUP))).toBe('inline');
+    // Both must hold to come back: a fast disk under a burst stays on the pool, and so does a slow one.
+    expect(nextSyncWay('pool', recent(POOL_BACK_MS + 1, 1))).toBe('pool');
+  });
+});
+
+describe('WalSync on the calling thread', () => {
+  /** Inline and pool syncs recorded; each takes `take[way]` ms of a fake clock. */
+  function countingSyncs() {
+    let clock = 0;
+    const log: string[] = [];
+    const take = { inline: 0.2, pool: 0.2 };
+    const wal = new WalSync('/x-wal', {
+      now: () => clock,
+      inline: () => {
+        log.push('inline');
+        clock += take.inline;
+      },
+      pool: async () => {
+        log.push('pool');
+        clock += take.pool;
+      },
+    });
+    return { wal, log, take };
+  }
+
+  it("runs one sync after the turn's I/O for every commit made in that turn, not at the first call", async () => {
+    const { wal, log } = countingSyncs();
+    expect(wal.way).toBe('inline');
+    const settled: number[] = [];
+    const waits = [0, 1, 2].map((i) => wal.after().then(() => settled.push(i)));
+    expect(log).toEqual([]); // not yet: later commits of this turn may still join
+    await Promise.all(waits);
+    expect(log).toEqual(['inline']);
+    expect(settled).toEqual([0, 1, 2]);
+    // A commit of a later turn gets a sync of its own.
+    await wal.after();
+    expect(log).toEqual(['inline', 'inline']);
+  });
+
+  it('moves to the pool when syncs turn slow, and back once they are fast again', async () => {
+    const { wal, log, take } = countingSyncs();
+    await wal.after();
+    take.inline = 20; // a slow disk: the thread would stall 20 ms per turn
+    await wal.after();
+    expect(wal.way).toBe('pool');
+    take.pool = 0.1;
+    let turns = 0;
+    while (wal.way === 'pool' && turns < 50) {
+      await wal.after();
+      turns++;
+    }
+    expect(wal.way).toBe('inline');
+    expect(turns).toBeGreaterThan(3); // the slow syncs still weigh in the average for a few syncs
+    expect(log.slice(0, 3)).toEqual(['inline', 'inline', 'pool']);
+    expect(log.slice(2, 2 + turns)).toEqual(Array(turns).fill('pool'));
+    await wal.after();
+    expect(log.at(-1)).toBe('inline');
+  });
+
+  it('moves to the pool while turns bring many commits, and back once they bring few', async () => {
+    const { wal, log } = countingSyncs();
+    const turn = (commits: number) => Promise.all(Array.from({ length: commits }, () => wal.after()));
+    await turn(1);
+    expect(wal.way).toBe('inline');
+    await turn(20); // a burst: 20 commits in one turn
+    expect(wal.way).toBe('pool');
+    expect(log).toEqual(['inline', 'inline']);
+    let turns = 0;
+    while (wal.way === 'pool' && turns < 50) {
+      await turn(1);
+      turns++;
+    }
+    expect(wal.way).toBe('inline');
+    expect(turns).toBeGreaterThan(3);
+    expect(log.slice(2)).toEqual(Array(turns).fill('pool'));
+  });
+
+  it('a failed inline sync rejects every commit of its turn; the next turn gets a sync of its own', async () => {
+    let fail = true;
+    let calls = 0;
+    const wal = new WalSync('/x-wal', {
+      inline: () => {
+        calls++;
+        if (fail) throw new Error('EIO');
+      },
+    });
+    const both = [wal.after(), wal.after()];
+    await expect(both[0]).rejects.toThrow('EIO');
+    await expect(both[1]).rejects.toThrow('EIO');
+    fail = false;
+    await expect(wal.after()).resolves.toBeUndefined();
+    expect(calls).toBe(2);
   });
 });
 

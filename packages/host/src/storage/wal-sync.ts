@@ -1,13 +1,83 @@
-import { closeSync, fdatasync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, openSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 /**
- * Makes SQLite commits durable against power loss without blocking the event loop. SQLite's own
- * `synchronous = FULL` syncs the write-ahead log inside COMMIT, and better-sqlite3 runs COMMIT on the
- * calling thread, so every sync would stall the thread's HTTP work. Instead the connection runs with
- * `synchronous = NORMAL` (consistent after any crash; the log synced at checkpoints) and, after a commit,
- * the caller awaits {@link after}: an `fdatasync` of the log file on libuv's thread pool. Callers whose
- * commits land while a sync runs share the next one (group commit), so a burst costs a few syncs, not one
- * per request.
+ * Where a sync of the log runs. `inline`: on the calling thread, once per turn of its event loop (a
+ * `setImmediate` after the turn's I/O), for every commit made before it; `pool`: on libuv's thread pool,
+ * the thread going on with its work meanwhile.
+ */
+export type SyncWay = 'inline' | 'pool';
+
+/**
+ * Inline syncs on average slower than this (ms) move to the pool: the thread would otherwise wait on the
+ * disk for longer than it takes to read and commit a turn's requests (storage README, "Durability").
+ */
+export const INLINE_MAX_MS = 2;
+/** Pool syncs on average faster than this (ms, from the call to its callback) come back inline. */
+export const POOL_BACK_MS = 1;
+/**
+ * Inline syncs that cover more commits than this on average move to the pool: the thread is busy, and
+ * reading the next requests while the disk syncs is worth a wake-up shared by that many commits.
+ */
+export const INLINE_MAX_GROUP = 4;
+/** Pool syncs that cover this many commits or fewer on average come back inline. */
+export const POOL_BACK_GROUP = 2;
+/** The weight of the newest sync in the averages. */
+const AVERAGE_WEIGHT = 0.25;
+
+/** What recent syncs were like: time (ms) and commits covered, averaged with {@link AVERAGE_WEIGHT}. */
+export interface RecentSyncs {
+  averageMs: number;
+  averageGroup: number;
+}
+
+/**
+ * Which way the next sync goes, from the way of the last one and what recent syncs were like. Pure.
+ * A sync handed to the pool costs the process a pool thread's wake-up and the caller's own when it ends,
+ * more CPU than the sync itself at moderate rates, where each commit has a sync of its own
+ * (docs/benchmarks.md, "Syncs on the calling thread"). So a sync runs inline while the disk is fast and
+ * syncs are small; it goes to the pool while the disk is slow (the thread would stall) or the thread is
+ * busy (groups are large, so the wake-ups are shared, and the thread reads on while the disk syncs).
+ *
+ * @example
+ * nextSyncWay('inline', { averageMs: 0.4, averageGroup: 1 }); // 'inline': fast disk, moderate rate
+ * nextSyncWay('inline', { averageMs: 8, averageGroup: 1 }); // 'pool': a slow disk would stall the thread
+ * nextSyncWay('inline', { averageMs: 0.4, averageGroup: 12 }); // 'pool': a burst
+ * nextSyncWay('pool', { averageMs: 0.6, averageGroup: 1.5 }); // 'inline' again
+ */
+export function nextSyncWay(way: SyncWay, recent: RecentSyncs): SyncWay {
+  const { averageMs, averageGroup } = recent;
+  if (way === 'inline')
+    return averageMs > INLINE_MAX_MS || averageGroup > INLINE_MAX_GROUP ? 'pool' : 'inline';
+  return averageMs < POOL_BACK_MS && averageGroup <= POOL_BACK_GROUP ? 'inline' : 'pool';
+}
+
+/** How a {@link WalSync} syncs; every field has a default, the functions are for tests. */
+export interface WalSyncOptions {
+  /** `auto` (default): by {@link nextSyncWay}, starting inline; or always one way. */
+  way?: SyncWay | 'auto';
+  /** Syncs `path` on the pool. Default: `fdatasync` through a descriptor kept open. */
+  pool?: (path: string) => Promise<void>;
+  /** Syncs `path` on the calling thread. Default: `fdatasyncSync` through the same descriptor. */
+  inline?: (path: string) => void;
+  /** A clock in milliseconds, to time syncs. Default `performance.now`. */
+  now?: () => number;
+}
+
+interface Sync {
+  /** Whether the sync has begun: a commit made before it began is in it. */
+  begun: boolean;
+  done: Promise<void>;
+}
+
+/**
+ * Makes SQLite commits durable against power loss without a sync inside every COMMIT. SQLite's own
+ * `synchronous = FULL` syncs the write-ahead log inside COMMIT, once per transaction. Instead the
+ * connection runs with `synchronous = NORMAL` (consistent after any crash; the log synced at checkpoints)
+ * and, after a commit, the caller awaits {@link after}: an `fdatasync` of the log file that every commit
+ * of the moment shares (group commit), so a burst costs a few syncs, not one per request. The sync runs
+ * on the calling thread after the event loop's turn (every request read in that turn is in it) while the
+ * disk is fast, and on libuv's thread pool while it is slow ({@link nextSyncWay}).
  *
  * @example
  * const wal = new WalSync(`${path}-wal`);
@@ -16,40 +86,66 @@ import { closeSync, fdatasync, fstatSync, openSync } from 'node:fs';
  */
 export class WalSync {
   readonly #path: string;
-  readonly #sync: (path: string) => Promise<void>;
-  #current: Promise<void> | null = null;
+  readonly #fixed: SyncWay | null;
+  readonly #pool: (path: string) => Promise<void>;
+  readonly #inline: (path: string) => void;
+  readonly #now: () => number;
+  #way: SyncWay;
+  #recent: RecentSyncs | null = null;
+  /** Commits that the next sync to begin covers. */
+  #commits = 0;
+  #current: Sync | null = null;
   #next: Promise<void> | null = null;
-  /** The log file, kept open between syncs (the default `sync`). */
+  /** The log file, kept open between syncs (the default functions). */
   #fd: number | null = null;
 
-  /** `sync` is for tests (count or delay the syncs); default `fdatasync` of `path`. */
-  constructor(path: string, sync?: (path: string) => Promise<void>) {
+  /** `options` for tests: a function alone is the pool's sync, and every sync goes that way. */
+  constructor(path: string, options: WalSyncOptions | ((path: string) => Promise<void>) = {}) {
+    const o: WalSyncOptions = typeof options === 'function' ? { way: 'pool', pool: options } : options;
     this.#path = path;
-    this.#sync = sync ?? ((file) => this.#datasync(file));
+    this.#fixed = o.way === undefined || o.way === 'auto' ? null : o.way;
+    this.#way = this.#fixed ?? 'inline';
+    this.#pool = o.pool ?? ((file) => this.#poolDatasync(file));
+    this.#inline = o.inline ?? ((file) => this.#inlineDatasync(file));
+    this.#now = o.now ?? (() => performance.now());
+  }
+
+  /** The way the next sync will go (see {@link nextSyncWay}). */
+  get way(): SyncWay {
+    return this.#way;
   }
 
   /**
-   * `fdatasync` of the log on libuv's thread pool, through a descriptor kept open: opening and closing
-   * the file for every sync cost the main thread more than the sync itself (docs/benchmarks.md, "The log
-   * file kept open"). A descriptor whose file is gone (SQLite removes the log at the last close; a log
-   * made afterwards is another file) is closed and the path opened again; no file, nothing to sync.
-   * Syncs never overlap (`after` runs one at a time), so the descriptor has one user.
+   * The log's descriptor, kept open: opening and closing the file for every sync cost the thread more
+   * than the sync itself (docs/benchmarks.md, "The log file kept open"). A descriptor whose file is gone
+   * (SQLite removes the log at the last close; a log made afterwards is another file) is closed and the
+   * path opened again; no file (checkpointed and removed), null: nothing to sync. Syncs never overlap
+   * (`after` runs one at a time), so the descriptor has one user.
    */
-  async #datasync(path: string): Promise<void> {
+  #descriptor(path: string): number | null {
     if (this.#fd !== null && fstatSync(this.#fd).nlink === 0) this.#closeFile();
     if (this.#fd === null) {
       try {
         this.#fd = openSync(path, 'r');
       } catch (error) {
-        // No log file: SQLite removed it after checkpointing everything into the database (last close).
-        if ((error as { code?: unknown }).code === 'ENOENT') return;
+        if ((error as { code?: unknown }).code === 'ENOENT') return null;
         throw error;
       }
     }
-    const fd = this.#fd;
+    return this.#fd;
+  }
+
+  async #poolDatasync(path: string): Promise<void> {
+    const fd = this.#descriptor(path);
+    if (fd === null) return;
     await new Promise<void>((resolve, reject) => {
       fdatasync(fd, (error) => (error ? reject(error) : resolve()));
     });
+  }
+
+  #inlineDatasync(path: string): void {
+    const fd = this.#descriptor(path);
+    if (fd !== null) fdatasyncSync(fd);
   }
 
   #closeFile(): void {
@@ -60,7 +156,7 @@ export class WalSync {
 
   /** Closes the log file after the sync in flight, if any (the storage is closing). */
   async close(): Promise<void> {
-    await this.#current?.catch(() => undefined);
+    await this.#current?.done.catch(() => undefined);
     this.#closeFile();
   }
 
@@ -69,11 +165,14 @@ export class WalSync {
    * failed (the data is then committed but its durability unknown: report it, do not acknowledge).
    */
   after(): Promise<void> {
+    this.#commits++;
+    // A sync not yet begun (inline, waiting for the end of the turn) will cover this commit: share it.
+    if (this.#current && !this.#current.begun) return this.#current.done;
     // A sync already queued starts after the running one ends, so after this call: share it.
     if (this.#next) return this.#next;
     if (!this.#current) return this.#start();
     // The running sync may have begun before this caller's commit: it needs the next one.
-    const next = this.#current.then(
+    const next = this.#current.done.then(
       () => this.#start(),
       () => this.#start(),
     );
@@ -83,10 +182,59 @@ export class WalSync {
 
   #start(): Promise<void> {
     this.#next = null;
-    const run = this.#sync(this.#path).finally(() => {
-      if (this.#current === run) this.#current = null;
+    const sync: Sync = { begun: false, done: Promise.resolve() };
+    const run = this.#way === 'pool' ? this.#onPool(sync) : this.#onThisThread(sync);
+    sync.done = run.finally(() => {
+      if (this.#current === sync) this.#current = null;
     });
-    this.#current = run;
-    return run;
+    this.#current = sync;
+    return sync.done;
+  }
+
+  #onPool(sync: Sync): Promise<void> {
+    sync.begun = true;
+    const commits = this.#take();
+    const start = this.#now();
+    return this.#pool(this.#path).finally(() => this.#timed('pool', start, commits));
+  }
+
+  /** The commits the sync now beginning covers. */
+  #take(): number {
+    const commits = this.#commits;
+    this.#commits = 0;
+    return commits;
+  }
+
+  /** After this turn's I/O callbacks, so that every commit made in the turn shares the sync. */
+  #onThisThread(sync: Sync): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        sync.begun = true;
+        const commits = this.#take();
+        const start = this.#now();
+        try {
+          this.#inline(this.#path);
+          resolve();
+        } catch (error) {
+          reject(error);
+        } finally {
+          this.#timed('inline', start, commits);
+        }
+      });
+    });
+  }
+
+  /** Adds a sync to the averages and picks the way of the next one. */
+  #timed(way: SyncWay, start: number, commits: number): void {
+    const ms = this.#now() - start;
+    const last = this.#recent;
+    const recent = last
+      ? {
+          averageMs: last.averageMs + (ms - last.averageMs) * AVERAGE_WEIGHT,
+          averageGroup: last.averageGroup + (commits - last.averageGroup) * AVERAGE_WEIGHT,
+        }
+      : { averageMs: ms, averageGroup: commits };
+    this.#recent = recent;
+    if (this.#fixed === null) this.#way = nextSyncWay(way, recent);
   }
 }
