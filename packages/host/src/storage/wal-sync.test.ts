@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  INLINE_MAX_GROUP,
+  BUSY_WINDOW_MS,
+  INLINE_MAX_BUSY,
   INLINE_MAX_MS,
   nextSyncWay,
-  POOL_BACK_GROUP,
+  POOL_BACK_BUSY,
   POOL_BACK_MS,
   WalSync,
 } from './wal-sync.js';
@@ -93,7 +94,7 @@ describe('WalSync', () => {
 });
 
 describe('nextSyncWay', () => {
-  const recent = (averageMs: number, averageGroup = 1) => ({ averageMs, averageGroup });
+  const recent = (averageMs: number, busy: number | null = 0.2) => ({ averageMs, busy });
 
   it('keeps syncs on the thread while the disk is fast, and moves them to the pool while it is slow', () => {
     expect(nextSyncWay('inline', recent(0.3))).toBe('inline');
@@ -105,13 +106,16 @@ describe('nextSyncWay', () => {
     expect(nextSyncWay('pool', recent(POOL_BACK_MS - 0.01))).toBe('inline');
   });
 
-  it('moves syncs to the pool while they cover many commits (a busy thread), and back when few', () => {
-    expect(nextSyncWay('inline', recent(0.3, INLINE_MAX_GROUP))).toBe('inline');
-    expect(nextSyncWay('inline', recent(0.3, INLINE_MAX_GROUP + 0.5))).toBe('pool');
-    expect(nextSyncWay('pool', recent(0.3, POOL_BACK_GROUP + 0.5))).toBe('pool');
-    expect(nextSyncWay('pool', recent(0.3, POOL_BACK_GROUP))).toBe('inline');
+  it('moves syncs to the pool while the thread is busy, and back once it is mostly idle', () => {
+    expect(nextSyncWay('inline', recent(0.3, INLINE_MAX_BUSY))).toBe('inline');
+    expect(nextSyncWay('inline', recent(0.3, INLINE_MAX_BUSY + 0.01))).toBe('pool');
+    expect(nextSyncWay('pool', recent(0.3, POOL_BACK_BUSY))).toBe('pool');
+    expect(nextSyncWay('pool', recent(0.3, POOL_BACK_BUSY - 0.01))).toBe('inline');
     // Both must hold to come back: a fast disk under a burst stays on the pool, and so does a slow one.
-    expect(nextSyncWay('pool', recent(POOL_BACK_MS + 1, 1))).toBe('pool');
+    expect(nextSyncWay('pool', recent(POOL_BACK_MS + 1, 0.1))).toBe('pool');
+    // Before the first window is measured: inline stays inline, the pool stays the pool.
+    expect(nextSyncWay('inline', recent(0.3, null))).toBe('inline');
+    expect(nextSyncWay('pool', recent(0.3, null))).toBe('pool');
   });
 });
 
@@ -121,8 +125,11 @@ describe('WalSync on the calling thread', () => {
     let clock = 0;
     const log: string[] = [];
     const take = { inline: 0.2, pool: 0.2 };
+    /** The thread's busy share reported for each sync, over 50 ms each. */
+    const thread = { busy: 0.2 };
     const wal = new WalSync('/x-wal', {
       now: () => clock,
+      utilization: () => ({ busy: thread.busy, ms: BUSY_WINDOW_MS / 2 }),
       inline: () => {
         log.push('inline');
         clock += take.inline;
@@ -132,7 +139,7 @@ describe('WalSync on the calling thread', () => {
         clock += take.pool;
       },
     });
-    return { wal, log, take };
+    return { wal, log, take, thread };
   }
 
   it("runs one sync after the turn's I/O for every commit made in that turn, not at the first call", async () => {
@@ -169,22 +176,28 @@ describe('WalSync on the calling thread', () => {
     expect(log.at(-1)).toBe('inline');
   });
 
-  it('moves to the pool while turns bring many commits, and back once they bring few', async () => {
-    const { wal, log } = countingSyncs();
-    const turn = (commits: number) => Promise.all(Array.from({ length: commits }, () => wal.after()));
-    await turn(1);
+  it('moves to the pool while the thread is busy, once a whole window says so, and back once idle', async () => {
+    const { wal, log, thread } = countingSyncs();
+    await wal.after();
+    await wal.after(); // the first window (two syncs of 50 ms each) measured: idle
     expect(wal.way).toBe('inline');
-    await turn(20); // a burst: 20 commits in one turn
+    thread.busy = 0.95; // a burst
+    await wal.after(); // half a window: not yet
+    expect(wal.way).toBe('inline');
+    await wal.after();
     expect(wal.way).toBe('pool');
-    expect(log).toEqual(['inline', 'inline']);
-    let turns = 0;
-    while (wal.way === 'pool' && turns < 50) {
-      await turn(1);
-      turns++;
-    }
+    await wal.after();
+    await wal.after();
+    expect(wal.way).toBe('pool');
+    thread.busy = (INLINE_MAX_BUSY + POOL_BACK_BUSY) / 2; // between the two limits: stays
+    await wal.after();
+    await wal.after();
+    expect(wal.way).toBe('pool');
+    thread.busy = 0.1;
+    await wal.after();
+    await wal.after();
     expect(wal.way).toBe('inline');
-    expect(turns).toBeGreaterThan(3);
-    expect(log.slice(2)).toEqual(Array(turns).fill('pool'));
+    expect(log).toEqual([...Array(4).fill('inline'), ...Array(6).fill('pool')]);
   });
 
   it('a failed inline sync rejects every commit of its turn; the next turn gets a sync of its own', async () => {

@@ -16,40 +16,46 @@ export const INLINE_MAX_MS = 2;
 /** Pool syncs on average faster than this (ms, from the call to its callback) come back inline. */
 export const POOL_BACK_MS = 1;
 /**
- * Inline syncs that cover more commits than this on average move to the pool: the thread is busy, and
- * reading the next requests while the disk syncs is worth a wake-up shared by that many commits.
+ * A thread busier than this (share of the last {@link BUSY_WINDOW_MS} not spent waiting for I/O, inline
+ * syncs included) moves its syncs to the pool: it is near saturation, and has requests to read while
+ * the disk syncs. (On a 2-core machine the main thread is 60-90 % busy in a burst; at 1 000 events/s
+ * with inline syncs, 40-70 %.)
  */
-export const INLINE_MAX_GROUP = 4;
-/** Pool syncs that cover this many commits or fewer on average come back inline. */
-export const POOL_BACK_GROUP = 2;
-/** The weight of the newest sync in the averages. */
+export const INLINE_MAX_BUSY = 0.9;
+/** A thread whose syncs run on the pool and that is busy less than this comes back inline. */
+export const POOL_BACK_BUSY = 0.7;
+/** How long (ms) the thread's busy share is measured over before it counts. */
+export const BUSY_WINDOW_MS = 100;
+/** The weight of the newest sync in the average time of syncs. */
 const AVERAGE_WEIGHT = 0.25;
 
-/** What recent syncs were like: time (ms) and commits covered, averaged with {@link AVERAGE_WEIGHT}. */
+/** What recent syncs and the thread were like. */
 export interface RecentSyncs {
+  /** Time per sync (ms), averaged with {@link AVERAGE_WEIGHT}. */
   averageMs: number;
-  averageGroup: number;
+  /** The thread's event loop utilization over the last window (0 to 1), or null before the first. */
+  busy: number | null;
 }
 
 /**
  * Which way the next sync goes, from the way of the last one and what recent syncs were like. Pure.
- * A sync handed to the pool costs the process a pool thread's wake-up and the caller's own when it ends,
- * more CPU than the sync itself at moderate rates, where each commit has a sync of its own
- * (docs/benchmarks.md, "Syncs on the calling thread"). So a sync runs inline while the disk is fast and
- * syncs are small; it goes to the pool while the disk is slow (the thread would stall) or the thread is
- * busy (groups are large, so the wake-ups are shared, and the thread reads on while the disk syncs).
+ * A sync handed to the pool costs the process a pool thread's wake-up and the caller's own when it ends:
+ * more CPU than the sync itself where each group of commits has its sync, as at moderate rates
+ * (docs/benchmarks.md, "Syncs on the calling thread"). An inline sync costs the thread the disk's time
+ * instead, which matters only when the thread has no time to spare. So a sync runs inline while the disk
+ * is fast and the thread has time to spare, and on the pool while the disk is slow (the thread would
+ * stall) or the thread saturated (it reads the next requests while the disk syncs).
  *
  * @example
- * nextSyncWay('inline', { averageMs: 0.4, averageGroup: 1 }); // 'inline': fast disk, moderate rate
- * nextSyncWay('inline', { averageMs: 8, averageGroup: 1 }); // 'pool': a slow disk would stall the thread
- * nextSyncWay('inline', { averageMs: 0.4, averageGroup: 12 }); // 'pool': a burst
- * nextSyncWay('pool', { averageMs: 0.6, averageGroup: 1.5 }); // 'inline' again
+ * nextSyncWay('inline', { averageMs: 0.4, busy: 0.3 }); // 'inline': fast disk, moderate rate
+ * nextSyncWay('inline', { averageMs: 8, busy: 0.3 }); // 'pool': a slow disk would stall the thread
+ * nextSyncWay('inline', { averageMs: 0.4, busy: 0.95 }); // 'pool': the thread is saturated
+ * nextSyncWay('pool', { averageMs: 0.6, busy: 0.2 }); // 'inline' again
  */
 export function nextSyncWay(way: SyncWay, recent: RecentSyncs): SyncWay {
-  const { averageMs, averageGroup } = recent;
-  if (way === 'inline')
-    return averageMs > INLINE_MAX_MS || averageGroup > INLINE_MAX_GROUP ? 'pool' : 'inline';
-  return averageMs < POOL_BACK_MS && averageGroup <= POOL_BACK_GROUP ? 'inline' : 'pool';
+  const { averageMs, busy } = recent;
+  if (way === 'inline') return averageMs > INLINE_MAX_MS || (busy ?? 0) > INLINE_MAX_BUSY ? 'pool' : 'inline';
+  return averageMs < POOL_BACK_MS && (busy ?? 1) < POOL_BACK_BUSY ? 'inline' : 'pool';
 }
 
 /** How a {@link WalSync} syncs; every field has a default, the functions are for tests. */
@@ -62,6 +68,11 @@ export interface WalSyncOptions {
   inline?: (path: string) => void;
   /** A clock in milliseconds, to time syncs. Default `performance.now`. */
   now?: () => number;
+  /**
+   * The thread's event loop utilization since the last call, with the window's length (ms). Default:
+   * `performance.eventLoopUtilization` of the calling thread.
+   */
+  utilization?: () => { busy: number; ms: number };
 }
 
 interface Sync {
@@ -91,9 +102,11 @@ export class WalSync {
   readonly #inline: (path: string) => void;
   readonly #now: () => number;
   #way: SyncWay;
-  #recent: RecentSyncs | null = null;
-  /** Commits that the next sync to begin covers. */
-  #commits = 0;
+  readonly #utilization: () => { busy: number; ms: number };
+  #averageMs: number | null = null;
+  #busy: number | null = null;
+  /** Of the window being measured: the time (ms) and the busy time so far. */
+  #window = { ms: 0, busyMs: 0 };
   #current: Sync | null = null;
   #next: Promise<void> | null = null;
   /** The log file, kept open between syncs (the default functions). */
@@ -108,6 +121,7 @@ export class WalSync {
     this.#pool = o.pool ?? ((file) => this.#poolDatasync(file));
     this.#inline = o.inline ?? ((file) => this.#inlineDatasync(file));
     this.#now = o.now ?? (() => performance.now());
+    this.#utilization = o.utilization ?? threadUtilization();
   }
 
   /** The way the next sync will go (see {@link nextSyncWay}). */
@@ -165,7 +179,6 @@ export class WalSync {
    * failed (the data is then committed but its durability unknown: report it, do not acknowledge).
    */
   after(): Promise<void> {
-    this.#commits++;
     // A sync not yet begun (inline, waiting for the end of the turn) will cover this commit: share it.
     if (this.#current && !this.#current.begun) return this.#current.done;
     // A sync already queued starts after the running one ends, so after this call: share it.
@@ -193,16 +206,8 @@ export class WalSync {
 
   #onPool(sync: Sync): Promise<void> {
     sync.begun = true;
-    const commits = this.#take();
     const start = this.#now();
-    return this.#pool(this.#path).finally(() => this.#timed('pool', start, commits));
-  }
-
-  /** The commits the sync now beginning covers. */
-  #take(): number {
-    const commits = this.#commits;
-    this.#commits = 0;
-    return commits;
+    return this.#pool(this.#path).finally(() => this.#timed('pool', start));
   }
 
   /** After this turn's I/O callbacks, so that every commit made in the turn shares the sync. */
@@ -210,7 +215,6 @@ export class WalSync {
     return new Promise<void>((resolve, reject) => {
       setImmediate(() => {
         sync.begun = true;
-        const commits = this.#take();
         const start = this.#now();
         try {
           this.#inline(this.#path);
@@ -218,23 +222,38 @@ export class WalSync {
         } catch (error) {
           reject(error);
         } finally {
-          this.#timed('inline', start, commits);
+          this.#timed('inline', start);
         }
       });
     });
   }
 
-  /** Adds a sync to the averages and picks the way of the next one. */
-  #timed(way: SyncWay, start: number, commits: number): void {
+  /** Adds a sync to the average time, the thread's recent busy share, and picks the way of the next. */
+  #timed(way: SyncWay, start: number): void {
     const ms = this.#now() - start;
-    const last = this.#recent;
-    const recent = last
-      ? {
-          averageMs: last.averageMs + (ms - last.averageMs) * AVERAGE_WEIGHT,
-          averageGroup: last.averageGroup + (commits - last.averageGroup) * AVERAGE_WEIGHT,
-        }
-      : { averageMs: ms, averageGroup: commits };
-    this.#recent = recent;
-    if (this.#fixed === null) this.#way = nextSyncWay(way, recent);
+    this.#averageMs =
+      this.#averageMs === null ? ms : this.#averageMs + (ms - this.#averageMs) * AVERAGE_WEIGHT;
+    const { busy, ms: elapsed } = this.#utilization();
+    this.#window.ms += elapsed;
+    this.#window.busyMs += busy * elapsed;
+    if (this.#window.ms >= BUSY_WINDOW_MS) {
+      this.#busy = this.#window.busyMs / this.#window.ms;
+      this.#window = { ms: 0, busyMs: 0 };
+    }
+    if (this.#fixed === null) this.#way = nextSyncWay(way, { averageMs: this.#averageMs, busy: this.#busy });
   }
+}
+
+/**
+ * The calling thread's event loop utilization since the last call (the first: since this was made),
+ * and that span in ms.
+ */
+function threadUtilization(): () => { busy: number; ms: number } {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const delta = performance.eventLoopUtilization(now, last);
+    last = now;
+    return { busy: delta.utilization, ms: delta.idle + delta.active };
+  };
 }
