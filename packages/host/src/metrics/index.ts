@@ -244,6 +244,9 @@ export interface HostMetricsSources {
   now?: () => number;
 }
 
+/** How often the event loop's lag is sampled (ms): see `createHostMetrics`. */
+const LAG_SAMPLE_MS = 100;
+
 /**
  * The main thread's metrics: events, invocations, the queue (`platform_jobs{kind,state}`,
  * `platform_jobs_oldest_due_age_seconds{kind}`: how far behind the workers are), slow webhook endpoints,
@@ -255,7 +258,10 @@ export interface HostMetricsSources {
  */
 export function createHostMetrics(sources: HostMetricsSources, registry = new Registry()): HostMetrics {
   const now = sources.now ?? Date.now;
-  collectDefaultMetrics({ register: registry });
+  // The event loop lag is sampled every 100 ms, not every 10 (prom-client's default): each sample wakes the
+  // thread, and those 100 wake-ups a second were most of an idle host's CPU (0.015 -> 0.007 cores;
+  // docs/benchmarks.md, "Syncs on the calling thread"). Stalls of a few ms and longer still show.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: LAG_SAMPLE_MS });
   const statements = sources.statements;
   if (statements) {
     scrapedTotal(
