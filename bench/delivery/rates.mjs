@@ -1,17 +1,19 @@
-// `npm run bench:rates` (`node bench/delivery/rates.mjs`): where one host's CPU goes per delivery at a given rate of events, thread by
-// thread (issue 30: "at 100, 1,000 and burst rates"). One host (its own process, the defaults of `npm start`),
-// one webhook installation, the benchmark's verifying receiver; after a warm-up burst, one phase per rate:
-// `N` events/s for `--seconds` (POST -> first attempt p50 / p99), or `burst` (`--burst` events, 32 POSTs in
-// flight). For each phase it prints, per delivery: the host's CPU (user, system), the main thread's, the
-// delivery thread's (the busiest other thread) and the other threads' (libuv's pool, V8's helpers), and
-// the context switches of each (a thread that sleeps and is woken: on these virtual machines a wake-up
-// costs more than most of the work it wakes for).
+// `npm run bench:rates` (`node bench/delivery/rates.mjs`): where one host's CPU goes per delivery at a given
+// rate of events, thread by thread (issue 30: "at 100, 1,000 and burst rates"). One host (its own process,
+// the defaults of `npm start`), one webhook installation, the benchmark's verifying receiver; after a
+// warm-up burst, one phase per rate: `N` events/s for `--seconds` (POST -> first attempt p50 / p99), or
+// `burst` (`--burst` events, 32 POSTs in flight). For each phase it prints, per delivery: the host's CPU
+// (user, system), the main thread's, the delivery thread's (the busiest other thread) and the other
+// threads' (libuv's pool, V8's helpers), and the context switches of each (a thread that sleeps and is
+// woken: on these virtual machines a wake-up costs more than most of the work it wakes for).
 //
 //   node bench/delivery/rates.mjs [--backend=sqlite|pg] [--rates=100,1000,burst] [--seconds=10]
 //     [--burst=20000] [--profile=DIR]
 //
-// `--profile=DIR` also writes a V8 CPU profile of every host thread per phase (DIR/<phase>-t<thread>.cpuprofile,
-// through profile-hook.cjs) and prints each thread's ten largest self times. The profiler samples wall
+// A rate `idle` measures the host without events for `--seconds`; its row is per second (µs: millionths of
+// a core; switches: wake-ups a second). `--profile=DIR` also writes a V8 CPU profile of every host thread
+// per phase (DIR/<phase>-t<thread>.cpuprofile, through profile-hook.cjs) and prints each thread's ten
+// largest self times. The profiler samples wall
 // time: a thread blocked in a synchronous system call (an inline `fdatasync`) shows as busy in it.
 // `--backend=pg` uses a fresh database of its own (dropped at the end). A benchmark: it prints, it asserts
 // nothing; 127.0.0.1 only.
@@ -44,8 +46,8 @@ function usage(problem) {
 }
 if (backend !== 'sqlite' && backend !== 'pg') usage(`--backend must be "sqlite" or "pg"; got "${backend}"`);
 for (const r of rates)
-  if (r !== 'burst' && !(Number.isInteger(Number(r)) && Number(r) > 0))
-    usage(`--rates is a list of whole numbers > 0 or "burst"; got "${r}"`);
+  if (r !== 'burst' && r !== 'idle' && !(Number.isInteger(Number(r)) && Number(r) > 0))
+    usage(`--rates is a list of whole numbers > 0, "burst" or "idle"; got "${r}"`);
 if (!(Number.isInteger(seconds) && seconds > 0)) usage('--seconds must be a whole number > 0');
 if (!(Number.isInteger(burstCount) && burstCount > 0)) usage('--burst must be a whole number > 0');
 
@@ -149,7 +151,11 @@ async function main() {
       if (rawDir) process.kill(host.pid, 'SIGUSR2');
       const before = threads(host.pid);
       let figures;
-      if (rate === 'burst') {
+      if (rate === 'idle') {
+        await sleep(seconds * 1000);
+        // "Per delivery" of an idle host: per second, so µs read as millionths of a core.
+        figures = { deliveries: seconds, perSecond: 0, p50: '–', p99: '–' };
+      } else if (rate === 'burst') {
         const started = performance.now();
         const run = await poster.burst(burstCount, 32);
         await receiver.waitFor(run.results.filter((r) => !r.error).length, 120_000);

@@ -1,12 +1,13 @@
 // What one `fdatasync` of a freshly written 4 KiB page costs this machine, as the host's SQLite log sync
-// (`WalSync`, PLATFORM_SQLITE_SYNC=full) pays it once per group of accepted events: the time the calling
-// thread spends handing the sync to libuv's thread pool, the wait until it is done, and the whole process's
-// CPU per sync (user + system, the pool thread and the kernel's work on its behalf included).
+// (`WalSync`, PLATFORM_SQLITE_SYNC=full) pays it once per group of accepted events, both ways it runs: on
+// libuv's thread pool (the time the calling thread spends handing it over, the wait until it is done, and
+// the whole process's CPU per sync: user + system, the pool thread and the kernel's work on its behalf
+// included), and inline on the calling thread (`fdatasyncSync`: the thread's wait and the process's CPU).
 //
 //   node bench/storage/fdatasync-cost.mjs [--count=2000] [--dir=/tmp]
 //
 // docs/benchmarks.md ("What one sync costs") records the figures.
-import { closeSync, fdatasync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -43,6 +44,21 @@ async function round() {
   };
 }
 
+function inlineRound() {
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) {
+    page.fill(i & 0xff);
+    writeSync(fd, page);
+    fdatasyncSync(fd);
+  }
+  const used = process.cpuUsage(cpu);
+  return {
+    waitUs: Number((process.hrtime.bigint() - start) / BigInt(count)) / 1000,
+    cpuUs: (used.user + used.system) / count,
+  };
+}
+
 try {
   await round(); // warm-up: the file's first blocks, the pool's threads
   const r = await round();
@@ -52,6 +68,11 @@ try {
   console.log(`  calling thread, handing the sync to the pool: ${r.submitUs.toFixed(1)} µs per sync`);
   console.log(`  from the call to its callback: ${r.waitUs.toFixed(1)} µs per sync`);
   console.log(`  process CPU (user + system): ${r.cpuUs.toFixed(1)} µs per sync`);
+  inlineRound(); // warm-up
+  const inline = inlineRound();
+  console.log('the same syncs inline (fdatasyncSync on the calling thread):');
+  console.log(`  the thread's wait, the write included: ${inline.waitUs.toFixed(1)} µs per sync`);
+  console.log(`  process CPU (user + system): ${inline.cpuUs.toFixed(1)} µs per sync`);
 } finally {
   closeSync(fd);
   rmSync(dir, { recursive: true, force: true });

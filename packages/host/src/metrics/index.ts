@@ -259,7 +259,7 @@ const LAG_SAMPLE_MS = 100;
 export function createHostMetrics(sources: HostMetricsSources, registry = new Registry()): HostMetrics {
   const now = sources.now ?? Date.now;
   // The event loop lag is sampled every 100 ms, not every 10 (prom-client's default): each sample wakes the
-  // thread, and those 100 wake-ups a second were most of an idle host's CPU (0.015 -> 0.007 cores;
+  // thread, and those 100 wake-ups a second were half an idle main thread's CPU (0.012 -> 0.006 cores;
   // docs/benchmarks.md, "Syncs on the calling thread"). Stalls of a few ms and longer still show.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: LAG_SAMPLE_MS });
   const statements = sources.statements;
