@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeHost } from './analyze.mjs';
-import { createBenchDatabase, DEFAULT_DATABASE_URL } from './backend.mjs';
+import { benchHostEnv, createBenchDatabase, DEFAULT_DATABASE_URL } from './backend.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
 import { spawnHost } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook, sleep, startReceiver, table } from './lib.mjs';
@@ -127,10 +127,7 @@ async function main() {
   const host = await spawnHost({
     PLATFORM_DATA_DIR: dataDir,
     ...(database ? { DATABASE_URL: database.url } : {}),
-    PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
-    PLATFORM_ALLOW_PRIVATE_TARGETS: '1',
-    PLATFORM_DELIVERY_CONCURRENCY: '64',
-    LOG_LEVEL: 'warn',
+    ...benchHostEnv({}),
     ...(rawDir ? { NODE_OPTIONS: `--require ${hook}`, BENCH_PROFILE_DIR: rawDir } : {}),
   });
   const rows = [];
