@@ -88,7 +88,8 @@ interface Sync {
  * and, after a commit, the caller awaits {@link after}: an `fdatasync` of the log file that every commit
  * of the moment shares (group commit), so a burst costs a few syncs, not one per request. The sync runs
  * on the calling thread after the event loop's turn (every request read in that turn is in it) while the
- * disk is fast, and on libuv's thread pool while it is slow ({@link nextSyncWay}).
+ * disk is fast, and on libuv's thread pool while the disk is slow or the thread saturated
+ * ({@link nextSyncWay}).
  *
  * @example
  * const wal = new WalSync(`${path}-wal`);
