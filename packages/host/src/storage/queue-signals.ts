@@ -265,6 +265,9 @@ export class HomeHelp {
    * claim, before a helper's claim would get there (which then comes back empty).
    */
   claimed(taken: number, limit: number, moreDue: boolean | null): void {
+    // A claim that took nothing says nothing of keeping up: there was nothing it could take now (another
+    // host's claim got there first, or a slow endpoint's share was full). It neither counts nor breaks a run.
+    if (taken === 0) return;
     const behindBefore = this.#behind;
     this.#behind = moreDue === true && taken >= limit;
     if (!this.#behind || !behindBefore) return;

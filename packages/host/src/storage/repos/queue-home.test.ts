@@ -187,5 +187,15 @@ describe('wakeOnSignals and HomeHelp', () => {
     vi.advanceTimersByTime(ASK_GAP_MS);
     help.claimed(4, 4, true);
     expect(asked).toBe(2);
+    // A claim that took nothing (a slow endpoint's share full, another host first) neither counts nor
+    // breaks a run: behind, empty, behind asks. (Seen with one slot and a slow endpoint: every other claim
+    // of the home came back empty, and it never asked.)
+    vi.advanceTimersByTime(ASK_GAP_MS);
+    help.claimed(2, 4, false); // caught up: the run starts again
+    help.claimed(1, 1, true);
+    help.claimed(0, 1, true);
+    expect(asked).toBe(2);
+    help.claimed(1, 1, true);
+    expect(asked).toBe(3);
   });
 });
