@@ -26,7 +26,13 @@ import { publishBuiltins } from './services/builtins.js';
 import type { HostContext } from './services/context.js';
 import { startRetention } from './services/retention.js';
 import { startStatsRollup } from './stats/schedule.js';
-import { openStorage, postgresStatementsSent, type Storage, WriterLock } from './storage/index.js';
+import {
+  openStorage,
+  postgresStatementsSent,
+  type Storage,
+  WriterLock,
+  walSyncsSoFar,
+} from './storage/index.js';
 import { startTracing } from './tracing/index.js';
 
 /** Version of the host (and of `User-Agent: Platform-Webhooks/<version>`). */
@@ -155,7 +161,9 @@ export async function startHost(
     metrics: createHostMetrics({
       queueStats: (now) => storage.jobs.queueStats(now),
       slowEndpoints: () => deliveryEngine?.slowCount() ?? 0,
-      ...(storage.dialect === 'postgres' ? { statements: postgresStatementsSent } : {}),
+      ...(storage.dialect === 'postgres'
+        ? { statements: postgresStatementsSent }
+        : { logSyncs: walSyncsSoFar }),
     }),
     baseUrl: () => baseUrl,
     contentBaseUrl: () => content?.url ?? baseUrl,

@@ -116,6 +116,17 @@ describe.each(BACKEND_MODES)('GET /metrics (%s, %s)', (backend, _mode, thread) =
     // Node's own metrics, under their usual names
     expect(after).toMatch(/^process_cpu_seconds_total \d/m);
     expect(after).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    // SQLite: each accepted write waited for a sync of the log (inline or on the pool), counted with its
+    // time; PostgreSQL syncs in its server, and the series are not there
+    const syncs = (text: string) =>
+      (sample(text, 'platform_sqlite_log_syncs_total{way="inline"}') ?? 0) +
+      (sample(text, 'platform_sqlite_log_syncs_total{way="pool"}') ?? 0);
+    if (backend === 'sqlite') {
+      expect(syncs(after) - syncs(before.text)).toBeGreaterThanOrEqual(4); // the 4 new events at least
+      expect(sample(after, 'platform_sqlite_log_sync_seconds_total{way="inline"}')).toBeGreaterThan(0);
+    } else {
+      expect(after).not.toContain('platform_sqlite_log_syncs_total');
+    }
     // no installation or event id in any series
     expect(after).not.toMatch(/inst_|evt_/);
   });

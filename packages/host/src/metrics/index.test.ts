@@ -30,6 +30,29 @@ describe('createHostMetrics', () => {
     expect(line(text, 'platform_webhook_slow_endpoints')).toMatch(/ 3$/);
   });
 
+  it("reports the SQLite log's syncs by way, with their time, from the source at each scrape", async () => {
+    let inline = 3;
+    const metrics = createHostMetrics({
+      queueStats: async () => [],
+      slowEndpoints: () => 0,
+      logSyncs: () => [
+        ['inline', { count: inline, seconds: 0.0015 }],
+        ['pool', { count: 1, seconds: 0.004 }],
+      ],
+    });
+    expect(line(await metrics.registry.metrics(), 'platform_sqlite_log_syncs_total{way="inline"}')).toMatch(
+      / 3$/,
+    );
+    inline = 5;
+    const text = await metrics.registry.metrics();
+    expect(line(text, 'platform_sqlite_log_syncs_total{way="inline"}')).toMatch(/ 5$/);
+    expect(line(text, 'platform_sqlite_log_syncs_total{way="pool"}')).toMatch(/ 1$/);
+    expect(line(text, 'platform_sqlite_log_sync_seconds_total{way="pool"}')).toMatch(/ 0\.004$/);
+    // Without the source (PostgreSQL), no such series.
+    const pg = createHostMetrics({ queueStats: async () => [], slowEndpoints: () => 0 });
+    expect(await pg.registry.metrics()).not.toContain('platform_sqlite_log');
+  });
+
   it('counts events by type and result, invocations by outcome', async () => {
     const metrics = createHostMetrics({ queueStats: async () => [], slowEndpoints: () => 0 });
     metrics.eventAccepted('site_view', false);

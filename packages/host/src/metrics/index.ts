@@ -241,6 +241,8 @@ export interface HostMetricsSources {
   slowEndpoints(): number;
   /** Statements this thread's storage sent so far (PostgreSQL); left out: not counted. */
   statements?: () => number;
+  /** SQLite log syncs this thread ran so far, by way (`walSyncsSoFar`); left out: not counted. */
+  logSyncs?: () => Iterable<readonly [string, { count: number; seconds: number }]>;
   now?: () => number;
 }
 
@@ -262,6 +264,27 @@ export function createHostMetrics(sources: HostMetricsSources, registry = new Re
   // thread, and those 100 wake-ups a second were half an idle main thread's CPU (0.012 -> 0.006 cores;
   // docs/benchmarks.md, "Syncs on the calling thread"). Stalls of a few ms and longer still show.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: LAG_SAMPLE_MS });
+  const logSyncs = sources.logSyncs;
+  if (logSyncs) {
+    scrapedByLabel(
+      registry,
+      {
+        name: 'platform_sqlite_log_syncs_total',
+        help: "Syncs of SQLite's log that accepted writes waited for, by where they ran: inline (the main thread, at the end of its turn) or pool (libuv's threads: a slow disk or a saturated thread)",
+        label: 'way',
+      },
+      () => Array.from(logSyncs(), ([way, { count }]) => [way, count] as const),
+    );
+    scrapedByLabel(
+      registry,
+      {
+        name: 'platform_sqlite_log_sync_seconds_total',
+        help: "Time spent in syncs of SQLite's log, by way (divided by platform_sqlite_log_syncs_total: the average sync)",
+        label: 'way',
+      },
+      () => Array.from(logSyncs(), ([way, { seconds }]) => [way, seconds] as const),
+    );
+  }
   const statements = sources.statements;
   if (statements) {
     scrapedTotal(

@@ -52,4 +52,5 @@ export {
 } from './storage.js';
 export { systemTimerClock, type TimerClock } from './timer-clock.js';
 export type * from './types.js';
+export { walSyncsSoFar } from './wal-sync.js';
 export { WRITER_LOCK_SLOTS, WriterLock } from './writer-lock.js';

@@ -11,6 +11,7 @@ import {
   POOL_BACK_BUSY,
   POOL_BACK_MS,
   WalSync,
+  walSyncsSoFar,
 } from './wal-sync.js';
 
 /** A sync function whose calls are recorded and finished by hand. */
@@ -174,6 +175,19 @@ describe('WalSync on the calling thread', () => {
     expect(log.slice(2, 2 + turns)).toEqual(Array(turns).fill('pool'));
     await wal.after();
     expect(log.at(-1)).toBe('inline');
+  });
+
+  it("counts this thread's syncs by way, with their time, for /metrics", async () => {
+    const soFar = () => Object.fromEntries(walSyncsSoFar());
+    const before = soFar();
+    const { wal, take } = countingSyncs();
+    take.inline = 0.5;
+    await wal.after();
+    await wal.after();
+    const after = soFar();
+    expect(after.inline?.count).toBe((before.inline?.count ?? 0) + 2);
+    expect(after.inline?.seconds).toBeCloseTo((before.inline?.seconds ?? 0) + 0.001, 9);
+    expect(after.pool).toEqual(before.pool);
   });
 
   it('moves to the pool while the thread is busy, once a whole window says so, and back once idle', async () => {

@@ -58,6 +58,24 @@ export function nextSyncWay(way: SyncWay, recent: RecentSyncs): SyncWay {
   return averageMs < POOL_BACK_MS && (busy ?? 1) < POOL_BACK_BUSY ? 'inline' : 'pool';
 }
 
+/** This thread's log syncs so far, by way: how many, and their time in seconds (for `/metrics`). */
+const syncsSoFar: Record<SyncWay, { count: number; seconds: number }> = {
+  inline: { count: 0, seconds: 0 },
+  pool: { count: 0, seconds: 0 },
+};
+
+/**
+ * The SQLite log syncs this thread has run so far, by way, with their time (seconds, from the start of
+ * each to its end; on the pool, the hand-off included). Read by the host's `/metrics`
+ * (`platform_sqlite_log_syncs_total`, `platform_sqlite_log_sync_seconds_total`).
+ *
+ * @example
+ * const [[way, { count, seconds }]] = walSyncsSoFar(); // ['inline', { count: 1200, seconds: 0.44 }]
+ */
+export function walSyncsSoFar(): Array<[SyncWay, { count: number; seconds: number }]> {
+  return (Object.keys(syncsSoFar) as SyncWay[]).map((way) => [way, { ...syncsSoFar[way] }]);
+}
+
 /** How a {@link WalSync} syncs; every field has a default, the functions are for tests. */
 export interface WalSyncOptions {
   /** `auto` (default): by {@link nextSyncWay}, starting inline; or always one way. */
@@ -232,6 +250,8 @@ export class WalSync {
   /** Adds a sync to the average time, the thread's recent busy share, and picks the way of the next. */
   #timed(way: SyncWay, start: number): void {
     const ms = this.#now() - start;
+    syncsSoFar[way].count++;
+    syncsSoFar[way].seconds += ms / 1000;
     this.#averageMs =
       this.#averageMs === null ? ms : this.#averageMs + (ms - this.#averageMs) * AVERAGE_WEIGHT;
     const { busy, ms: elapsed } = this.#utilization();
