@@ -252,7 +252,7 @@ const LAG_SAMPLE_MS = 100;
 /**
  * The main thread's metrics: events, invocations, the queue (`platform_jobs{kind,state}`,
  * `platform_jobs_oldest_due_age_seconds{kind}`: how far behind the workers are), slow webhook endpoints,
- * and Node's process metrics (CPU, memory, event loop lag).
+ * SQLite's log syncs by way (with `logSyncs`), and Node's process metrics (CPU, memory, event loop lag).
  *
  * @example
  * const metrics = createHostMetrics({ queueStats: (now) => storage.jobs.queueStats(now), slowEndpoints: () => 0 });
