@@ -161,9 +161,9 @@ export async function startHost(
     metrics: createHostMetrics({
       queueStats: (now) => storage.jobs.queueStats(now),
       slowEndpoints: () => deliveryEngine?.slowCount() ?? 0,
-      ...(storage.dialect === 'postgres'
-        ? { statements: postgresStatementsSent }
-        : { logSyncs: walSyncsSoFar }),
+      ...(storage.dialect === 'postgres' ? { statements: postgresStatementsSent } : {}),
+      // SQLite's log syncs exist only where writes wait for them (PLATFORM_SQLITE_SYNC=full).
+      ...(storage.dialect === 'sqlite' && config.sqliteSync === 'full' ? { logSyncs: walSyncsSoFar } : {}),
     }),
     baseUrl: () => baseUrl,
     contentBaseUrl: () => content?.url ?? baseUrl,
