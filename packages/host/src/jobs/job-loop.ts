@@ -19,6 +19,13 @@ import {
 } from './job-loop-types.js';
 
 /**
+ * How late (ms) the timer of an attempt's `slowMs` may fire before the job loop takes it for a stall of its
+ * own thread rather than of the endpoint, and gives the attempt the time lost (docs/architecture.md,
+ * the delivery thread's fair share).
+ */
+export const STALL_MS = 25;
+
+/**
  * Creates a job loop in the pg-boss worker shape, with exact wake-ups.
  *
  * @example
@@ -215,17 +222,33 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       if (slowTimer !== undefined) clock.clearTimeout(slowTimer);
       slowTimer = undefined;
     };
-    const startTiming = () => {
-      stopTiming();
-      if (key === null || !fair || lingering) return;
+    /**
+     * Arms the verdict `ms` from now. A timer that fires more than {@link STALL_MS} late tells of a thread
+     * that was stalled (paused, starved of CPU by its quota, collecting garbage): the answer may be
+     * waiting unread, and timers run before the I/O of their turn. The attempt gets the time lost, up to
+     * `slowMs` more in all, before it counts as lingering.
+     */
+    const armSlow = (ms: number, extended: number) => {
+      const due = clock.now() + ms;
       slowTimer = clock.setTimeout(() => {
         slowTimer = undefined;
-        if (!fair.lingered(key)) return;
+        const late = clock.now() - due;
+        if (late > STALL_MS && extended < slowMs) {
+          const more = Math.min(late, slowMs - extended);
+          armSlow(more, extended + more);
+          return;
+        }
+        if (key === null || !fair?.lingered(key)) return;
         lingering = true;
         active -= 1;
         slots?.give(1);
         wake();
-      }, slowMs);
+      }, ms);
+    };
+    const startTiming = () => {
+      stopTiming();
+      if (key === null || !fair || lingering) return;
+      armSlow(slowMs, 0);
     };
     if (!perKey?.timedByHandle) startTiming();
     /** The slot was given back before the handle ended (`timing.release()`). */
