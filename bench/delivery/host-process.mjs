@@ -35,6 +35,24 @@ export function procThreadsCpu(pid) {
   return out;
 }
 
+/**
+ * Wake-ups of a process so far: its threads' voluntary context switches (a thread that went to sleep, on a
+ * socket, a timer, a lock or a disk, and was woken), from /proc/<pid>/task/<tid>/status. Threads that ended
+ * are not counted; the host's threads live as long as it does.
+ */
+export function procWakeups(pid) {
+  let sum = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+      sum += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // the thread ended between readdir and read
+    }
+  }
+  return sum;
+}
+
 /** A free TCP port on 127.0.0.1 (listen on 0, read it, close: the host binds it right after). */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -100,6 +118,8 @@ export async function spawnHost(
     /** CPU seconds of the whole host process and of its main thread. */
     cpu: () => ({ process: procCpuSeconds(pid), main: procCpuSeconds(pid, pid) }),
     threads: () => procThreadsCpu(pid),
+    /** Wake-ups so far (its threads' voluntary context switches). */
+    wakeups: () => procWakeups(pid),
     /** kill -9 (no shutdown at all: leased deliveries stay leased until their lease ends); waits for exit. */
     async kill() {
       process.off('exit', onExit);

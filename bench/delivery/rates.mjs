@@ -8,7 +8,9 @@
 // woken: on these virtual machines a wake-up costs more than most of the work it wakes for).
 //
 //   node bench/delivery/rates.mjs [--backend=sqlite|pg] [--rates=100,1000,burst] [--seconds=10]
-//     [--burst=20000] [--profile=DIR]
+//     [--burst=20000] [--profile=DIR] [--delivery-thread=1|0]
+//
+// `--delivery-thread=0` runs the host's queue engine on its main thread (PLATFORM_DELIVERY_THREAD=0).
 //
 // A rate `idle` measures the host without events for `--seconds`; its row is per second (µs: millionths of
 // a core; switches: wake-ups a second). `--profile=DIR` also writes a V8 CPU profile of every host thread
@@ -40,7 +42,7 @@ const profileDir = process.argv.some((a) => a.startsWith('--profile=')) ? resolv
 function usage(problem) {
   console.error(`bench/delivery/rates.mjs: ${problem}`);
   console.error(
-    'usage: node bench/delivery/rates.mjs [--backend=sqlite|pg] [--rates=100,1000,burst] [--seconds=10] [--burst=20000] [--profile=DIR]',
+    'usage: node bench/delivery/rates.mjs [--backend=sqlite|pg] [--rates=100,1000,burst] [--seconds=10] [--burst=20000] [--profile=DIR] [--delivery-thread=1|0]',
   );
   process.exit(2);
 }
@@ -50,6 +52,9 @@ for (const r of rates)
     usage(`--rates is a list of whole numbers > 0, "burst" or "idle"; got "${r}"`);
 if (!(Number.isInteger(seconds) && seconds > 0)) usage('--seconds must be a whole number > 0');
 if (!(Number.isInteger(burstCount) && burstCount > 0)) usage('--burst must be a whole number > 0');
+const deliveryThread = arg('delivery-thread', undefined);
+if (deliveryThread !== undefined && deliveryThread !== '0' && deliveryThread !== '1')
+  usage(`--delivery-thread must be 1 or 0; got "${deliveryThread}"`);
 
 installWatchdog('bench/delivery/rates.mjs', 300 + rates.length * (seconds + 120));
 const ticks = 100; // USER_HZ of /proc/<pid>/task/<tid>/stat on Linux
@@ -127,7 +132,7 @@ async function main() {
   const host = await spawnHost({
     PLATFORM_DATA_DIR: dataDir,
     ...(database ? { DATABASE_URL: database.url } : {}),
-    ...benchHostEnv({}),
+    ...benchHostEnv({ deliveryThread }),
     ...(rawDir ? { NODE_OPTIONS: `--require ${hook}`, BENCH_PROFILE_DIR: rawDir } : {}),
   });
   const rows = [];

@@ -32,15 +32,19 @@
 // --host-cpus=F (cores per host, above 0; default no limit), --warmup=N (events per backend before the
 // rounds, default 500; a host under a small budget compiles its hot code slowly: give it thousands), --delivery-thread=1|0 (the hosts'
 // PLATFORM_DELIVERY_THREAD; default the host's own),
+// --paced=R (events a second per host, instead of a burst: what a delivery costs at the same rate per
+// host, scale-out-paced.mjs), --paced-seconds=N (default 10),
 // --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL), --rev=REV (every
 // host built from git revision REV, as `bench:delivery:ab` does with `rev=`; default the current build).
 import pg from 'pg';
 import { benchHostEnv, DEFAULT_DATABASE_URL, startBackend } from './backend.mjs';
 import { buildHostAt } from './build-rev.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
+import { COSTS, countersOf, perDelivery } from './host-counters.mjs';
 import { procCpuSeconds } from './host-process.mjs';
-import { ADMIN_TOKEN, fmt, machine, percentile, startReceiver, table, writeResults } from './lib.mjs';
+import { fmt, machine, percentile, startReceiver, table, writeResults } from './lib.mjs';
 import { burstPhase, warmUp } from './phases.mjs';
+import { pacedRun, reportPaced } from './scale-out-paced.mjs';
 
 function rawOption(name, fallback) {
   // The last one wins (bench/device/run.sh adds options after its defaults).
@@ -72,10 +76,14 @@ const O = {
   receiverProcesses: autoCount('receiver-processes'),
   loadThreads: autoCount('load-threads'),
   rev: rawOption('rev', ''),
+  paced: option('paced', '0', 0),
+  pacedSeconds: option('paced-seconds', '10'),
 };
 // N hosts apart (a database each, N the most hosts of the run) is the reference of the N-host row: on by
 // default with --hosts=1,2 (as before), else with --apart=1.
-O.apart = onOff(rawOption('apart', O.hosts.includes(2) && O.hosts.length <= 2 ? '1' : '0')) === '1';
+// A paced run has no "apart" row (its posters split a burst, not a schedule).
+O.apart =
+  O.paced === 0 && onOff(rawOption('apart', O.hosts.includes(2) && O.hosts.length <= 2 ? '1' : '0')) === '1';
 
 function onOff(raw) {
   if (raw === '') return undefined;
@@ -169,67 +177,6 @@ async function statementCounter(databaseUrl) {
 }
 
 /**
- * A host's own counters, from its Prometheus text: attempts (all outcomes), and what its queue work cost
- * (claims that got jobs / came back empty, jobs claimed, next-due reads, other hosts' signals heard,
- * statements sent by the main thread and by the delivery thread: `statements` both, `threadStatements` the
- * thread's: claims, next-due reads, attempt records).
- */
-async function countersOf(hostUrl) {
-  const res = await fetch(`${hostUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  const text = await res.text();
-  const c = {
-    attempts: 0,
-    claims: 0,
-    emptyClaims: 0,
-    claimed: 0,
-    nextDueReads: 0,
-    signals: 0,
-    statements: 0,
-    threadStatements: 0,
-    // A host built before these counters existed reports none of them.
-    counted: text.includes('platform_queue_claims_total'),
-  };
-  for (const line of text.split('\n')) {
-    if (line.startsWith('#') || line === '') continue;
-    const value = Number(line.split(' ').at(-1));
-    if (line.startsWith('platform_webhook_attempts_total{')) c.attempts += value;
-    else if (line.startsWith('platform_queue_claims_total{result="jobs"}')) c.claims += value;
-    else if (line.startsWith('platform_queue_claims_total{result="empty"}')) {
-      c.claims += value;
-      c.emptyClaims += value;
-    } else if (line.startsWith('platform_queue_claimed_total ')) c.claimed += value;
-    else if (line.startsWith('platform_queue_next_due_reads_total ')) c.nextDueReads += value;
-    else if (line.startsWith('platform_queue_signals_total ')) c.signals += value;
-    else if (line.startsWith('platform_storage_statements_total ')) c.statements += value;
-    else if (line.startsWith('platform_delivery_thread_statements_total ')) {
-      c.statements += value;
-      c.threadStatements += value;
-    }
-  }
-  return c;
-}
-
-/** The per-delivery costs, summed over the hosts: counters after minus before, divided by deliveries. */
-const COSTS = [
-  'statements',
-  'threadStatements',
-  'claims',
-  'emptyClaims',
-  'claimed',
-  'nextDueReads',
-  'signals',
-];
-function perDelivery(before, after, deliveries) {
-  const out = {};
-  if (!after.every((a) => a.counted)) return Object.fromEntries(COSTS.map((key) => [key, null]));
-  for (const key of COSTS) {
-    const sum = after.reduce((s, a, i) => s + a[key] - before[i][key], 0);
-    out[key] = Math.round((sum / deliveries) * 1000) / 1000;
-  }
-  return out;
-}
-
-/**
  * One-host backends, each on its own database (on the same server), driven as one: each takes an even
  * share of a burst on an even share of the POST connections. They share no queue and no signals, only the
  * PostgreSQL server, so what they deliver together is the most that many hosts can deliver here when the
@@ -288,7 +235,7 @@ async function main() {
   // The "apart" row: as many one-host backends as the most hosts of the run (at least two).
   const apartCount = Math.max(2, most);
   console.log(
-    `scale-out: ${O.count} events per burst, receiver latency ${O.delayMs} ms, ${O.slots} delivery slots per host, ` +
+    `scale-out: ${O.paced > 0 ? `${O.paced} events/s per host for ${O.pacedSeconds} s` : `${O.count} events per burst`}, receiver latency ${O.delayMs} ms, ${O.slots} delivery slots per host, ` +
       `${O.rounds} rounds, hosts ${O.hosts.join(' / ')}${O.apart ? ` and ${Math.max(2, most)} hosts apart` : ''}; ` +
       `${info.nproc} cores (${info.cpuModel}), ${info.node}`,
   );
@@ -355,13 +302,17 @@ async function main() {
       const row = {};
       for (let k = 0; k < backends.length; k++) {
         const b = backends[(k + round) % backends.length];
-        const before = await Promise.all(b.hosts.map((h) => countersOf(h.url)));
+        if (O.paced > 0) {
+          row[b.key] = await pacedRun(receiver, b, { perHostRate: O.paced, seconds: O.pacedSeconds });
+          continue;
+        }
+        const before = await Promise.all(b.hosts.map((h) => countersOf(h)));
         await statements?.reset();
         const cpuBefore = b.hosts.map((h) => procCpuSeconds(h.pid));
         const throttledBefore = b.hosts.map((h) => h.budget?.throttledSeconds() ?? 0);
         const burst = await burstPhase(receiver, b, O.count, inFlight(b));
         const cpuAfter = b.hosts.map((h) => procCpuSeconds(h.pid));
-        const after = await Promise.all(b.hosts.map((h) => countersOf(h.url)));
+        const after = await Promise.all(b.hosts.map((h) => countersOf(h)));
         const hostCpuSeconds = cpuAfter.reduce((sum, cpu, i) => sum + cpu - cpuBefore[i], 0);
         // The share of the burst each host spent held back by its budget (0 without --host-cpus).
         const throttledShare = b.hosts.map(
@@ -417,13 +368,20 @@ async function main() {
     await receiver.stop();
     await statements?.end();
   }
-  report(
-    results,
-    backends.map((b) => b.key),
-    loadThreads,
-    info.nproc,
-    apartCount,
-  );
+  if (O.paced > 0)
+    reportPaced(
+      results,
+      backends.map((b) => b.key),
+      (key) => `${key} host${key === '1' ? '' : 's'}, one database`,
+    );
+  else
+    report(
+      results,
+      backends.map((b) => b.key),
+      loadThreads,
+      info.nproc,
+      apartCount,
+    );
   writeResults(results, 'scale-out');
 }
 
