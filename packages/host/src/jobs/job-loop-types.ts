@@ -112,6 +112,24 @@ export interface JobLoopPerKey<J> {
    * Deliveries time the HTTP exchange, so a slow database never makes a healthy endpoint slow.
    */
   timedByHandle?: boolean;
+  /**
+   * How busy this thread's event loop was while an attempt was timed (see {@link BusyMeter}); an attempt
+   * that ran `slowMs` on a thread busy all along gets more time before it counts as lingering. Default:
+   * `perf_hooks`' `eventLoopUtilization` of the calling thread.
+   */
+  busyMeter?: BusyMeter;
+}
+
+/**
+ * The share of time a thread's event loop was busy since a mark (0 to 1), to tell an endpoint that is slow
+ * from a thread too busy to read its answer.
+ *
+ * @example
+ * const meter: BusyMeter = { mark: () => performance.eventLoopUtilization(), busySince: (m) => performance.eventLoopUtilization(m as EventLoopUtilization).utilization };
+ */
+export interface BusyMeter {
+  mark(): unknown;
+  busySince(mark: unknown): number;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BUSY_SHARE, createJobLoop, STALL_MS } from './job-loop.js';
 import type { JobLoopClock } from './job-loop-types.js';
-import { createJobLoop, STALL_MS } from './job-loop.js';
 
 /**
  * A clock whose timers fire only when the test says, at the time the test says: `stall(ms)` moves time on
@@ -35,17 +35,29 @@ function manualClock() {
         due[1].callback();
       }
     },
-    /** Moves time on to the next timer (or by `cap`), firing what falls due. */
-    advance(cap: number) {
-      const at = Math.min(now + cap, ...[...timers.values()].map((t) => t.at));
-      now = Math.max(now, at);
-      this.fire();
+    /** How long until the next timer. */
+    nextIn() {
+      return Math.min(...[...timers.values()].map((t) => t.at)) - now;
+    },
+    /** Moves time on by `ms`, firing each timer on time as it falls due. */
+    advance(ms: number) {
+      const end = now + ms;
+      for (;;) {
+        const next = Math.min(end, ...[...timers.values()].map((t) => t.at));
+        now = Math.max(now, next);
+        this.fire();
+        if (now >= end) return;
+      }
     },
   };
 }
 
-/** One job of key `k` whose attempt runs until `end()`; `slow` records what the fair share said of `k`. */
+/**
+ * One job of key `k` whose attempt runs until `end()`; `slow` records what the fair share said of `k`;
+ * `busy.share` is how busy the thread's event loop was since any mark.
+ */
 function oneAttempt() {
+  const busy = { share: 0 };
   const time = manualClock();
   const slow: boolean[] = [];
   let end = () => {};
@@ -73,14 +85,15 @@ function oneAttempt() {
       release: async () => undefined,
       slowMs: 500,
       onSlow: (_key, isSlow) => slow.push(isSlow),
+      busyMeter: { mark: () => null, busySince: () => busy.share },
     },
   });
-  return { time, slow, end, loop, ended };
+  return { time, slow, end, loop, busy };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('createJobLoop: an attempt timed on a thread that stalled', () => {
+describe('createJobLoop: an attempt timed on a thread that stalled or was too busy', () => {
   it('a slowMs timer that fires late (the thread was paused) gives the attempt the time lost: no slow key', async () => {
     const { time, slow, end, loop } = oneAttempt();
     loop.start();
@@ -135,14 +148,54 @@ describe('createJobLoop: an attempt timed on a thread that stalled', () => {
     while (slow.length === 0 && waited < 10_000) {
       // Each timer fires 200 ms late.
       const before = time.clock.now();
-      time.advance(10_000);
-      time.stall(200);
+      time.advance(time.nextIn() - 1);
+      time.stall(201);
       time.fire();
       waited += time.clock.now() - before;
     }
     expect(slow).toEqual([true]);
-    // 500 + 200 (first verdict) + 200 + 100 (the rest of the slowMs allowed) + the stalls of the re-armed timers.
-    expect(waited).toBeLessThanOrEqual(500 + 500 + 3 * 200);
+    // slowMs, then at most slowMs more (200 + 200 + 100), and each of the four timers' own 200 ms stall.
+    expect(waited).toBe(500 + 500 + 4 * 200);
+    end();
+    await loop.stop();
+  });
+
+  it('a thread busy all along when the verdict falls due gives the attempt half of slowMs more', async () => {
+    const { time, slow, end, loop, busy } = oneAttempt();
+    loop.start();
+    await settle();
+    busy.share = BUSY_SHARE + 0.05;
+    time.advance(500);
+    expect(slow).toEqual([]);
+    busy.share = 0.2; // the thread caught up: the next verdict is the endpoint's
+    time.advance(249);
+    expect(slow).toEqual([]);
+    time.advance(1);
+    expect(slow).toEqual([true]);
+    end();
+    await loop.stop();
+  });
+
+  it('a thread busy at every verdict still finds a dead endpoint, after at most slowMs more', async () => {
+    const { time, slow, end, loop, busy } = oneAttempt();
+    loop.start();
+    await settle();
+    busy.share = 1;
+    time.advance(500 + 250 + 249);
+    expect(slow).toEqual([]);
+    time.advance(1);
+    expect(slow).toEqual([true]);
+    end();
+    await loop.stop();
+  });
+
+  it('a thread busy no more than BUSY_SHARE judges at once', async () => {
+    const { time, slow, end, loop, busy } = oneAttempt();
+    loop.start();
+    await settle();
+    busy.share = BUSY_SHARE;
+    time.advance(500);
+    expect(slow).toEqual([true]);
     end();
     await loop.stop();
   });

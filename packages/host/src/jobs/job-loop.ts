@@ -1,3 +1,4 @@
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { FairShare, SLOW_ATTEMPT_MS } from './fair-share.js';
 
 /**
@@ -9,6 +10,7 @@ import { FairShare, SLOW_ATTEMPT_MS } from './fair-share.js';
 export * from './job-loop-types.js';
 
 import {
+  type BusyMeter,
   type ClaimAnswer,
   type HandleTiming,
   type JobLoop,
@@ -24,6 +26,18 @@ import {
  * the delivery thread's fair share).
  */
 export const STALL_MS = 25;
+
+/**
+ * The share of an attempt's `slowMs` above which its thread's event loop counts as too busy to have read
+ * the answer in time (see {@link STALL_MS}).
+ */
+export const BUSY_SHARE = 0.9;
+
+/** The calling thread's event loop: `perf_hooks`' `eventLoopUtilization`. */
+const threadBusyMeter: BusyMeter = {
+  mark: () => performance.eventLoopUtilization(),
+  busySince: (mark) => performance.eventLoopUtilization(mark as EventLoopUtilization).utilization,
+};
 
 /**
  * Creates a job loop in the pg-boss worker shape, with exact wake-ups.
@@ -55,6 +69,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
   }
   const slots = options.slots;
   const slowMs = perKey?.slowMs ?? SLOW_ATTEMPT_MS;
+  const busyMeter = perKey?.busyMeter ?? threadBusyMeter;
   const fair = perKey
     ? new FairShare({
         limit: perKey.limit,
@@ -223,20 +238,27 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       slowTimer = undefined;
     };
     /**
-     * Arms the verdict `ms` from now. A timer that fires more than {@link STALL_MS} late tells of a thread
-     * that was stalled (paused, starved of CPU by its quota, collecting garbage): the answer may be
-     * waiting unread, and timers run before the I/O of their turn. The attempt gets the time lost, up to
-     * `slowMs` more in all, before it counts as lingering.
+     * Arms the verdict `ms` from now. The host's own delays are not the endpoint's: a timer that fires more
+     * than {@link STALL_MS} late tells of a thread that was stalled (paused, starved of CPU by its quota,
+     * collecting garbage), with the answer maybe waiting unread (timers run before the I/O of their turn),
+     * and a thread whose event loop was busy more than {@link BUSY_SHARE} of the time may not have read it
+     * yet. Such an attempt gets the time lost (a busy thread: half of `slowMs`), up to `slowMs` more in
+     * all, before it counts as lingering.
      */
     const armSlow = (ms: number, extended: number) => {
       const due = clock.now() + ms;
+      const mark = busyMeter.mark();
       slowTimer = clock.setTimeout(() => {
         slowTimer = undefined;
         const late = clock.now() - due;
-        if (late > STALL_MS && extended < slowMs) {
-          const more = Math.min(late, slowMs - extended);
-          armSlow(more, extended + more);
-          return;
+        if (extended < slowMs) {
+          const lost =
+            late > STALL_MS ? late : busyMeter.busySince(mark) > BUSY_SHARE ? Math.ceil(slowMs / 2) : 0;
+          if (lost > 0) {
+            const more = Math.min(lost, slowMs - extended);
+            armSlow(more, extended + more);
+            return;
+          }
         }
         if (key === null || !fair?.lingered(key)) return;
         lingering = true;
