@@ -11,7 +11,8 @@
 #      (--delay-ms=0 --slots=64 --post-concurrency=32 per host), --count=$DEVICE_COUNT (40000),
 #      --rounds=$DEVICE_ROUNDS (3), with the built host of this checkout ("after");
 #   2. the same with the host packed from DEVICE_BEFORE's checkout, if pack.sh packed one ("before");
-#   (DEVICE_SCALE=0 skips 1 and 2; DEVICE_BEFORE=0 skips 2; DEVICE_SCALE_ARGS adds options, e.g. --apart=1)
+#   (DEVICE_SCALE=0 skips 1 and 2; DEVICE_BEFORE=0 skips 2; DEVICE_SCALE_ARGS adds options, e.g. --apart=1,
+#   or --paced=1000 for every host at 1,000 events/s instead of the burst: what a delivery costs as hosts are added)
 #   DEVICE_PG_CONF adds postgresql.conf lines (';'-separated); during 1 and 2 a sampler counts what PostgreSQL's
 #   active backends wait on (pg-waits-*.txt; DEVICE_PG_WAITS=0 turns it off).
 #   3. bench/delivery/run.mjs --backend=both --hosts=2 --rounds=1 (burst, paced 1,000/s, retries), if time is left
