@@ -1,6 +1,6 @@
 // What a host's queue work costs, per delivery, from its own counters (`GET /metrics`) and its wake-ups
 // (/proc): read before and after a phase by `bench:scale-out` (bench/delivery/scale-out.mjs).
-import { ADMIN_TOKEN } from './lib.mjs';
+import { ADMIN_TOKEN, fmt, table } from './lib.mjs';
 
 /**
  * A host's own counters, from its Prometheus text: attempts (all outcomes), and what its queue work cost
@@ -65,4 +65,26 @@ export function perDelivery(before, after, deliveries) {
     out[key] = Math.round((sum / deliveries) * 1000) / 1000;
   }
   return out;
+}
+
+/**
+ * Prints the per-delivery costs of each row (`summary[key].perDelivery`, medians of the rounds), each
+ * against one host's (`summary['1']`) where the run had one host.
+ */
+export function printCosts(summary, keys, label) {
+  const one = summary['1']?.perDelivery;
+  console.log(
+    `\nper delivery, all hosts together (median of the rounds; the hosts' own counters, wake-ups from /proc)${one ? ', and x one host' : ''}:\n${table(
+      ['', ...COSTS],
+      keys.map((key) => [
+        label(key),
+        ...COSTS.map((c) => {
+          const v = summary[key].perDelivery[c];
+          const base = one?.[c];
+          if (v === null) return '- (not counted by this build)';
+          return `${fmt(v, 3)}${base && key !== '1' ? ` (${fmt(v / base, 2)}x)` : ''}`;
+        }),
+      ]),
+    )}`,
+  );
 }

@@ -6,7 +6,7 @@
 // delivery costs (statements, claims, claims that come back empty, wake-ups, CPU) should not depend on how
 // many hosts share the queue; what grows with them is what the hosts cost each other (docs/benchmarks.md,
 // "Several hosts at the same rate per host").
-import { COSTS, countersOf, perDelivery } from './host-counters.mjs';
+import { COSTS, countersOf, perDelivery, printCosts } from './host-counters.mjs';
 import { procCpuSeconds } from './host-process.mjs';
 import { fmt, percentile, table } from './lib.mjs';
 import { pacedPhase } from './phases.mjs';
@@ -106,18 +106,5 @@ export function reportPaced(results, keys, label) {
       ]),
     )}`,
   );
-  console.log(
-    `\nper delivery, all hosts together (median of the rounds; the hosts' own counters, wake-ups from /proc)${one ? ', and x one host' : ''}:\n${table(
-      ['', ...COSTS],
-      keys.map((key) => [
-        label(key),
-        ...COSTS.map((c) => {
-          const v = summary[key].perDelivery[c];
-          return v === null
-            ? '- (not counted by this build)'
-            : `${fmt(v, 3)}${x(v, one?.perDelivery[c], key)}`;
-        }),
-      ]),
-    )}`,
-  );
+  printCosts(summary, keys, label);
 }

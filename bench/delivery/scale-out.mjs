@@ -40,7 +40,7 @@ import pg from 'pg';
 import { benchHostEnv, DEFAULT_DATABASE_URL, startBackend } from './backend.mjs';
 import { buildHostAt } from './build-rev.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
-import { COSTS, countersOf, perDelivery } from './host-counters.mjs';
+import { COSTS, countersOf, perDelivery, printCosts } from './host-counters.mjs';
 import { procCpuSeconds } from './host-process.mjs';
 import { fmt, machine, percentile, startReceiver, table, writeResults } from './lib.mjs';
 import { burstPhase, warmUp } from './phases.mjs';
@@ -476,21 +476,7 @@ function report(results, keys, loadThreads, nproc, apartCount) {
       ]),
     )}`,
   );
-  const oneCost = summary['1']?.perDelivery;
-  console.log(
-    `\nper delivery, all hosts together (median of the rounds; the hosts' own counters)${oneCost ? ', and x one host' : ''}:\n${table(
-      ['', ...COSTS],
-      keys.map((key) => [
-        label(key),
-        ...COSTS.map((c) => {
-          const v = summary[key].perDelivery[c];
-          const base = oneCost?.[c];
-          if (v === null) return '- (not counted by this build)';
-          return `${fmt(v, 3)}${base && key !== '1' ? ` (${fmt(v / base, 2)}x)` : ''}`;
-        }),
-      ]),
-    )}`,
-  );
+  printCosts(summary, keys, label);
   const statementKeys = keys.filter((key) => results.rounds.at(-1)[key].statementsPerDelivery);
   if (statementKeys.length > 0) {
     // The last round's counts (the code is warmest there).
