@@ -2,9 +2,10 @@
  * Fair share of a worker's slots between keys (for deliveries: installations), so that one slow or dead
  * endpoint cannot hold up the others. The rules:
  *
- * - An attempt that runs longer than `slowMs` is *lingering*: it gives its slot back (the worker may start
- *   another job; an attempt waiting on a silent socket costs a socket, not work), up to `maxLingering` in
- *   all, and its key is *slow* while it lingers.
+ * - An attempt that runs longer than `slowMs` is *lingering* (the endpoint's time: the job loop does not
+ *   count its own thread's stalls, see `STALL_MS` in job-loop.ts): it gives its slot back (the worker may
+ *   start another job; an attempt waiting on a silent socket costs a socket, not work), up to
+ *   `maxLingering` in all, and its key is *slow* while it lingers.
  * - A key stays slow for `slowForMs` once a second attempt of it lingers within `slowForMs` of the one
  *   before (a dead or slow endpoint: its attempts in flight all linger together, and every later one
  *   again), or once an attempt runs past `slowMs` while `maxLingering` others linger. One lingering
