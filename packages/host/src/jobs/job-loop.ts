@@ -33,6 +33,13 @@ export const STALL_MS = 25;
  */
 export const BUSY_SHARE = 0.9;
 
+/**
+ * The most time (in `slowMs`) an attempt is given for its thread's stalls: the time lost is measured (a
+ * process over its CPU quota can be paused for a second and more), and a dead endpoint is still found
+ * once a verdict falls due on time, or after this. A busy thread's time is a guess: at most one `slowMs`.
+ */
+export const STALL_ALLOWANCE = 4;
+
 /** The calling thread's event loop: `perf_hooks`' `eventLoopUtilization`. */
 const threadBusyMeter: BusyMeter = {
   mark: () => performance.eventLoopUtilization(),
@@ -242,8 +249,9 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
      * than {@link STALL_MS} late tells of a thread that was stalled (paused, starved of CPU by its quota,
      * collecting garbage), with the answer maybe waiting unread (timers run before the I/O of their turn),
      * and a thread whose event loop was busy more than {@link BUSY_SHARE} of the time may not have read it
-     * yet. Such an attempt gets the time lost (a busy thread: half of `slowMs`), up to `slowMs` more in
-     * all, before it counts as lingering.
+     * yet. Such an attempt gets the time lost, up to {@link STALL_ALLOWANCE} × `slowMs` more in all (a
+     * busy thread: half of `slowMs` at a time, while less than `slowMs` was given), before it counts as
+     * lingering.
      */
     const armSlow = (ms: number, extended: number) => {
       const due = clock.now() + ms;
@@ -251,14 +259,14 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       slowTimer = clock.setTimeout(() => {
         slowTimer = undefined;
         const late = clock.now() - due;
-        if (extended < slowMs) {
-          const lost =
-            late > STALL_MS ? late : busyMeter.busySince(mark) > BUSY_SHARE ? Math.ceil(slowMs / 2) : 0;
-          if (lost > 0) {
-            const more = Math.min(lost, slowMs - extended);
-            armSlow(more, extended + more);
-            return;
-          }
+        const stalled = late > STALL_MS && extended < STALL_ALLOWANCE * slowMs;
+        const busy = !stalled && extended < slowMs && busyMeter.busySince(mark) > BUSY_SHARE;
+        if (stalled || busy) {
+          const more = stalled
+            ? Math.min(late, STALL_ALLOWANCE * slowMs - extended)
+            : Math.min(Math.ceil(slowMs / 2), slowMs - extended);
+          armSlow(more, extended + more);
+          return;
         }
         if (key === null || !fair?.lingered(key)) return;
         lingering = true;
