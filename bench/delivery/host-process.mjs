@@ -10,15 +10,20 @@ import { now, sleep } from './lib.mjs';
 const MAIN = fileURLToPath(new URL('../../packages/host/dist/main.js', import.meta.url));
 let clockTicks = null;
 
-/** CPU seconds (user + system) of a process, or of one of its threads, from /proc/<pid>[/task/<tid>]/stat. */
-export function procCpuSeconds(pid, tid) {
+/** User and system CPU seconds from a /proc `stat` file. */
+function statCpu(path) {
   clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
   const text = readFileSync(path, 'utf8');
   // Field 2 (comm) is in parentheses and may contain spaces: split after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  return { user: Number(fields[11]) / clockTicks, system: Number(fields[12]) / clockTicks };
+}
+
+/** CPU seconds (user + system) of a process, or of one of its threads, from /proc/<pid>[/task/<tid>]/stat. */
+export function procCpuSeconds(pid, tid) {
+  const { user, system } = statCpu(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`);
+  return user + system;
 }
 
 /** Per-thread CPU seconds of a process, keyed `tid:comm` (the main thread's tid is the pid). */
@@ -36,20 +41,36 @@ export function procThreadsCpu(pid) {
 }
 
 /**
- * Wake-ups of a process so far: its threads' voluntary context switches (a thread that went to sleep, on a
- * socket, a timer, a lock or a disk, and was woken), from /proc/<pid>/task/<tid>/status. Threads that ended
- * are not counted; the host's threads live as long as it does.
+ * Per thread of a process, keyed by tid (the main thread's is the pid): user and system CPU seconds, and
+ * context switches so far, `voluntary` (the thread went to sleep, on a socket, a timer, a lock or a disk,
+ * and was woken: a wake-up) and `involuntary` (preempted), from /proc/<pid>/task/<tid>/{stat,status}.
  */
-export function procWakeups(pid) {
-  let sum = 0;
+export function procThreadStats(pid) {
+  const out = new Map();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
+      const cpu = statCpu(`/proc/${pid}/task/${tid}/stat`);
       const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
-      sum += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      const switches = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+      out.set(tid, {
+        ...cpu,
+        voluntary: switches('voluntary_ctxt_switches'),
+        involuntary: switches('nonvoluntary_ctxt_switches'),
+      });
     } catch {
       // the thread ended between readdir and read
     }
   }
+  return out;
+}
+
+/**
+ * Wake-ups of a process so far: its threads' voluntary context switches ({@link procThreadStats}). Threads
+ * that ended are not counted; the host's threads live as long as it does.
+ */
+export function procWakeups(pid) {
+  let sum = 0;
+  for (const t of procThreadStats(pid).values()) sum += t.voluntary;
   return sum;
 }
 

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { analyzeHost } from './analyze.mjs';
 import { benchHostEnv, createBenchDatabase, DEFAULT_DATABASE_URL } from './backend.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
-import { spawnHost } from './host-process.mjs';
+import { procThreadStats, spawnHost } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook, sleep, startReceiver, table } from './lib.mjs';
 import { eventPoster } from './load.mjs';
 import { pacedPhase } from './phases.mjs';
@@ -57,26 +57,11 @@ if (deliveryThread !== undefined && deliveryThread !== '0' && deliveryThread !==
   usage(`--delivery-thread must be 1 or 0; got "${deliveryThread}"`);
 
 installWatchdog('bench/delivery/rates.mjs', 300 + rates.length * (seconds + 120));
-const ticks = 100; // USER_HZ of /proc/<pid>/task/<tid>/stat on Linux
-
 /** Per thread: user and system CPU seconds, context switches (voluntary + involuntary). */
 function threads(pid) {
   const out = new Map();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
-      const switches = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-      out.set(tid, {
-        user: Number(fields[11]) / ticks,
-        system: Number(fields[12]) / ticks,
-        switches: switches('voluntary_ctxt_switches') + switches('nonvoluntary_ctxt_switches'),
-      });
-    } catch {
-      // the thread ended between readdir and read
-    }
-  }
+  for (const [tid, t] of procThreadStats(pid))
+    out.set(tid, { user: t.user, system: t.system, switches: t.voluntary + t.involuntary });
   return out;
 }
 
