@@ -8,9 +8,12 @@
 // woken: on these virtual machines a wake-up costs more than most of the work it wakes for).
 //
 //   node bench/delivery/rates.mjs [--backend=sqlite|pg] [--rates=100,1000,burst] [--seconds=10]
-//     [--burst=20000] [--profile=DIR] [--delivery-thread=1|0]
+//     [--burst=20000] [--profile=DIR] [--delivery-thread=1|0] [--relay]
 //
 // `--delivery-thread=0` runs the host's queue engine on its main thread (PLATFORM_DELIVERY_THREAD=0).
+// `--relay` then runs the same phases against the stateless relay (bench/delivery/relay.mjs: HTTP in, 202,
+// sign, HTTP out from a second thread; no storage, no validation), its own process, in the same run: what the
+// HTTP work alone costs per delivery at each rate on this machine, the floor under the host's figure.
 //
 // A rate `idle` measures the host without events for `--seconds`; its row is per second (µs: millionths of
 // a core; switches: wake-ups a second). `--profile=DIR` also writes a V8 CPU profile of every host thread
@@ -38,11 +41,12 @@ const rates = arg('rates', '100,1000,burst').split(',');
 const seconds = Number(arg('seconds', '10'));
 const burstCount = Number(arg('burst', '20000'));
 const profileDir = process.argv.some((a) => a.startsWith('--profile=')) ? resolve(arg('profile')) : null;
+const withRelay = process.argv.includes('--relay');
 
 function usage(problem) {
   console.error(`bench/delivery/rates.mjs: ${problem}`);
   console.error(
-    'usage: node bench/delivery/rates.mjs [--backend=sqlite|pg] [--rates=100,1000,burst] [--seconds=10] [--burst=20000] [--profile=DIR] [--delivery-thread=1|0]',
+    'usage: node bench/delivery/rates.mjs [--backend=sqlite|pg] [--rates=100,1000,burst] [--seconds=10] [--burst=20000] [--profile=DIR] [--delivery-thread=1|0] [--relay]',
   );
   process.exit(2);
 }
@@ -56,7 +60,7 @@ const deliveryThread = arg('delivery-thread', undefined);
 if (deliveryThread !== undefined && deliveryThread !== '0' && deliveryThread !== '1')
   usage(`--delivery-thread must be 1 or 0; got "${deliveryThread}"`);
 
-installWatchdog('bench/delivery/rates.mjs', 300 + rates.length * (seconds + 120));
+installWatchdog('bench/delivery/rates.mjs', (withRelay ? 2 : 1) * (300 + rates.length * (seconds + 120)));
 /** Per thread: user and system CPU seconds, context switches (voluntary + involuntary). */
 function threads(pid) {
   const out = new Map();
@@ -107,6 +111,70 @@ function topSelf(file) {
     .map(([name, t]) => `${((100 * t) / busy).toFixed(1).padStart(5)} %  ${name}`);
 }
 
+/**
+ * Runs every phase of `rates` against one process (`proc`: spawnHost's handle) fed by `poster`, after a
+ * warm-up burst; one row per phase, labelled `label`. `onPhase(i, 'start' | 'end')` brackets each phase
+ * (the profiler's signal).
+ */
+async function measurePhases(receiver, proc, poster, label, onPhase = () => {}) {
+  const rows = [];
+  receiver.reset();
+  const warm = await poster.burst(3000, 32);
+  await receiver.waitFor(warm.results.filter((r) => !r.error).length, 60_000);
+  for (const [i, rate] of rates.entries()) {
+    receiver.reset();
+    onPhase(i, 'start');
+    const before = threads(proc.pid);
+    let figures;
+    if (rate === 'idle') {
+      await sleep(seconds * 1000);
+      // "Per delivery" of an idle host: per second, so µs read as millionths of a core.
+      figures = { deliveries: seconds, perSecond: 0, p50: '–', p99: '–' };
+    } else if (rate === 'burst') {
+      const started = performance.now();
+      const run = await poster.burst(burstCount, 32);
+      await receiver.waitFor(run.results.filter((r) => !r.error).length, 120_000);
+      const elapsed = (performance.now() - started) / 1000;
+      const burst = analyzeHost(run, (await receiver.dump()).records);
+      figures = { deliveries: burst.verified, perSecond: burst.verified / elapsed, p50: '–', p99: '–' };
+    } else {
+      const paced = await pacedPhase(receiver, { hosts: [proc], poster }, Number(rate), seconds, 64);
+      const ms = paced.postToFirstAttemptMs;
+      figures = { deliveries: paced.verified, perSecond: paced.verified / seconds, p50: ms.p50, p99: ms.p99 };
+    }
+    const cost = perDelivery(proc.pid, before, threads(proc.pid), Math.max(1, figures.deliveries));
+    onPhase(i, 'end');
+    rows.push({ label, rate, ...figures, ...cost, phase: i + 1 });
+  }
+  return rows;
+}
+
+/** The stateless relay (bench/delivery/relay.mjs), its own process, through every phase. */
+async function relayRows(receiver, installationId, secret) {
+  const relay = await spawnHost(
+    {
+      RELAY_TARGET: receiver.url,
+      RELAY_SECRET: secret,
+      RELAY_INSTALLATION: installationId,
+      RELAY_CONCURRENCY: '64',
+    },
+    [],
+    fileURLToPath(new URL('./relay.mjs', import.meta.url)),
+  );
+  const poster = eventPoster({
+    hostUrl: relay.url,
+    adminToken: ADMIN_TOKEN,
+    installationId,
+    connections: 32,
+  });
+  try {
+    return await measurePhases(receiver, relay, poster, 'relay');
+  } finally {
+    await poster.close();
+    await relay.stop();
+  }
+}
+
 async function main() {
   const receiver = await startReceiver();
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-rates-'));
@@ -120,9 +188,11 @@ async function main() {
     ...benchHostEnv({ deliveryThread }),
     ...(rawDir ? { NODE_OPTIONS: `--require ${hook}`, BENCH_PROFILE_DIR: rawDir } : {}),
   });
-  const rows = [];
+  let rows = [];
+  let installation;
   try {
     const { installationId, secret, publicKey } = await installWebhook(host.url, receiver.url, {});
+    installation = { installationId, secret };
     const poster = eventPoster({
       hostUrl: host.url,
       adminToken: ADMIN_TOKEN,
@@ -130,49 +200,28 @@ async function main() {
       connections: 32,
     });
     receiver.configure({ secrets: [secret], publicKey, failRate: 0 });
-    receiver.reset();
-    const warm = await poster.burst(3000, 32);
-    await receiver.waitFor(warm.results.filter((r) => !r.error).length, 60_000);
-    for (const [i, rate] of rates.entries()) {
-      receiver.reset();
+    rows = await measurePhases(receiver, host, poster, 'host', () => {
       if (rawDir) process.kill(host.pid, 'SIGUSR2');
-      const before = threads(host.pid);
-      let figures;
-      if (rate === 'idle') {
-        await sleep(seconds * 1000);
-        // "Per delivery" of an idle host: per second, so µs read as millionths of a core.
-        figures = { deliveries: seconds, perSecond: 0, p50: '–', p99: '–' };
-      } else if (rate === 'burst') {
-        const started = performance.now();
-        const run = await poster.burst(burstCount, 32);
-        await receiver.waitFor(run.results.filter((r) => !r.error).length, 120_000);
-        const elapsed = (performance.now() - started) / 1000;
-        const burst = analyzeHost(run, (await receiver.dump()).records);
-        figures = { deliveries: burst.verified, perSecond: burst.verified / elapsed, p50: '–', p99: '–' };
-      } else {
-        const paced = await pacedPhase(receiver, { hosts: [host], poster }, Number(rate), seconds, 64);
-        const ms = paced.postToFirstAttemptMs;
-        figures = {
-          deliveries: paced.verified,
-          perSecond: paced.verified / seconds,
-          p50: ms.p50,
-          p99: ms.p99,
-        };
-      }
-      const cost = perDelivery(host.pid, before, threads(host.pid), Math.max(1, figures.deliveries));
-      if (rawDir) process.kill(host.pid, 'SIGUSR2');
-      rows.push({ rate, ...figures, ...cost, phase: i + 1 });
-    }
+    });
+    await poster.close();
   } finally {
     await host.stop();
-    await receiver.close?.();
     await database?.drop?.();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`one ${backend === 'pg' ? 'PostgreSQL' : 'SQLite'} host; per delivery:`);
+  try {
+    if (withRelay)
+      rows.push(...(await relayRows(receiver, installation.installationId, installation.secret)));
+  } finally {
+    await receiver.close?.();
+  }
+  console.log(
+    `one ${backend === 'pg' ? 'PostgreSQL' : 'SQLite'} host${withRelay ? ', then the stateless relay' : ''}; per delivery:`,
+  );
   console.log(
     table(
       [
+        'process',
         'rate',
         'deliveries/s',
         'p50 / p99 ms',
@@ -183,6 +232,7 @@ async function main() {
         'switches: main, delivery, others',
       ],
       rows.map((r) => [
+        r.label,
         r.rate,
         String(Math.round(r.perSecond)),
         `${r.p50} / ${r.p99}`,
@@ -196,7 +246,7 @@ async function main() {
   );
   if (!rawDir || !profileDir) return;
   await sleep(500); // the threads write their profiles when they hear the second signal
-  for (const r of rows) {
+  for (const r of rows.filter((row) => row.label === 'host')) {
     for (const file of readdirSync(rawDir).filter((f) => f.endsWith(`-${r.phase}.cpuprofile`))) {
       const target = join(profileDir, `${r.rate}-${file.replace(`-${r.phase}.cpuprofile`, '.cpuprofile')}`);
       copyFileSync(join(rawDir, file), target);
