@@ -38,7 +38,6 @@
 // host built from git revision REV, as `bench:delivery:ab` does with `rev=`; default the current build).
 import pg from 'pg';
 import { benchHostEnv, DEFAULT_DATABASE_URL, startBackend } from './backend.mjs';
-import { buildHostAt } from './build-rev.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
 import { COSTS, countersOf, perDelivery, printCosts } from './host-counters.mjs';
 import { procCpuSeconds } from './host-process.mjs';
@@ -225,6 +224,9 @@ async function main() {
   installWatchdog('bench:scale-out', 900 + O.hosts.length * O.rounds * 120);
   // Every host of the run from the host as it was at a revision (build-rev.mjs), for a before / after.
   if (O.rev) {
+    // Imported only here: build-rev.mjs needs esbuild and the repository's scripts/, which
+    // bench/device/pack.sh does not carry to a device.
+    const { buildHostAt } = await import('./build-rev.mjs');
     process.env.BENCH_HOST_MAIN = await buildHostAt(O.rev);
     console.log(`hosts: the host at ${O.rev} (${process.env.BENCH_HOST_MAIN})`);
   }

@@ -15,8 +15,13 @@
 #   or --paced=1000 for every host at 1,000 events/s instead of the burst: what a delivery costs as hosts are added)
 #   DEVICE_PG_CONF adds postgresql.conf lines (';'-separated); during 1 and 2 a sampler counts what PostgreSQL's
 #   active backends wait on (pg-waits-*.txt; DEVICE_PG_WAITS=0 turns it off).
-#   3. bench/delivery/run.mjs --backend=both --hosts=2 --rounds=1 (burst, paced 1,000/s, retries), if time is left
+#   3. bench/delivery/run.mjs --backend=both --hosts=2 --rounds=1 --no-bullmq (burst, paced 1,000/s, retries), if time
+#      is left (no BullMQ row: pack.sh carries neither Redis nor the bullmq package)
 #      (DEVICE_DELIVERY=0 skips it).
+# Rehearse here before a device session (a 2-core machine, about 2 minutes; it runs the same way):
+#   bash bench/device/pack.sh && OUT=/tmp/devout DEVICE_BUDGET_S=200 DEVICE_COUNT=2000 DEVICE_WARMUP=500 \
+#     DEVICE_ROUNDS=1 DEVICE_HOSTS=1,2 bash bench/device/run.sh   # then read /tmp/devout/device-summary.txt
+# (A benchmark file that imports a package pack.sh does not carry fails there in its first second.)
 set -uo pipefail
 START=$(date +%s)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/out
@@ -274,7 +279,7 @@ EOF
   elif [ "$td" -lt 60 ]; then say "bench:delivery skipped: only ${td}s left"
   else
     (cd "$W/app" && run_group delivery "$td" "$NODE" bench/delivery/run.mjs --backend=both --hosts=2 \
-      --rounds=1 --database-url="$URL")
+      --rounds=1 --no-bullmq --database-url="$URL")
   fi
 
   # ---- results -----------------------------------------------------------------------------------------
