@@ -116,10 +116,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Sql {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`);
     db.exec('PRAGMA foreign_keys = ON');
-    // Statement journals (a write inside a transaction that may have to undo itself alone) stay in
-    // memory: on a file they spill past 64 KiB to a temporary file that is created, written and
-    // unlinked per statement (storage/README.md, "Temporary storage").
-    db.exec('PRAGMA temp_store = MEMORY');
+    // Temporary storage stays SQLite's default, on disk: in memory, VACUUM and CREATE INDEX would hold a
+    // copy of the data in RAM (storage/README.md, "Temporary storage").
     // NORMAL either way: `full` syncs after the commit, once per turn of the event loop (WalSync), not
     // inside every COMMIT.
     db.exec('PRAGMA synchronous = NORMAL');
