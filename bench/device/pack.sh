@@ -53,7 +53,7 @@ A=$S/app
 mkdir -p "$A/bench/delivery" "$A/bench/results" "$A/node_modules/@platform"
 cp -a "$MAIN/package.json" "$A/"
 cp -a "$MAIN"/bench/delivery/*.mjs "$A/bench/delivery/"
-for p in host events manifest api-client webhooks dashboard runtime; do
+for p in $(cd "$MAIN" && node bench/device/closure.mjs --linked); do
   mkdir -p "$A/packages/$p"
   cp -a "$MAIN/packages/$p/package.json" "$MAIN/packages/$p/dist" "$A/packages/$p/"
   ln -s "../../packages/$p" "$A/node_modules/@platform/$p"
@@ -62,26 +62,10 @@ mkdir -p "$A/integrations/webhook"
 cp -a "$MAIN"/integrations/webhook/{package.json,dist,assets,src,platform-manifest.yaml} "$A/integrations/webhook/"
 ln -s ../../integrations/webhook "$A/node_modules/@platform/integration-webhook"
 # The production dependency closure of the packages the host and the benchmark load, less what is handled
-# below (better-sqlite3, miniflare and workerd) and what never loads in a benchmark (the bundler's esbuild).
+# below (better-sqlite3, miniflare and workerd) and what never loads in a benchmark (the bundler's esbuild):
+# bench/device/closure.mjs, which imports.test.mjs also reads.
 NM=$MAIN/node_modules
-CLOSURE=$(cd "$MAIN" && node -e '
-  const fs = require("fs"); const seen = new Set();
-  const skip = new Set(["miniflare", "workerd", "better-sqlite3", "esbuild", "sharp"]);
-  const walk = (n) => {
-    if (seen.has(n) || skip.has(n) || n.startsWith("@cloudflare/") || n.startsWith("@platform/")) return;
-    if (!fs.existsSync(`node_modules/${n}/package.json`)) return;
-    seen.add(n);
-    const p = JSON.parse(fs.readFileSync(`node_modules/${n}/package.json`, "utf8"));
-    for (const d of Object.keys({ ...p.dependencies, ...p.optionalDependencies })) walk(d);
-  };
-  const deps = (file) => Object.keys(JSON.parse(fs.readFileSync(file, "utf8")).dependencies ?? {});
-  for (const ws of ["host", "webhooks", "events", "manifest", "api-client", "runtime"]) deps(`packages/${ws}/package.json`).forEach(walk);
-  deps("integrations/webhook/package.json").forEach(walk);
-  ["undici", "pg"].forEach(walk); // what the benchmark itself imports
-  // miniflare is imported at start-up (its JS only, below): what it requires, less workerd and sharp
-  ["@cspotcode/source-map-support", "ws", "youch"].forEach(walk);
-  walk("bindings"); // better-sqlite3 finds its addon with it (the addon itself is copied below)
-  console.log([...seen].sort().join("\n"));')
+CLOSURE=$(cd "$MAIN" && node bench/device/closure.mjs)
 for p in $CLOSURE; do
   mkdir -p "$A/node_modules/$(dirname "$p")"
   cp -a "$NM/$p" "$A/node_modules/$p"
@@ -108,7 +92,7 @@ fi
 
 # --- before: the other checkout's built packages (the same layout), for an A/B in one run ---------------------
 if want before; then
-for p in host events manifest api-client webhooks dashboard runtime; do
+for p in $(cd "$MAIN" && node bench/device/closure.mjs --linked); do
   mkdir -p "$S/before/packages/$p"
   cp -a "$BEFORE/packages/$p/package.json" "$BEFORE/packages/$p/dist" "$S/before/packages/$p/"
 done
