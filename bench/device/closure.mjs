@@ -8,9 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Packages pack.sh copies whole, found by walking dependencies from these roots. */
-export const WORKSPACES = ['host', 'webhooks', 'events', 'manifest', 'api-client', 'runtime'];
-/** The workspace packages (packages/<name>) pack.sh carries built and links as @platform/<name>. */
+/**
+ * The workspace packages (packages/<name>) pack.sh carries built and links as @platform/<name>; their
+ * production dependencies are the roots of the closure.
+ */
 export const LINKED_WORKSPACES = [
   'host',
   'events',
@@ -21,7 +22,7 @@ export const LINKED_WORKSPACES = [
   'runtime',
 ];
 /** What the benchmark files import themselves, besides node:* and @platform/*. */
-export const BENCH_IMPORTS = ['undici', 'pg'];
+const BENCH_IMPORTS = ['undici', 'pg'];
 /** Carried by pack.sh in part (their loaded files only), so not walked. */
 export const CARRIED_APART = ['better-sqlite3', 'miniflare', 'workerd'];
 const SKIP = new Set([...CARRIED_APART, 'esbuild', 'sharp']);
@@ -44,7 +45,7 @@ export function packedClosure(root) {
     for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) walk(dep);
   };
   const deps = (file) => Object.keys(JSON.parse(readFileSync(join(root, file), 'utf8')).dependencies ?? {});
-  for (const ws of WORKSPACES) deps(`packages/${ws}/package.json`).forEach(walk);
+  for (const ws of LINKED_WORKSPACES) deps(`packages/${ws}/package.json`).forEach(walk);
   deps('integrations/webhook/package.json').forEach(walk);
   BENCH_IMPORTS.forEach(walk);
   // miniflare is imported at start-up (its JS only): what it requires, less workerd and sharp
