@@ -8,8 +8,9 @@
 // build-rev.mjs into packages/host/dist/ab-<rev>/, resolving the same node_modules and other packages), or
 // `main=PATH` for another build of the host kept inside the repository, or `post=N`: the burst's
 // POST /v1/events in flight (default 32), or `scheme=NAME`: the installation's signature_scheme (`ed25519`,
-// `standard-webhooks`; default the host's, platform). `--rounds=N` (default 4), `--events=N` per burst
-// (default 6000), `--event-ids=sortable` (default random).
+// `standard-webhooks`; default the host's, platform), or `node=FLAG`: an option of the host's `node` (one
+// each, repeatable: `node=--single-threaded-gc,node=--max-semi-space-size=32`). `--rounds=N` (default 4),
+// `--events=N` per burst (default 6000), `--event-ids=sortable` (default random).
 // `--backend=pg` runs every variant on a fresh PostgreSQL database of its own (created through
 // `--database-url=`, default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL; dropped at
 // the end, also after an error or the watchdog); default `sqlite`.
@@ -60,6 +61,7 @@ function parseVariant(spec) {
   let main;
   let rev;
   let post = 32;
+  const nodeArgs = [];
   const settings = {};
   for (const pair of spec
     .slice(colon + 1)
@@ -73,11 +75,12 @@ function parseVariant(spec) {
     else if (key === 'rev') rev = value;
     else if (key === 'post') post = Number(value);
     else if (key === 'scheme') settings.signature_scheme = value;
+    else if (key === 'node') nodeArgs.push(value);
     else env[key] = value;
   }
   if (!(Number.isInteger(post) && post > 0)) usage(`post must be a whole number > 0 in variant "${name}"`);
   if (main && rev) usage(`give main= or rev=, not both, in variant "${name}"`);
-  return { name, env, main, rev, post, settings };
+  return { name, env, main, rev, post, nodeArgs, settings };
 }
 
 const specs = process.argv.filter((a) => a.startsWith('--variant=')).map((a) => a.slice('--variant='.length));
@@ -121,7 +124,7 @@ async function main() {
         LOG_LEVEL: 'warn',
         ...variant.env,
       };
-      const host = await spawnHost(env, [], ...(variant.main ? [variant.main] : []));
+      const host = await spawnHost(env, variant.nodeArgs, ...(variant.main ? [variant.main] : []));
       const { installationId, secret, publicKey } = await installWebhook(
         host.url,
         receiver.url,
