@@ -10,7 +10,8 @@ import { ADMIN_TOKEN, fmt, table } from './lib.mjs';
  * switches, read from /proc: the scrape itself adds a few, the same for every host).
  */
 export async function countersOf(host) {
-  const wakeups = host.wakeups();
+  const threads = host.wakeupsByThread?.() ?? { total: host.wakeups(), main: 0, delivery: 0, other: 0 };
+  const wakeups = threads.total;
   const res = await fetch(`${host.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   const text = await res.text();
   const c = {
@@ -23,6 +24,9 @@ export async function countersOf(host) {
     statements: 0,
     threadStatements: 0,
     wakeups,
+    wakeupsMain: threads.main,
+    wakeupsThread: threads.delivery,
+    wakeupsOther: threads.other,
     // A host built before these counters existed reports none of them.
     counted: text.includes('platform_queue_claims_total'),
   };
@@ -56,6 +60,9 @@ export const COSTS = [
   'nextDueReads',
   'signals',
   'wakeups',
+  'wakeupsMain',
+  'wakeupsThread',
+  'wakeupsOther',
 ];
 export function perDelivery(before, after, deliveries) {
   const out = {};

@@ -74,6 +74,26 @@ export function procWakeups(pid) {
   return sum;
 }
 
+/**
+ * The same wake-ups split by thread: `main` (the tid that is the pid), `delivery` (the thread that has
+ * used the most CPU after the main one: the host's delivery thread once it has delivered anything) and
+ * `other` (libuv's pool, V8's helpers, the rest), and the total.
+ *
+ * @example
+ * const { main, delivery, other, total } = procWakeupsByThread(host.pid);
+ */
+export function procWakeupsByThread(pid) {
+  const threads = [...procThreadStats(pid)];
+  const main = threads.find(([tid]) => tid === String(pid))?.[1];
+  const rest = threads.filter(([tid]) => tid !== String(pid)).map(([, t]) => t);
+  rest.sort((a, b) => b.user + b.system - (a.user + a.system));
+  const [delivery, ...others] = rest;
+  const other = others.reduce((s, t) => s + t.voluntary, 0);
+  const m = main?.voluntary ?? 0;
+  const d = delivery?.voluntary ?? 0;
+  return { main: m, delivery: d, other, total: m + d + other };
+}
+
 /** A free TCP port on 127.0.0.1 (listen on 0, read it, close: the host binds it right after). */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -141,6 +161,8 @@ export async function spawnHost(
     threads: () => procThreadsCpu(pid),
     /** Wake-ups so far (its threads' voluntary context switches). */
     wakeups: () => procWakeups(pid),
+    /** Wake-ups so far by thread: main, delivery thread, other ({@link procWakeupsByThread}). */
+    wakeupsByThread: () => procWakeupsByThread(pid),
     /** kill -9 (no shutdown at all: leased deliveries stay leased until their lease ends); waits for exit. */
     async kill() {
       process.off('exit', onExit);
