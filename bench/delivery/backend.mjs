@@ -104,6 +104,7 @@ export async function startBackend({
   sortableIds,
   hostCpus = null,
   loadThreads = 1,
+  balance = 'turns',
 }) {
   if (kind === 'sqlite' && hostCount !== 1)
     throw new Error('SQLite runs one host: --hosts needs --backend=pg');
@@ -165,6 +166,7 @@ export async function startBackend({
         installationId,
         connections: postConcurrency,
         sortableIds,
+        balance,
       },
       loadThreads,
     );

@@ -88,7 +88,11 @@ export async function rawPosts({ url, secret, installationId, count, concurrency
 
 /**
  * A client of the host's `POST /v1/events`; records when each event's 202 came back. With several
- * `hostUrls` (hosts on one database) the events go to them in turn (round-robin); `drop(url)` stops
+ * `hostUrls` (hosts on one database) `balance` says which host each event goes to: `turns` (default) in
+ * turn (round-robin: each host gets the same number of events, and a host that answers more slowly than
+ * the others holds more of the requests in flight), or `least`: the host with the fewest requests in
+ * flight, ties in turn (as a load balancer's least-connections: with `concurrency` = N × the number of
+ * hosts in a burst, each host holds N in flight, and a faster host takes more events). `drop(url)` stops
  * sending to one (a host that was killed). Each result says which host (`host`, its index) it went to.
  */
 export function eventPoster({
@@ -98,17 +102,34 @@ export function eventPoster({
   installationId,
   connections,
   sortableIds = false,
+  balance = 'turns',
 }) {
+  if (balance !== 'turns' && balance !== 'least')
+    throw new RangeError(`eventPoster: balance must be "turns" or "least"; got "${balance}"`);
   const dispatcher = new Agent({ connections, keepAliveTimeout: 30_000 });
   const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   let live = [...hostUrls];
   let turn = 0;
+  const inFlight = new Map(hostUrls.map((url) => [url, 0]));
+
+  /** The next event's host: in turn, or the live host with the fewest requests in flight (ties in turn). */
+  function pick() {
+    const first = turn++ % live.length;
+    if (balance === 'turns') return live[first];
+    let best = live[first];
+    for (let i = 1; i < live.length; i++) {
+      const url = live[(first + i) % live.length];
+      if (inFlight.get(url) < inFlight.get(best)) best = url;
+    }
+    return best;
+  }
 
   /** Posts one event; resolves with {eventId, host, sentAt, acceptedAt} or {eventId, host, error}. */
   async function post() {
     const event = makeEvent(installationId, sortableIds ? sortableEventId() : newEventId());
-    const target = live[turn++ % live.length];
+    const target = pick();
     const host = hostUrls.indexOf(target);
+    inFlight.set(target, inFlight.get(target) + 1);
     const sentAt = now();
     try {
       const res = await request(`${target}/v1/events`, {
@@ -124,6 +145,8 @@ export function eventPoster({
       return { eventId: event.eventId, host, sentAt, acceptedAt };
     } catch (error) {
       return { eventId: event.eventId, host, error: String(error) };
+    } finally {
+      inFlight.set(target, inFlight.get(target) - 1);
     }
   }
 

@@ -33,7 +33,12 @@
 // rounds, default 500; a host under a small budget compiles its hot code slowly: give it thousands), --delivery-thread=1|0 (the hosts'
 // PLATFORM_DELIVERY_THREAD; default the host's own),
 // --paced=R (events a second per host, instead of a burst: what a delivery costs at the same rate per
-// host, scale-out-paced.mjs), --paced-seconds=N (default 10),
+// host, scale-out-paced.mjs), --paced-seconds=N (default 10), --balance=least|turns (how a burst's events
+// are spread over hosts on one database: `least`, the default, sends each to the host with the fewest POSTs
+// in flight, so each holds --post-concurrency, as a least-connections balancer does; `turns` sends them in
+// turn, as the runs before 2026-11-29 (eighth session) did, and then a host that answers faster than the
+// slowest holds fewer in flight, accepts smaller groups and costs more per delivery: docs/benchmarks.md,
+// "How a burst is spread over the hosts"),
 // --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL), --rev=REV (every
 // host built from git revision REV, as `bench:delivery:ab` does with `rev=`; default the current build).
 import pg from 'pg';
@@ -77,7 +82,12 @@ const O = {
   rev: rawOption('rev', ''),
   paced: option('paced', '0', 0),
   pacedSeconds: option('paced-seconds', '10'),
+  balance: rawOption('balance', 'least'),
 };
+if (O.balance !== 'least' && O.balance !== 'turns') {
+  console.error(`--balance must be "least" or "turns"; got "${O.balance}"`);
+  process.exit(2);
+}
 // N hosts apart (a database each, N the most hosts of the run) is the reference of the N-host row: on by
 // default with --hosts=1,2 (as before), else with --apart=1.
 // A paced run has no "apart" row (its posters split a burst, not a schedule).
@@ -242,7 +252,7 @@ async function main() {
       `${info.nproc} cores (${info.cpuModel}), ${info.node}`,
   );
   console.log(
-    `receiver: ${receiverProcesses} process(es); load generator: ${loadThreads} thread(s), ${O.postConcurrency} POSTs in flight per host`,
+    `receiver: ${receiverProcesses} process(es); load generator: ${loadThreads} thread(s), ${O.postConcurrency} POSTs in flight per host${O.paced > 0 ? '' : O.balance === 'least' ? ' (each event to the host with the fewest in flight)' : ' (events to the hosts in turn)'}`,
   );
   if (O.delayMs > 0)
     console.log(
@@ -278,6 +288,7 @@ async function main() {
         postConcurrency: O.postConcurrency * hosts,
         hostCpus: O.hostCpus,
         loadThreads: threads,
+        balance: O.paced > 0 ? 'turns' : O.balance,
       });
     for (const hosts of O.hosts) backends.push({ ...(await start(hosts)), key: `${hosts}` });
     if (O.apart) {
