@@ -10,7 +10,8 @@
 // what the cores allow: a second host should double it, if work really spreads over both hosts.
 //
 // Per round (default 3, rotating order): a burst of `--count` events (default 3,000) for one host, for two
-// hosts on one database (POSTed to them in turn), and for two hosts apart (each on a database of its own,
+// hosts on one database (each event POSTed to the host with the fewest in flight: --balance), and for two
+// hosts apart (each on a database of its own,
 // each sent half the burst on half the connections: nothing shared, so the most two of these hosts can
 // deliver on this machine, the reference for the pair that shares a database); measured from the first
 // POST until the receiver has verified every accepted event. Each host's own attempt counter
