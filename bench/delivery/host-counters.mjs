@@ -10,8 +10,7 @@ import { ADMIN_TOKEN, fmt, table } from './lib.mjs';
  * switches, read from /proc: the scrape itself adds a few, the same for every host).
  */
 export async function countersOf(host) {
-  const threads = host.wakeupsByThread?.() ?? { total: host.wakeups(), main: 0, delivery: 0, other: 0 };
-  const wakeups = threads.total;
+  const threads = host.wakeups();
   const res = await fetch(`${host.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   const text = await res.text();
   const c = {
@@ -23,7 +22,7 @@ export async function countersOf(host) {
     signals: 0,
     statements: 0,
     threadStatements: 0,
-    wakeups,
+    wakeups: threads.total,
     wakeupsMain: threads.main,
     wakeupsThread: threads.delivery,
     wakeupsOther: threads.other,

@@ -65,32 +65,24 @@ export function procThreadStats(pid) {
 }
 
 /**
- * Wake-ups of a process so far: its threads' voluntary context switches ({@link procThreadStats}). Threads
- * that ended are not counted; the host's threads live as long as it does.
- */
-export function procWakeups(pid) {
-  let sum = 0;
-  for (const t of procThreadStats(pid).values()) sum += t.voluntary;
-  return sum;
-}
-
-/**
- * The same wake-ups split by thread: `main` (the tid that is the pid), `delivery` (the thread that has
- * used the most CPU after the main one: the host's delivery thread once it has delivered anything) and
- * `other` (libuv's pool, V8's helpers, the rest), and the total.
+ * Wake-ups of a process so far: its threads' voluntary context switches ({@link procThreadStats}), split by
+ * thread: `main` (the tid that is the pid), `delivery` (the thread that has used the most CPU after the main
+ * one: the host's delivery thread once it has delivered anything) and `other` (V8's helpers, libuv's pool,
+ * the rest), and their `total`. Threads that ended are not counted; the host's threads live as long as it
+ * does.
  *
  * @example
- * const { main, delivery, other, total } = procWakeupsByThread(host.pid);
+ * const { main, delivery, other, total } = procWakeups(host.pid);
  */
-export function procWakeupsByThread(pid) {
+export function procWakeups(pid) {
   const threads = [...procThreadStats(pid)];
   const main = threads.find(([tid]) => tid === String(pid))?.[1];
   const rest = threads.filter(([tid]) => tid !== String(pid)).map(([, t]) => t);
   rest.sort((a, b) => b.user + b.system - (a.user + a.system));
   const [delivery, ...others] = rest;
-  const other = others.reduce((s, t) => s + t.voluntary, 0);
   const m = main?.voluntary ?? 0;
   const d = delivery?.voluntary ?? 0;
+  const other = others.reduce((s, t) => s + t.voluntary, 0);
   return { main: m, delivery: d, other, total: m + d + other };
 }
 
@@ -159,10 +151,8 @@ export async function spawnHost(
     /** CPU seconds of the whole host process and of its main thread. */
     cpu: () => ({ process: procCpuSeconds(pid), main: procCpuSeconds(pid, pid) }),
     threads: () => procThreadsCpu(pid),
-    /** Wake-ups so far (its threads' voluntary context switches). */
+    /** Wake-ups so far (its threads' voluntary context switches), by thread and in all ({@link procWakeups}). */
     wakeups: () => procWakeups(pid),
-    /** Wake-ups so far by thread: main, delivery thread, other ({@link procWakeupsByThread}). */
-    wakeupsByThread: () => procWakeupsByThread(pid),
     /** kill -9 (no shutdown at all: leased deliveries stay leased until their lease ends); waits for exit. */
     async kill() {
       process.off('exit', onExit);
