@@ -9,7 +9,8 @@
 // `main=PATH` for another build of the host kept inside the repository, or `post=N`: the burst's
 // POST /v1/events in flight (default 32), or `scheme=NAME`: the installation's signature_scheme (`ed25519`,
 // `standard-webhooks`; default the host's, platform), or `node=FLAG`: an option of the host's `node` (one
-// each, repeatable: `node=--single-threaded-gc,node=--max-semi-space-size=32`). `--rounds=N` (default 4),
+// each, repeatable: `node=--single-threaded-gc,node=--max-semi-space-size=32`), or `cpus=F`: a CPU budget of
+// F cores for the host process (a cgroup quota, as `bench:scale-out --host-cpus`; needs root). `--rounds=N` (default 4),
 // `--events=N` per burst (default 6000), `--event-ids=sortable` (default random).
 // `--backend=pg` runs every variant on a fresh PostgreSQL database of its own (created through
 // `--database-url=`, default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL; dropped at
@@ -29,6 +30,7 @@ import { analyzeHost, analyzeRaw } from './analyze.mjs';
 import { createBenchDatabase, DEFAULT_DATABASE_URL } from './backend.mjs';
 import { buildHostAt } from './build-rev.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
+import { limitCpu } from './cpu-budget.mjs';
 import { spawnHost } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook, percentile, startReceiver, table } from './lib.mjs';
 import { eventPoster, rawPosts } from './load.mjs';
@@ -61,6 +63,7 @@ function parseVariant(spec) {
   let main;
   let rev;
   let post = 32;
+  let cpus = null;
   const nodeArgs = [];
   const settings = {};
   for (const pair of spec
@@ -76,11 +79,13 @@ function parseVariant(spec) {
     else if (key === 'post') post = Number(value);
     else if (key === 'scheme') settings.signature_scheme = value;
     else if (key === 'node') nodeArgs.push(value);
+    else if (key === 'cpus') cpus = Number(value);
     else env[key] = value;
   }
+  if (cpus !== null && !(cpus > 0)) usage(`cpus must be a number of cores above 0 in variant "${name}"`);
   if (!(Number.isInteger(post) && post > 0)) usage(`post must be a whole number > 0 in variant "${name}"`);
   if (main && rev) usage(`give main= or rev=, not both, in variant "${name}"`);
-  return { name, env, main, rev, post, nodeArgs, settings };
+  return { name, env, main, rev, post, cpus, nodeArgs, settings };
 }
 
 const specs = process.argv.filter((a) => a.startsWith('--variant=')).map((a) => a.slice('--variant='.length));
@@ -125,6 +130,7 @@ async function main() {
         ...variant.env,
       };
       const host = await spawnHost(env, variant.nodeArgs, ...(variant.main ? [variant.main] : []));
+      if (variant.cpus !== null) host.budget = limitCpu(host.pid, variant.cpus, `ab-${variant.name}`);
       const { installationId, secret, publicKey } = await installWebhook(
         host.url,
         receiver.url,
@@ -237,6 +243,7 @@ async function main() {
           'variant',
           '(b)/(a) per round',
           'median',
+          'burst deliveries/s (median)',
           'host µs/delivery (median)',
           'main thread',
           'delivery thread',
@@ -245,6 +252,7 @@ async function main() {
           v.name,
           v.rows.map((r) => r.ratio.toFixed(2)).join(', '),
           median(v.rows.map((r) => r.ratio)).toFixed(2),
+          String(median(v.rows.map((r) => r.burst))),
           String(median(v.rows.map((r) => r.hostUs))),
           String(median(v.rows.map((r) => r.mainUs))),
           String(median(v.rows.map((r) => r.deliveryUs))),
@@ -280,6 +288,7 @@ async function main() {
     for (const v of variants) {
       await v.poster.close();
       await v.host.stop();
+      v.host.budget?.release();
       await rm(v.dataDir, { recursive: true, force: true });
     }
     await receiver.stop();

@@ -40,6 +40,8 @@
 // turn, as the runs before 2026-11-29 (eighth session) did, and then a host that answers faster than the
 // slowest holds fewer in flight, accepts smaller groups and costs more per delivery: docs/benchmarks.md,
 // "How a burst is spread over the hosts"),
+// --host-node-args="FLAGS" (options of every host's `node`, space-separated, as in bench:delivery; e.g.
+// --host-node-args=--single-threaded-gc),
 // --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL), --rev=REV (every
 // host built from git revision REV, as `bench:delivery:ab` does with `rev=`; default the current build).
 import pg from 'pg';
@@ -84,6 +86,7 @@ const O = {
   paced: option('paced', '0', 0),
   pacedSeconds: option('paced-seconds', '10'),
   balance: rawOption('balance', 'least'),
+  hostNode: rawOption('host-node-args', '').split(' ').filter(Boolean),
 };
 if (O.balance !== 'least' && O.balance !== 'turns') {
   console.error(`--balance must be "least" or "turns"; got "${O.balance}"`);
@@ -290,6 +293,7 @@ async function main() {
         hostCpus: O.hostCpus,
         loadThreads: threads,
         balance: O.paced > 0 ? 'turns' : O.balance,
+        nodeArgs: O.hostNode,
       });
     for (const hosts of O.hosts) backends.push({ ...(await start(hosts)), key: `${hosts}` });
     if (O.apart) {
