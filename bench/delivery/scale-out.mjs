@@ -270,6 +270,7 @@ async function main() {
   );
   const receiver = await startReceiver({ processes: receiverProcesses });
   if (O.hostCpus !== null) console.log(`each host limited to ${O.hostCpus} cores (a cgroup of its own)`);
+  if (O.hostNode.length > 0) console.log(`each host runs node ${O.hostNode.join(' ')}`);
   const hostEnv = {
     ...benchHostEnv({ deliveryThread: O.deliveryThread }),
     PLATFORM_DELIVERY_CONCURRENCY: String(O.slots),
