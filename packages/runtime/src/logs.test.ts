@@ -96,6 +96,89 @@ describe('ConsoleCapture', () => {
     expect(new ConsoleCapture().exact).toBe(true);
   });
 
+  it('turns its storage off once no invocation is in flight, and on again for the next one', async () => {
+    // Node.js 20 runs a hook on every promise of the thread while an AsyncLocalStorage is enabled.
+    const real = findAsyncStorage<InvocationLog>();
+    if (!real?.disable) throw new Error('this test needs Node.js AsyncLocalStorage');
+    const calls: string[] = [];
+    const storage = {
+      getStore: () => real.getStore(),
+      run: <R>(store: InvocationLog, fn: () => R): R => {
+        calls.push('run');
+        return real.run(store, fn);
+      },
+      disable: () => {
+        calls.push('disable');
+        real.disable?.();
+      },
+    };
+    const capture = new ConsoleCapture(storage);
+    const a = new InvocationLog();
+    const b = new InvocationLog();
+    let releaseA = () => {};
+    const runA = capture.run(a, async () => {
+      await new Promise<void>((resolve) => {
+        releaseA = resolve;
+      });
+      console.info('a, after b ended');
+    });
+    await capture.run(b, async () => {
+      await tick(5);
+      console.info('from b');
+    });
+    // b ended while a is still in flight: the storage stays on, and a's lines stay a's.
+    expect(calls).toEqual(['run', 'run']);
+    releaseA();
+    await runA;
+    expect(calls).toEqual(['run', 'run', 'disable']);
+    expect(a.lines.map((l) => l.message)).toEqual(['a, after b ended']);
+    expect(b.lines.map((l) => l.message)).toEqual(['from b']);
+
+    // After it was turned off, the next invocations are captured exactly again, overlapping or not.
+    const c = new InvocationLog();
+    const d = new InvocationLog();
+    await Promise.all([
+      capture.run(c, async () => {
+        await tick(5);
+        console.info('from c');
+        await tick(10);
+      }),
+      capture.run(d, async () => {
+        await tick(10);
+        console.info('from d');
+      }),
+    ]);
+    expect(c.lines.map((l) => l.message)).toEqual(['from c']);
+    expect(d.lines.map((l) => l.message)).toEqual(['from d']);
+    expect(calls).toEqual(['run', 'run', 'disable', 'run', 'run', 'disable']);
+  });
+
+  it("where the storage cannot be turned off (workerd's disable() throws), invocations answer and capture as before", async () => {
+    const real = findAsyncStorage<InvocationLog>();
+    if (!real) throw new Error('this test needs AsyncLocalStorage');
+    let attempts = 0;
+    const storage = {
+      getStore: () => real.getStore(),
+      run: <R>(store: InvocationLog, fn: () => R): R => real.run(store, fn),
+      disable: () => {
+        attempts += 1;
+        throw new Error('asyncLocalStorage.disable() is not implemented');
+      },
+    };
+    const capture = new ConsoleCapture(storage);
+    for (const name of ['first', 'second']) {
+      const log = new InvocationLog();
+      const result = await capture.run(log, async () => {
+        await tick(1);
+        console.info(name);
+        return `${name} answered`;
+      });
+      expect(result).toBe(`${name} answered`);
+      expect(log.lines.map((l) => l.message)).toEqual([name]);
+    }
+    expect(attempts).toBe(1);
+  });
+
   it('without AsyncLocalStorage: captures a lone invocation, drops console lines when invocations overlap', async () => {
     const capture = new ConsoleCapture(null);
     expect(capture.exact).toBe(false);

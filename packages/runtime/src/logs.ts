@@ -154,6 +154,8 @@ const ORIGINAL_CONSOLE: Record<LogLevel, ConsoleMethod> = {
 interface AsyncStorage<T> {
   getStore(): T | undefined;
   run<R>(store: T, fn: () => R): R;
+  /** Node.js: turns the storage off until the next `run` (the last one off takes its hooks away). */
+  disable?(): void;
 }
 
 /**
@@ -191,6 +193,7 @@ export class ConsoleCapture {
   readonly #storage: AsyncStorage<InvocationLog> | null;
   readonly #active = new Set<InvocationLog>();
   #installed = false;
+  #canTurnOff = true;
 
   /** `storage`: AsyncLocalStorage to use; found automatically; `null` forces the fallback. */
   constructor(storage: AsyncStorage<InvocationLog> | null = findAsyncStorage<InvocationLog>() ?? null) {
@@ -202,7 +205,13 @@ export class ConsoleCapture {
     return this.#storage !== null;
   }
 
-  /** Runs `fn` with console capture into `log` (the caller closes `log` when it answers). */
+  /**
+   * Runs `fn` with console capture into `log` (the caller closes `log` when it answers). When the last
+   * invocation in flight ends, the storage is turned off until the next one: on Node.js 20 an enabled
+   * AsyncLocalStorage runs a hook on every promise and async resource of its thread, so an integration
+   * run inside a host process (the host's built-in ones) would otherwise tax all of that host's work
+   * for good after its first invocation (docs/benchmarks.md, "An integration's console capture").
+   */
   async run<T>(log: InvocationLog, fn: () => Promise<T>): Promise<T> {
     this.#install();
     this.#active.add(log);
@@ -210,6 +219,21 @@ export class ConsoleCapture {
       return await (this.#storage ? this.#storage.run(log, fn) : fn());
     } finally {
       this.#active.delete(log);
+      if (this.#active.size === 0) this.#turnOff();
+    }
+  }
+
+  /**
+   * Turns the storage off between invocations where that is possible (Node.js). workerd's
+   * AsyncLocalStorage has no per-promise hook to save and its `disable()` throws "not implemented": the
+   * first throw ends the attempts, and the invocation's own result stands.
+   */
+  #turnOff(): void {
+    if (!this.#canTurnOff || !this.#storage?.disable) return;
+    try {
+      this.#storage.disable();
+    } catch {
+      this.#canTurnOff = false;
     }
   }
 
