@@ -6,6 +6,21 @@ import { decodeLogsHeader, envelopeRequest, testExecutionContext } from './testi
 const updated = { type: 'space_content_updated', eventId: 'evt_1', spaceId: 'spc_1', revisionId: 'rev_1' };
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Two invocations in flight at once, each logging one line (`from <name>`) while the other runs. */
+async function overlapping(capture: ConsoleCapture, names: [string, string]): Promise<InvocationLog[]> {
+  const logs = names.map(() => new InvocationLog());
+  await Promise.all(
+    names.map((name, i) =>
+      capture.run(logs[i] as InvocationLog, async () => {
+        await tick(5);
+        console.info(`from ${name}`);
+        await tick(20);
+      }),
+    ),
+  );
+  return logs;
+}
+
 describe('InvocationLog limits', () => {
   it('keeps at most 100 lines, marking the truncation', () => {
     const log = new InvocationLog();
@@ -135,21 +150,9 @@ describe('ConsoleCapture', () => {
     expect(b.lines.map((l) => l.message)).toEqual(['from b']);
 
     // After it was turned off, the next invocations are captured exactly again, overlapping or not.
-    const c = new InvocationLog();
-    const d = new InvocationLog();
-    await Promise.all([
-      capture.run(c, async () => {
-        await tick(5);
-        console.info('from c');
-        await tick(10);
-      }),
-      capture.run(d, async () => {
-        await tick(10);
-        console.info('from d');
-      }),
-    ]);
-    expect(c.lines.map((l) => l.message)).toEqual(['from c']);
-    expect(d.lines.map((l) => l.message)).toEqual(['from d']);
+    const [c, d] = await overlapping(capture, ['c', 'd']);
+    expect(c?.lines.map((l) => l.message)).toEqual(['from c']);
+    expect(d?.lines.map((l) => l.message)).toEqual(['from d']);
     expect(calls).toEqual(['run', 'run', 'disable', 'run', 'run', 'disable']);
   });
 
@@ -188,21 +191,8 @@ describe('ConsoleCapture', () => {
     });
     expect(lone.lines.map((l) => l.message)).toEqual(['alone']);
 
-    const a = new InvocationLog();
-    const b = new InvocationLog();
-    await Promise.all([
-      capture.run(a, async () => {
-        await tick(5);
-        console.info('from a');
-        await tick(20);
-      }),
-      capture.run(b, async () => {
-        await tick(5);
-        console.info('from b');
-        await tick(20);
-      }),
-    ]);
-    expect(a.lines).toHaveLength(0);
-    expect(b.lines).toHaveLength(0);
+    const [a, b] = await overlapping(capture, ['a', 'b']);
+    expect(a?.lines).toHaveLength(0);
+    expect(b?.lines).toHaveLength(0);
   });
 });
