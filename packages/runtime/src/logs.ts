@@ -225,8 +225,8 @@ export class ConsoleCapture {
 
   /**
    * Turns the storage off between invocations where that is possible (Node.js). workerd's
-   * AsyncLocalStorage has no per-promise hook to save and its `disable()` throws "not implemented": the
-   * first throw ends the attempts, and the invocation's own result stands.
+   * AsyncLocalStorage (with `nodejs_compat`) has a `disable()` that throws "not implemented": the first
+   * throw ends the attempts, and the invocation's own result stands.
    */
   #turnOff(): void {
     if (!this.#canTurnOff || !this.#storage?.disable) return;
