@@ -155,6 +155,8 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   onError?(error: unknown, phase: JobLoopErrorPhase, job?: J): void;
   /** Slots shared with a thread that hands over jobs it leased (see `JobLoopOptions.slots`). */
   slots?: JobLoopSlots;
+  /** Room for handed-over jobs beyond the free slots (see `JobLoopOptions.runway`); needs `slots` and `perTarget`. */
+  runway?: { jobs: number; waitMs: number };
   /** Called after each attempt with its decision (logs, metrics). */
   onAttempt?(job: J, attempt: RecordedAttempt, decision: Decision): void;
   /**
@@ -436,6 +438,7 @@ export function createDeliveryEngine<J extends DeliveryJob>(
     idleCheckMs: options.idleCheckMs ?? 1000,
     onError: (error, phase, job) => options.onError?.(error, phase, job),
     ...(options.slots ? { slots: options.slots } : {}),
+    ...(options.runway ? { runway: options.runway } : {}),
     ...(perTarget && release
       ? {
           perKey: {

@@ -83,6 +83,15 @@ export interface JobLoopOptions<J> {
    * beyond it go back to the queue through `release` (untouched, due as they were).
    */
   perKey?: JobLoopPerKey<J>;
+  /**
+   * Room for adopted jobs beyond the free slots (needs `slots` and `perKey`): `start()` gives `jobs` slots
+   * more than `concurrency`, and an adopted job that finds every slot busy waits, in order, until a slot
+   * frees up. Due work in the queue comes first: a freed slot goes to a claim while the loop knows of any,
+   * to the waiting jobs otherwise. A job that waited longer than `waitMs` goes back to the queue through
+   * `perKey.release` instead of starting (its lease was taken when it was handed over), as do the jobs
+   * still waiting when the loop stops (docs/architecture.md, "The runway").
+   */
+  runway?: { jobs: number; waitMs: number };
 }
 
 /** See {@link JobLoopOptions.perKey}. */
@@ -178,8 +187,8 @@ export interface JobLoop<J = unknown> {
   notify(): void;
   /**
    * Runs jobs that were leased to this job loop elsewhere (they are not claimed again). With `slots`, each
-   * holds a slot its sender took. A stopped job loop gives the slots back and leaves the jobs to their
-   * lease, which brings them back to the queue.
+   * holds a slot its sender took; with a `runway`, those beyond the free slots wait for one. A stopped job
+   * loop gives the slots back and leaves the jobs to their lease, which brings them back to the queue.
    */
   adopt(jobs: readonly J[]): void;
   /**

@@ -19,6 +19,7 @@ import {
   type Launch,
   systemClock,
 } from './job-loop-types.js';
+import { Runway } from './runway.js';
 
 /**
  * How late (ms) the timer of an attempt's `slowMs` may fire before the job loop takes it for a stall of its
@@ -75,6 +76,10 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     throw new RangeError(`createJobLoop: perKey.limit must be a positive integer, got ${perKey.limit}`);
   }
   const slots = options.slots;
+  const runway = options.runway ? new Runway<J>(options.runway.jobs, options.runway.waitMs) : null;
+  if (runway && !(slots && perKey)) {
+    throw new RangeError('createJobLoop: a runway needs slots and perKey (to give waiting jobs back)');
+  }
   const slowMs = perKey?.slowMs ?? SLOW_ATTEMPT_MS;
   const busyMeter = perKey?.busyMeter ?? threadBusyMeter;
   const fair = perKey
@@ -272,6 +277,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         lingering = true;
         active -= 1;
         slots?.give(1);
+        if (drained) pump();
         wake();
       }, ms);
     };
@@ -292,7 +298,9 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       }
       // A slow key's jobs wait outside the due-time lookup (held, or left at its limit): look for them now.
       if (key !== null && fair?.ended(key, lingering)) setDrained(false);
-      if (!drained) wake(); // a slot is free and more may be due
+      // A slot is free: due work in the queue first (more may be due), else the runway's next job.
+      if (!drained) wake();
+      else pump();
     };
     const release = () => {
       if (released || lingering) return;
@@ -313,6 +321,31 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       inFlight.delete(run);
       if (!released) giveBack();
     });
+  };
+
+  /**
+   * Jobs handed over that never started go back to the queue (their slots to the sender); then the queue's
+   * due work is looked at. Resolves when they are back (a failure is reported: their lease brings them back).
+   */
+  const giveBackToQueue = async (jobs: J[]): Promise<void> => {
+    if (jobs.length === 0 || !perKey) return;
+    slots?.give(jobs.length);
+    try {
+      await perKey.release(jobs);
+      setDrained(false);
+      wake();
+    } catch (error) {
+      report(error, 'release');
+    }
+  };
+
+  /** Starts the runway's waiting jobs in the free slots; those that waited too long go back to the queue. */
+  const pump = (): void => {
+    if (!runway || runway.length === 0) return;
+    const now = clock.now();
+    const { run, stale } = runway.take(Math.max(0, concurrency - active), now);
+    void giveBackToQueue(stale);
+    if (run.length > 0) admit(run, { claimStartedAt: now, claimedAt: now, timerLateMs: 0 });
   };
 
   /** One pass: fill free slots, then make sure the timer is armed for the next due time. */
@@ -344,6 +377,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       // More due work may be left: the queue says so, or (where it does not tell) the claim was full. Jobs that
       // went back for their key's limit are looked at again when a job of that key ends.
       setDrained('jobs' in answer ? !answer.moreDue : jobs.length < free);
+      if (drained) pump();
       // Work announced as due (notifyDue) that this claim did not get may be locked by another process's
       // claim or a transaction dying with its host: look at the next due time again (and back off while
       // it stays unclaimable) instead of waiting for the idle check.
@@ -423,7 +457,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     start() {
       if (state === 'running') return;
       // The shared slots are given once: a job loop started again after stop() finds its slots given back.
-      if (state === 'idle') slots?.give(concurrency);
+      if (state === 'idle') slots?.give(concurrency + (runway?.room ?? 0));
       state = 'running';
       trigger();
     },
@@ -434,6 +468,13 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     adopt(jobs) {
       if (state === 'stopped' || state === 'idle') {
         slots?.give(jobs.length);
+        return;
+      }
+      if (runway) {
+        if (state === 'running') {
+          runway.push(jobs, clock.now());
+          pump();
+        } else void giveBackToQueue([...jobs]); // stopping: starts nothing new
         return;
       }
       const now = clock.now();
@@ -456,12 +497,14 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       }
       state = 'stopping';
       slots?.want(true); // no more jobs handed over
+      const released = giveBackToQueue(runway?.drain() ?? []);
       disarm();
       if (batchTimer !== undefined) clock.clearTimeout(batchTimer);
       batchTimer = undefined;
       if (immediate !== undefined) clearImmediate(immediate);
       immediate = undefined;
       if (graceful) {
+        await released;
         if (cycle) await cycle;
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       }

@@ -46,6 +46,24 @@ export function deliverySocketsPerOrigin(concurrency: number): number {
   return 2 * concurrency;
 }
 
+/**
+ * Handed-over deliveries that may wait for a slot, per slot (docs/architecture.md, "The runway"): in a
+ * burst, first attempts wait in the delivery thread's memory, already leased, instead of in the queue,
+ * where each would cost a claim (docs/benchmarks.md, "The runway").
+ */
+export const RUNWAY_PER_SLOT = 4;
+
+/**
+ * How long a handed-over delivery may wait for a slot: half of what its lease gives beyond the attempt's
+ * timeout, so one that starts still has the whole timeout and a margin before its lease runs out.
+ *
+ * @example
+ * runwayWaitMs(15_000, 10_000); // 2_500
+ */
+export function runwayWaitMs(leaseMs: number, attemptTimeoutMs: number): number {
+  return Math.max(1, Math.floor((leaseMs - attemptTimeoutMs) / 2));
+}
+
 /** Where the delivery engine reports its errors (a pino logger fits; so does the worker thread's relay). */
 export interface DeliveryLog {
   error(fields: Record<string, unknown>, message: string): void;
@@ -437,7 +455,15 @@ export function startDeliveryEngine(
         `retry ${job.attempt - 1} of delivery ${job.id} left ${late.lateMs} ms after it fell due (${late.cause})`,
       );
     },
-    ...(slots ? { slots } : {}),
+    ...(slots
+      ? {
+          slots,
+          runway: {
+            jobs: RUNWAY_PER_SLOT * config.deliveryConcurrency,
+            waitMs: runwayWaitMs(lease, config.deliveryTimeoutMs),
+          },
+        }
+      : {}),
   });
   health.start();
   engine.start();

@@ -1,0 +1,89 @@
+/**
+ * Jobs handed to a job loop already leased (`JobLoop.adopt`) that found every slot busy: they wait here, in
+ * the order they came, and start as slots free up, unless due work in the queue comes first. A job that
+ * waited longer than `waitMs` is not started: it goes back to the queue, so no job starts with too little of
+ * its lease left for the attempt (docs/architecture.md, "The runway").
+ *
+ * @example
+ * const runway = new Runway<Job>(256, 2_500);
+ * runway.push(jobs, clock.now());
+ * const { run, stale } = runway.take(2, clock.now()); // start `run`, give `stale` back to the queue
+ */
+export class Runway<J> {
+  /** Waiting jobs, oldest first, from `#head` on (taken ones are cut off in bulk, not one by one). */
+  #waiting: { job: J; at: number }[] = [];
+  #head = 0;
+
+  /**
+   * @param room - most jobs waiting at once: the slots the job loop gives its sender on top of its concurrency
+   * @param waitMs - longest wait before a job goes back to the queue instead of starting
+   */
+  constructor(
+    readonly room: number,
+    readonly waitMs: number,
+  ) {
+    if (!(Number.isInteger(room) && room >= 1)) {
+      throw new RangeError(`Runway: room must be a positive integer, got ${room}`);
+    }
+    if (!(waitMs > 0)) throw new RangeError(`Runway: waitMs must be positive, got ${waitMs}`);
+  }
+
+  /** Jobs waiting now. */
+  get length(): number {
+    return this.#waiting.length - this.#head;
+  }
+
+  /**
+   * Jobs that arrived at `now`, after those already waiting.
+   *
+   * @example
+   * runway.push(adopted, clock.now());
+   */
+  push(jobs: readonly J[], now: number): void {
+    for (const job of jobs) this.#waiting.push({ job, at: now });
+  }
+
+  /**
+   * The next `max` jobs to start, oldest first, and before them every job that waited longer than `waitMs`
+   * (to give back to the queue, in order).
+   *
+   * @example
+   * const { run, stale } = runway.take(concurrency - active, clock.now());
+   */
+  take(max: number, now: number): { run: J[]; stale: J[] } {
+    const stale: J[] = [];
+    const run: J[] = [];
+    while (this.#head < this.#waiting.length) {
+      const next = this.#waiting[this.#head] as { job: J; at: number };
+      if (now - next.at > this.waitMs) stale.push(next.job);
+      else if (run.length < max) run.push(next.job);
+      else break;
+      this.#head += 1;
+    }
+    this.#compact();
+    return { run, stale };
+  }
+
+  /**
+   * Every waiting job, oldest first; the runway is empty afterwards.
+   *
+   * @example
+   * await release(runway.drain()); // the job loop stops: back to the queue
+   */
+  drain(): J[] {
+    const jobs = this.#waiting.slice(this.#head).map((entry) => entry.job);
+    this.#waiting = [];
+    this.#head = 0;
+    return jobs;
+  }
+
+  #compact(): void {
+    if (this.#head === this.#waiting.length) {
+      this.#waiting = [];
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#waiting.length) {
+      this.#waiting = this.#waiting.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+}
