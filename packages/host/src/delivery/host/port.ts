@@ -22,7 +22,8 @@ export interface DeliveryHost {
 
 /**
  * Jobs handed straight to the delivery thread: the accepting transaction inserts them already leased
- * (`running`) for as many free slots of the engine as it {@link reserve}s, and after its commit
+ * (`running`) for as many slots of the engine as it {@link reserve}s (free ones, or room in its runway to
+ * wait for one: docs/architecture.md "The runway"), and after its commit
  * {@link HandOffTicket.deliver}s them, so no claim transaction and no wake-up round trip sits between
  * an accepted event and its first attempt. Nothing is reserved while the thread knows of queued due work
  * (retries, a backlog): new jobs then queue behind it.

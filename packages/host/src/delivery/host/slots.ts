@@ -4,7 +4,9 @@ import { SharedCells } from '../../storage/index.js';
  * The delivery engine's free slots, shared between the host's main thread and the delivery thread, so the
  * main thread can hand it first attempts already leased (no claim transaction, no wake-up round trip).
  * Two Int32 cells of a SharedArrayBuffer:
- * - FREE: slots neither running an attempt nor promised to a job on its way to the thread;
+ * - FREE: slots neither running an attempt, nor waiting for one in the thread's runway, nor promised to a
+ *   job on its way to the thread (the thread gives its concurrency plus its runway's room,
+ *   docs/architecture.md "The runway");
  * - WANTED: the thread knows of queued due work (a retry, a backlog): the main thread then leaves new
  *   jobs in the queue, so they take their turn behind it.
  */
