@@ -123,6 +123,34 @@ describe('job loop: the runway (handed-over jobs wait for a slot)', () => {
     await h.loop.stop();
   });
 
+  it('a due retry is claimed into a free slot even when the sender holds every offered slot; claims hold none of them', async () => {
+    const h = harness(2, 2);
+    await started(h);
+    // The accepting thread took all 4 offered slots for jobs still on their way (a commit in progress).
+    expect(h.slots.reserve(4)).toBe(4);
+    h.pending.push({ id: 'retry' });
+    h.loop.notifyDue(Date.now());
+    await expect.poll(() => h.started, { timeout: 5000 }).toEqual(['retry']);
+    // They arrive: one takes the other free slot, three wait.
+    h.loop.adopt(['a', 'b', 'c', 'd'].map((id) => ({ id })));
+    expect(h.started).toEqual(['retry', 'a']);
+    for (const [done, next] of [
+      ['retry', 'b'],
+      ['a', 'c'],
+      ['b', 'd'],
+    ] as const) {
+      h.finish(done);
+      await expect.poll(() => h.started.at(-1), { timeout: 5000 }).toBe(next);
+    }
+    h.finish('c');
+    h.finish('d');
+    // Every offered slot back, and not one more: the claimed retry held none.
+    await expect.poll(() => h.slots.free, { timeout: 5000 }).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(h.slots.free).toBe(4);
+    await h.loop.stop();
+  });
+
   it('a job that waited longer than waitMs goes back to the queue instead of starting, and is claimed from there', async () => {
     const h = harness(1, 2, 1_000);
     await started(h);

@@ -80,6 +80,13 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
   if (runway && !(slots && perKey)) {
     throw new RangeError('createJobLoop: a runway needs slots and perKey (to give waiting jobs back)');
   }
+  /**
+   * Whether claims take from the shared slots. Without a runway they do, so claims and hand-overs never
+   * overfill. With one, the sender's slots bound only what it hands over (it may take them all, for jobs on
+   * their way or waiting), and a claim takes the free slots themselves (`concurrency` less those running):
+   * a due retry never waits for the sender's slots.
+   */
+  const claimsShare = runway === null;
   const slowMs = perKey?.slowMs ?? SLOW_ATTEMPT_MS;
   const busyMeter = perKey?.busyMeter ?? threadBusyMeter;
   const fair = perKey
@@ -212,19 +219,19 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
    * Starts the jobs their key admits; gives the others back to the queue (and their slots, which were
    * taken for them). Returns how many started.
    */
-  const admit = (jobs: readonly J[], how: Launch): number => {
+  const admit = (jobs: readonly J[], how: Launch, shared = true): number => {
     if (!perKey || !fair) {
-      for (const job of jobs) launch(job, null, how);
+      for (const job of jobs) launch(job, null, how, shared);
       return jobs.length;
     }
     const excess: J[] = [];
     for (const job of jobs) {
       const key = perKey.keyOf(job);
-      if (fair.admits(key)) launch(job, key, how);
+      if (fair.admits(key)) launch(job, key, how, shared);
       else excess.push(job);
     }
     if (excess.length > 0) {
-      slots?.give(excess.length);
+      if (shared) slots?.give(excess.length);
       perKey.release(excess).then(
         () => {
           // Back in the queue. A key still at its limit is looked at again when one of its jobs ends.
@@ -239,7 +246,8 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     return jobs.length - excess.length;
   };
 
-  const launch = (job: J, key: string | null, how: Launch) => {
+  /** `shared`: the job holds one of the shared slots, given back when it ends (see `claimsShare`). */
+  const launch = (job: J, key: string | null, how: Launch, shared: boolean) => {
     active += 1;
     let lingering = false;
     // With a fair share, an attempt that runs past slowMs gives its slot back (see FairShare): timed from
@@ -276,7 +284,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         if (key === null || !fair?.lingered(key)) return;
         lingering = true;
         active -= 1;
-        slots?.give(1);
+        if (shared) slots?.give(1);
         if (drained) pump();
         wake();
       }, ms);
@@ -294,7 +302,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       stopTiming();
       if (!lingering) {
         active -= 1;
-        slots?.give(1);
+        if (shared) slots?.give(1);
       }
       // A slow key's jobs wait outside the due-time lookup (held, or left at its limit): look for them now.
       if (key !== null && fair?.ended(key, lingering)) setDrained(false);
@@ -353,7 +361,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     fair?.sweep();
     const room = concurrency - active;
     // With shared slots, some of the room may be promised to jobs on their way here (adopt).
-    const free = slots ? slots.take(room) : room;
+    const free = claimsShare && slots ? slots.take(room) : room;
     let claimed = 0;
     const claimFrom = clock.now();
     const wokeLate = timerLateMs;
@@ -363,7 +371,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       try {
         answer = fair ? await options.claim(free, fair.allowances()) : await options.claim(free);
       } catch (error) {
-        slots?.give(free);
+        if (claimsShare) slots?.give(free);
         report(error, 'claim');
         needDue = true;
         armAt(clock.now() + idleCheckMs);
@@ -371,9 +379,13 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       }
       const jobs = 'jobs' in answer ? answer.jobs : answer;
       lookedAt = claimFrom;
-      slots?.give(free - jobs.length);
+      if (claimsShare) slots?.give(free - jobs.length);
       // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
-      claimed = admit(jobs, { claimStartedAt: claimFrom, claimedAt: clock.now(), timerLateMs: wokeLate });
+      claimed = admit(
+        jobs,
+        { claimStartedAt: claimFrom, claimedAt: clock.now(), timerLateMs: wokeLate },
+        claimsShare,
+      );
       // More due work may be left: the queue says so, or (where it does not tell) the claim was full. Jobs that
       // went back for their key's limit are looked at again when a job of that key ends.
       setDrained('jobs' in answer ? !answer.moreDue : jobs.length < free);
