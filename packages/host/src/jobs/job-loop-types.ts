@@ -70,7 +70,8 @@ export interface JobLoopOptions<J> {
   onError(error: unknown, phase: JobLoopErrorPhase, job?: J): void;
   /**
    * Slots shared with another thread that hands this job loop jobs it leased itself ({@link JobLoop.adopt}):
-   * claims take from them (at most the free ones), every ended job gives its slot back, and `want` tells
+   * claims take from them (at most the free ones; with a `runway`, claims take the free slots themselves and
+   * hold none of these), every job that holds one gives it back when it ends, and `want` tells
    * whether this job loop knows of due jobs in the queue (the other thread then leaves new jobs queued
    * behind them). `start()` gives `concurrency` slots.
    */
@@ -87,7 +88,8 @@ export interface JobLoopOptions<J> {
    * Room for adopted jobs beyond the free slots (needs `slots` and `perKey`): `start()` gives `jobs` slots
    * more than `concurrency`, and an adopted job that finds every slot busy waits, in order, until a slot
    * frees up. Due work in the queue comes first: a freed slot goes to a claim while the loop knows of any,
-   * to the waiting jobs otherwise. A job that waited longer than `waitMs` goes back to the queue through
+   * to the waiting jobs otherwise; a claim takes the free slots themselves (`concurrency` less those
+   * running), not the sender's, which it may hold for jobs on their way. A job that waited longer than `waitMs` goes back to the queue through
    * `perKey.release` instead of starting (its lease was taken when it was handed over), as do the jobs
    * still waiting when the loop stops (docs/architecture.md, "The runway").
    */
