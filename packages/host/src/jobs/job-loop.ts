@@ -216,8 +216,8 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
   };
 
   /**
-   * Starts the jobs their key admits; gives the others back to the queue (and their slots, which were
-   * taken for them). Returns how many started.
+   * Starts the jobs their key admits; gives the others back to the queue (and their shared slots, when
+   * `shared`: they were taken for them). Returns how many started.
    */
   const admit = (jobs: readonly J[], how: Launch, shared = true): number => {
     if (!perKey || !fair) {
