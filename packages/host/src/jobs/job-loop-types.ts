@@ -89,9 +89,10 @@ export interface JobLoopOptions<J> {
    * more than `concurrency`, and an adopted job that finds every slot busy waits, in order, until a slot
    * frees up. Due work in the queue comes first: a freed slot goes to a claim while the loop knows of any,
    * to the waiting jobs otherwise; a claim takes the free slots themselves (`concurrency` less those
-   * running), not the sender's, which it may hold for jobs on their way. A job that waited longer than `waitMs` goes back to the queue through
-   * `perKey.release` instead of starting (its lease was taken when it was handed over), as do the jobs
-   * still waiting when the loop stops (docs/architecture.md, "The runway").
+   * running), not the sender's, which it may hold for jobs on their way. A job that waited longer than
+   * `waitMs` goes back to the queue through `perKey.release` instead of starting (its lease was taken when
+   * it was handed over), as do the jobs still waiting when the loop stops (docs/architecture.md, "The
+   * runway").
    */
   runway?: { jobs: number; waitMs: number };
 }

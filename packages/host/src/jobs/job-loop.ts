@@ -352,7 +352,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     if (!runway || runway.length === 0) return;
     const now = clock.now();
     const { run, stale } = runway.take(Math.max(0, concurrency - active), now);
-    void giveBackToQueue(stale);
+    if (stale.length > 0) void giveBackToQueue(stale);
     if (run.length > 0) admit(run, { claimStartedAt: now, claimedAt: now, timerLateMs: 0 });
   };
 

@@ -10,9 +10,8 @@
  * const { run, stale } = runway.take(2, clock.now()); // start `run`, give `stale` back to the queue
  */
 export class Runway<J> {
-  /** Waiting jobs, oldest first, from `#head` on (taken ones are cut off in bulk, not one by one). */
+  /** Waiting jobs, oldest first (at most the sender's slots: a few hundred). */
   #waiting: { job: J; at: number }[] = [];
-  #head = 0;
 
   /**
    * @param room - most jobs waiting at once: the slots the job loop gives its sender on top of its concurrency
@@ -30,7 +29,7 @@ export class Runway<J> {
 
   /** Jobs waiting now. */
   get length(): number {
-    return this.#waiting.length - this.#head;
+    return this.#waiting.length;
   }
 
   /**
@@ -51,17 +50,10 @@ export class Runway<J> {
    * const { run, stale } = runway.take(concurrency - active, clock.now());
    */
   take(max: number, now: number): { run: J[]; stale: J[] } {
-    const stale: J[] = [];
-    const run: J[] = [];
-    while (this.#head < this.#waiting.length) {
-      const next = this.#waiting[this.#head] as { job: J; at: number };
-      if (now - next.at > this.waitMs) stale.push(next.job);
-      else if (run.length < max) run.push(next.job);
-      else break;
-      this.#head += 1;
-    }
-    this.#compact();
-    return { run, stale };
+    const fresh = this.#waiting.findIndex((entry) => now - entry.at <= this.waitMs);
+    const staleCount = fresh === -1 ? this.#waiting.length : fresh;
+    const taken = this.#waiting.splice(0, staleCount + Math.max(0, max)).map((entry) => entry.job);
+    return { run: taken.slice(staleCount), stale: taken.slice(0, staleCount) };
   }
 
   /**
@@ -71,19 +63,6 @@ export class Runway<J> {
    * await release(runway.drain()); // the job loop stops: back to the queue
    */
   drain(): J[] {
-    const jobs = this.#waiting.slice(this.#head).map((entry) => entry.job);
-    this.#waiting = [];
-    this.#head = 0;
-    return jobs;
-  }
-
-  #compact(): void {
-    if (this.#head === this.#waiting.length) {
-      this.#waiting = [];
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#waiting.length) {
-      this.#waiting = this.#waiting.slice(this.#head);
-      this.#head = 0;
-    }
+    return this.#waiting.splice(0).map((entry) => entry.job);
   }
 }
