@@ -153,9 +153,9 @@ export interface DeliveryEngineOptions<J extends DeliveryJob = DeliveryJob> {
   idleCheckMs?: number;
   /** Storage or unexpected errors (the job's lease brings it back later). */
   onError?(error: unknown, phase: JobLoopErrorPhase, job?: J): void;
-  /** Slots shared with a thread that hands over jobs it leased (see `JobLoopOptions.slots`). */
+  /** Slots shared with a thread that hands over jobs it leased (see `JobLoopOptions.slots`); needs `runway` and `perTarget`. */
   slots?: JobLoopSlots;
-  /** Room for handed-over jobs beyond the free slots (see `JobLoopOptions.runway`); needs `slots` and `perTarget`. */
+  /** Where handed-over jobs wait for a slot (see `JobLoopOptions.runway`); given with `slots`, and only with them. */
   runway?: { jobs: number; waitMs: number };
   /** Called after each attempt with its decision (logs, metrics). */
   onAttempt?(job: J, attempt: RecordedAttempt, decision: Decision): void;

@@ -69,11 +69,11 @@ export interface JobLoopOptions<J> {
   /** Errors of claim / handle / nextDueAt; the loop keeps going. */
   onError(error: unknown, phase: JobLoopErrorPhase, job?: J): void;
   /**
-   * Slots shared with another thread that hands this job loop jobs it leased itself ({@link JobLoop.adopt}):
-   * claims take from them (at most the free ones; with a `runway`, claims take the free slots themselves and
-   * hold none of these), every job that holds one gives it back when it ends, and `want` tells
-   * whether this job loop knows of due jobs in the queue (the other thread then leaves new jobs queued
-   * behind them). `start()` gives `concurrency` slots.
+   * Slots shared with another thread that hands this job loop jobs it leased itself ({@link JobLoop.adopt}),
+   * one slot taken for each (needs a `runway` and `perKey`): `start()` gives `concurrency` + `runway.jobs`
+   * of them, every job handed over gives its slot back when it ends, and `want` tells whether this job loop
+   * knows of due jobs in the queue (the other thread then leaves new jobs queued behind them). Claims hold
+   * none of them: a claim takes the free slots themselves (`concurrency` less the jobs running).
    */
   slots?: JobLoopSlots;
   /**
@@ -85,14 +85,13 @@ export interface JobLoopOptions<J> {
    */
   perKey?: JobLoopPerKey<J>;
   /**
-   * Room for adopted jobs beyond the free slots (needs `slots` and `perKey`): `start()` gives `jobs` slots
-   * more than `concurrency`, and an adopted job that finds every slot busy waits, in order, until a slot
-   * frees up. Due work in the queue comes first: a freed slot goes to a claim while the loop knows of any,
-   * to the waiting jobs otherwise; a claim takes the free slots themselves (`concurrency` less those
-   * running), not the sender's, which it may hold for jobs on their way. A job that waited longer than
-   * `waitMs` goes back to the queue through `perKey.release` instead of starting (its lease was taken when
-   * it was handed over), as do the jobs still waiting when the loop stops (docs/architecture.md, "The
-   * runway").
+   * Where jobs handed over wait for a slot (given with `slots`, and only with them): an adopted job that
+   * finds every slot busy (taken by claims, or by other jobs handed over) waits, in order, until one frees
+   * up; `jobs` (0 or more) is how many more than `concurrency` the sender may hand over at once. Due work in
+   * the queue comes first: a freed slot goes to a claim while the loop knows of any, to the waiting jobs
+   * otherwise. A job that waited longer than `waitMs` goes back to the queue through `perKey.release`
+   * instead of starting (its lease was taken when it was handed over), as do the jobs still waiting when
+   * the loop stops (docs/architecture.md, "The runway").
    */
   runway?: { jobs: number; waitMs: number };
 }
@@ -190,7 +189,7 @@ export interface JobLoop<J = unknown> {
   notify(): void;
   /**
    * Runs jobs that were leased to this job loop elsewhere (they are not claimed again). With `slots`, each
-   * holds a slot its sender took; with a `runway`, those beyond the free slots wait for one. A stopped job
+   * holds a slot its sender took, and those beyond the free slots wait in the runway for one. A stopped job
    * loop gives the slots back and leaves the jobs to their lease, which brings them back to the queue.
    */
   adopt(jobs: readonly J[]): void;

@@ -158,6 +158,7 @@ describe('createJobLoop with a fair share per key (perKey)', () => {
       onError: noErrors,
       handle: jobs.handle,
       slots,
+      runway: { jobs: 0, waitMs: 60_000 },
       perKey: {
         keyOf: (job) => job.key,
         limit: 1,

@@ -151,6 +151,25 @@ describe('job loop: the runway (handed-over jobs wait for a slot)', () => {
     await h.loop.stop();
   });
 
+  it('with no room beyond its slots, a job handed over while a claimed job holds the slot waits for it: never more than concurrency run', async () => {
+    const h = harness(1, 0);
+    await started(h);
+    h.pending.push({ id: 'queued' });
+    h.loop.notify();
+    await expect.poll(() => h.started, { timeout: 5000 }).toEqual(['queued']);
+    // The claimed job holds no shared slot: the sender may still take the one offered, and hand a job over.
+    h.handOver('a');
+    expect(h.slots.free).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(h.started).toEqual(['queued']); // it waits: the only slot is busy
+    h.finish('queued');
+    await expect.poll(() => h.started, { timeout: 5000 }).toEqual(['queued', 'a']);
+    h.finish('a');
+    await expect.poll(() => h.slots.free, { timeout: 5000 }).toBe(1);
+    expect(h.released).toEqual([]);
+    await h.loop.stop();
+  });
+
   it('a job that waited longer than waitMs goes back to the queue instead of starting, and is claimed from there', async () => {
     const h = harness(1, 2, 1_000);
     await started(h);
@@ -180,16 +199,27 @@ describe('job loop: the runway (handed-over jobs wait for a slot)', () => {
     expect(h.started).toEqual(['a']);
   });
 
-  it('refuses a runway without shared slots or a way to give jobs back', () => {
+  it('refuses shared slots without a runway or a way to give jobs back, and a runway without shared slots', () => {
+    const base = {
+      claim: async () => [],
+      nextDueAt: async () => null,
+      handle: async () => undefined,
+      concurrency: 2,
+      onError: noErrors,
+    };
+    const perKey = { keyOf: (job: Job) => job.id, limit: 1, release: async () => undefined };
+    const runway = { jobs: 4, waitMs: 1_000 };
+    const refused = /shared slots come with a runway and perKey/;
+    expect(() => createJobLoop<Job>({ ...base, runway, perKey })).toThrow(refused);
+    expect(() => createJobLoop<Job>({ ...base, slots: DeliverySlots.create(), perKey })).toThrow(refused);
+    expect(() => createJobLoop<Job>({ ...base, slots: DeliverySlots.create(), runway })).toThrow(refused);
     expect(() =>
       createJobLoop<Job>({
-        claim: async () => [],
-        nextDueAt: async () => null,
-        handle: async () => undefined,
-        concurrency: 2,
-        onError: noErrors,
-        runway: { jobs: 4, waitMs: 1_000 },
+        ...base,
+        slots: DeliverySlots.create(),
+        runway: { jobs: 0, waitMs: 1_000 },
+        perKey,
       }),
-    ).toThrow(/a runway needs slots and perKey/);
+    ).not.toThrow();
   });
 });

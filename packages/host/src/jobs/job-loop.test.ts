@@ -422,43 +422,61 @@ describe('createJobLoop', () => {
 });
 
 describe('createJobLoop with shared slots (jobs handed over by another thread)', () => {
-  it('claims only slots that are free, runs adopted jobs without a claim, gives every slot back', async () => {
-    const slots = DeliverySlots.create();
+  /** Shared slots come with a runway (here with no room beyond the concurrency) and a way to give jobs back. */
+  const handedOver = (released: number[] = []) => ({
+    slots: DeliverySlots.create(),
+    runway: { jobs: 0, waitMs: 60_000 },
+    perKey: {
+      keyOf: (job: { id: number }) => String(job.id),
+      limit: 1,
+      release: async (jobs: { id: number }[]) => {
+        released.push(...jobs.map((job) => job.id));
+      },
+    },
+  });
+
+  it('claims the free slots themselves, runs adopted jobs without a claim once a slot frees, gives every shared slot back', async () => {
+    const released: number[] = [];
+    const shared = handedOver(released);
+    const { slots } = shared;
     const queue = timedQueue();
     const jobs = probe(() => 30);
     const { done } = jobs;
     const worker = createJobLoop<{ id: number }>({
       ...queue,
+      ...shared,
       concurrency: 4,
-      slots,
       onError: noErrors,
       handle: jobs.handle,
     });
     worker.start();
     await expect.poll(() => slots.free).toBe(4); // start() gave its concurrency; nothing was due
     await expect.poll(() => queue.claims.length).toBeGreaterThan(0);
-    // Another thread reserves 3 slots and hands over 3 jobs it leased; 5 more wait in the queue.
+    // Another thread reserves 3 slots for 3 jobs it leased (on their way); 5 more wait in the queue.
     slots.want(false);
     expect(slots.reserve(3)).toBe(3);
     for (let id = 10; id < 15; id++) queue.add(id);
     worker.notify();
-    await expect.poll(() => queue.claims.at(-1)?.limit).toBe(1); // only the one free slot is claimed
-    worker.adopt([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    // The claim takes the 4 free slots: the sender's reservations hold none of them.
+    await expect.poll(() => queue.claims.at(-1)?.limit).toBe(4);
+    worker.adopt([{ id: 1 }, { id: 2 }, { id: 3 }]); // they wait for slots, then run with no claim
     await expect.poll(() => done.length, { timeout: 2000 }).toBe(8);
     await worker.stop();
     expect(jobs.peak).toBeLessThanOrEqual(4);
     expect(done.filter((id) => id < 10).sort()).toEqual([1, 2, 3]);
     expect(queue.claims.every((c) => c.limit <= 4)).toBe(true);
     expect(slots.free).toBe(4);
+    expect(released).toEqual([]);
   });
 
   it('says whether it knows of due work: wanted after notify(), not once a claim drained the queue', async () => {
-    const slots = DeliverySlots.create();
+    const shared = handedOver();
+    const { slots } = shared;
     const queue = timedQueue();
     const worker = createJobLoop<{ id: number }>({
       ...queue,
+      ...shared,
       concurrency: 4,
-      slots,
       onError: noErrors,
       handle: async () => sleep(5),
     });
@@ -475,12 +493,13 @@ describe('createJobLoop with shared slots (jobs handed over by another thread)',
   });
 
   it('a stopped worker runs no adopted job and gives its slots back (the lease brings the job back)', async () => {
-    const slots = DeliverySlots.create();
+    const shared = handedOver();
+    const { slots } = shared;
     const ran: number[] = [];
     const worker = createJobLoop<{ id: number }>({
       ...timedQueue(),
+      ...shared,
       concurrency: 2,
-      slots,
       onError: noErrors,
       handle: async (job) => {
         ran.push(job.id);
@@ -496,7 +515,7 @@ describe('createJobLoop with shared slots (jobs handed over by another thread)',
     expect(slots.free).toBe(2);
     // Started again: its slots are the same two, not two more.
     worker.start();
-    await expect.poll(() => slots.free).toBe(2); // after its first claim gave the unused slots back
+    await expect.poll(() => slots.free).toBe(2);
     await sleep(50);
     expect(slots.free).toBe(2);
     await worker.stop();

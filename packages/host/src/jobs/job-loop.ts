@@ -76,17 +76,12 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     throw new RangeError(`createJobLoop: perKey.limit must be a positive integer, got ${perKey.limit}`);
   }
   const slots = options.slots;
-  const runway = options.runway ? new Runway<J>(options.runway.jobs, options.runway.waitMs) : null;
-  if (runway && !(slots && perKey)) {
-    throw new RangeError('createJobLoop: a runway needs slots and perKey (to give waiting jobs back)');
+  if (Boolean(slots) !== Boolean(options.runway) || (slots && !perKey)) {
+    throw new RangeError(
+      'createJobLoop: shared slots come with a runway and perKey (jobs handed over wait there, or go back to the queue)',
+    );
   }
-  /**
-   * Whether claims take from the shared slots. Without a runway they do, so claims and hand-overs never
-   * overfill. With one, the sender's slots bound only what it hands over (it may take them all, for jobs on
-   * their way or waiting), and a claim takes the free slots themselves (`concurrency` less those running):
-   * a due retry never waits for the sender's slots.
-   */
-  const claimsShare = runway === null;
+  const runway = options.runway ? new Runway<J>(options.runway.jobs, options.runway.waitMs) : null;
   const slowMs = perKey?.slowMs ?? SLOW_ATTEMPT_MS;
   const busyMeter = perKey?.busyMeter ?? threadBusyMeter;
   const fair = perKey
@@ -217,9 +212,9 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
 
   /**
    * Starts the jobs their key admits; gives the others back to the queue (and their shared slots, when
-   * `shared`: they were taken for them). Returns how many started.
+   * `shared`: jobs handed over hold one each, claimed jobs none). Returns how many started.
    */
-  const admit = (jobs: readonly J[], how: Launch, shared = true): number => {
+  const admit = (jobs: readonly J[], how: Launch, shared: boolean): number => {
     if (!perKey || !fair) {
       for (const job of jobs) launch(job, null, how, shared);
       return jobs.length;
@@ -246,7 +241,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     return jobs.length - excess.length;
   };
 
-  /** `shared`: the job holds one of the shared slots, given back when it ends (see `claimsShare`). */
+  /** `shared`: the job holds one of the shared slots (it was handed over), given back when it ends. */
   const launch = (job: J, key: string | null, how: Launch, shared: boolean) => {
     active += 1;
     let lingering = false;
@@ -353,15 +348,15 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     const now = clock.now();
     const { run, stale } = runway.take(Math.max(0, concurrency - active), now);
     if (stale.length > 0) void giveBackToQueue(stale);
-    if (run.length > 0) admit(run, { claimStartedAt: now, claimedAt: now, timerLateMs: 0 });
+    if (run.length > 0) admit(run, { claimStartedAt: now, claimedAt: now, timerLateMs: 0 }, true);
   };
 
   /** One pass: fill free slots, then make sure the timer is armed for the next due time. */
   const runCycle = async (): Promise<void> => {
     fair?.sweep();
-    const room = concurrency - active;
-    // With shared slots, some of the room may be promised to jobs on their way here (adopt).
-    const free = claimsShare && slots ? slots.take(room) : room;
+    // The free slots themselves: the sender's shared slots bound only what it hands over (it may hold them
+    // all for jobs on their way or waiting), so a due retry never waits for them.
+    const free = concurrency - active;
     let claimed = 0;
     const claimFrom = clock.now();
     const wokeLate = timerLateMs;
@@ -371,7 +366,6 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       try {
         answer = fair ? await options.claim(free, fair.allowances()) : await options.claim(free);
       } catch (error) {
-        if (claimsShare) slots?.give(free);
         report(error, 'claim');
         needDue = true;
         armAt(clock.now() + idleCheckMs);
@@ -379,12 +373,11 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       }
       const jobs = 'jobs' in answer ? answer.jobs : answer;
       lookedAt = claimFrom;
-      if (claimsShare) slots?.give(free - jobs.length);
-      // Claimed jobs are leased to us: handle them even if stop() was called meanwhile.
+      // Claimed jobs are leased to us: handle them even if stop() was called meanwhile. They hold no shared slot.
       claimed = admit(
         jobs,
         { claimStartedAt: claimFrom, claimedAt: clock.now(), timerLateMs: wokeLate },
-        claimsShare,
+        false,
       );
       // More due work may be left: the queue says so, or (where it does not tell) the claim was full. Jobs that
       // went back for their key's limit are looked at again when a job of that key ends.
@@ -489,8 +482,9 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         } else void giveBackToQueue([...jobs]); // stopping: starts nothing new
         return;
       }
+      // No shared slots: the jobs start at once, holding none.
       const now = clock.now();
-      admit(jobs, { claimStartedAt: now, claimedAt: now, timerLateMs: 0 });
+      admit(jobs, { claimStartedAt: now, claimedAt: now, timerLateMs: 0 }, false);
     },
     notifyDue(at: number) {
       if (state !== 'running') return;

@@ -37,9 +37,10 @@ describe('Runway', () => {
     expect(runway.take(4, 0)).toEqual({ run: [], stale: [] });
   });
 
-  it('refuses a room or a wait that is not positive', () => {
-    expect(() => new Runway(0, 1_000)).toThrow(/room must be a positive integer, got 0/);
+  it('refuses a room that is not a whole number or a wait that is not positive; a room of 0 is allowed', () => {
+    expect(() => new Runway(-1, 1_000)).toThrow(/room must be a whole number \(0 or more\), got -1/);
     expect(() => new Runway(1.5, 1_000)).toThrow(/room/);
+    expect(new Runway(0, 1_000).room).toBe(0);
     expect(() => new Runway(4, 0)).toThrow(/waitMs must be positive, got 0/);
   });
 });

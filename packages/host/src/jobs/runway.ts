@@ -10,19 +10,20 @@
  * const { run, stale } = runway.take(2, clock.now()); // start `run`, give `stale` back to the queue
  */
 export class Runway<J> {
-  /** Waiting jobs, oldest first (at most the sender's slots: a few hundred). */
+  /** Waiting jobs, oldest first (at most the sender's slots, `room` + concurrency: a few hundred). */
   #waiting: { job: J; at: number }[] = [];
 
   /**
-   * @param room - most jobs waiting at once: the slots the job loop gives its sender on top of its concurrency
+   * @param room - the slots the job loop gives its sender on top of its concurrency (0 or more): jobs may also
+   *   wait while claimed jobs hold the slots, so up to `room` + concurrency wait at once
    * @param waitMs - longest wait before a job goes back to the queue instead of starting
    */
   constructor(
     readonly room: number,
     readonly waitMs: number,
   ) {
-    if (!(Number.isInteger(room) && room >= 1)) {
-      throw new RangeError(`Runway: room must be a positive integer, got ${room}`);
+    if (!(Number.isInteger(room) && room >= 0)) {
+      throw new RangeError(`Runway: room must be a whole number (0 or more), got ${room}`);
     }
     if (!(waitMs > 0)) throw new RangeError(`Runway: waitMs must be positive, got ${waitMs}`);
   }
