@@ -23,6 +23,8 @@
 //   runs the paced and 10 %-500 phases, as one more column).
 // `--paced-rate=1000`: the fixed-rate paced phase (events/s, default 1000), besides ½ and ¼ of the peak.
 // `--rounds=N`: alternating raw/burst rounds (default 3; 1 with --quick).
+// `--warmup=N`: events per backend (and raw POSTs) before the first round (default 20,000; 100 with --quick):
+//   a host's CPU per delivery keeps falling over its first ≈ 15,000 events (docs/benchmarks.md, "Warm-up").
 // `--host=process` (default) spawns the built host as its own process (`node packages/host/dist/main.js`,
 //   as `npm start` does); `--host=inprocess` starts it inside this process with `startHost` (the load
 //   generator then shares the host's main thread; one host, one backend).
