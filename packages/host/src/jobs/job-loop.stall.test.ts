@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BUSY_SHARE, createJobLoop, STALL_ALLOWANCE, STALL_MS } from './job-loop.js';
+import { createJobLoop } from './job-loop.js';
 import type { JobLoopClock } from './job-loop-types.js';
+import { BUSY_SHARE, STALL_ALLOWANCE, STALL_MS } from './slow-timer.js';
 
 /**
  * A clock whose timers fire only when the test says, at the time the test says: `stall(ms)` moves time on

@@ -1,4 +1,3 @@
-import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { FairShare, SLOW_ATTEMPT_MS } from './fair-share.js';
 
 /**
@@ -10,7 +9,6 @@ import { FairShare, SLOW_ATTEMPT_MS } from './fair-share.js';
 export * from './job-loop-types.js';
 
 import {
-  type BusyMeter,
   type ClaimAnswer,
   type HandleTiming,
   type JobLoop,
@@ -20,32 +18,7 @@ import {
   systemClock,
 } from './job-loop-types.js';
 import { Runway } from './runway.js';
-
-/**
- * How late (ms) the timer of an attempt's `slowMs` may fire before the job loop takes it for a stall of its
- * own thread rather than of the endpoint, and gives the attempt the time lost (docs/architecture.md,
- * the delivery thread's fair share).
- */
-export const STALL_MS = 25;
-
-/**
- * The share of an attempt's `slowMs` above which its thread's event loop counts as too busy to have read
- * the answer in time (see {@link STALL_MS}).
- */
-export const BUSY_SHARE = 0.9;
-
-/**
- * The most time (in `slowMs`) an attempt is given for its thread's stalls: the time lost is measured (a
- * process over its CPU quota can be paused for a second and more), and a dead endpoint is still found
- * once a verdict falls due on time, or after this. A busy thread's time is a guess: at most one `slowMs`.
- */
-export const STALL_ALLOWANCE = 4;
-
-/** The calling thread's event loop: `perf_hooks`' `eventLoopUtilization`. */
-const threadBusyMeter: BusyMeter = {
-  mark: () => performance.eventLoopUtilization(),
-  busySince: (mark) => performance.eventLoopUtilization(mark as EventLoopUtilization).utilization,
-};
+import { SlowTimer, threadBusyMeter } from './slow-timer.js';
 
 /**
  * Creates a job loop in the pg-boss worker shape, with exact wake-ups.
@@ -247,47 +220,25 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     let lingering = false;
     // With a fair share, an attempt that runs past slowMs gives its slot back (see FairShare): timed from
     // the start of the handle, or between the handle's own begin() and end() (perKey.timedByHandle).
-    let slowTimer: unknown;
-    const stopTiming = () => {
-      if (slowTimer !== undefined) clock.clearTimeout(slowTimer);
-      slowTimer = undefined;
-    };
-    /**
-     * Arms the verdict `ms` from now. The host's own delays are not the endpoint's: a timer that fires more
-     * than {@link STALL_MS} late tells of a thread that was stalled (paused, starved of CPU by its quota,
-     * collecting garbage), with the answer maybe waiting unread (timers run before the I/O of their turn),
-     * and a thread whose event loop was busy more than {@link BUSY_SHARE} of the time may not have read it
-     * yet. Such an attempt gets the time lost, up to {@link STALL_ALLOWANCE} × `slowMs` more in all (a
-     * busy thread: half of `slowMs` at a time, while less than `slowMs` was given), before it counts as
-     * lingering.
-     */
-    const armSlow = (ms: number, extended: number) => {
-      const due = clock.now() + ms;
-      const mark = busyMeter.mark();
-      slowTimer = clock.setTimeout(() => {
-        slowTimer = undefined;
-        const late = clock.now() - due;
-        const stalled = late > STALL_MS && extended < STALL_ALLOWANCE * slowMs;
-        const busy = !stalled && extended < slowMs && busyMeter.busySince(mark) > BUSY_SHARE;
-        if (stalled || busy) {
-          const more = stalled
-            ? Math.min(late, STALL_ALLOWANCE * slowMs - extended)
-            : Math.min(Math.ceil(slowMs / 2), slowMs - extended);
-          armSlow(more, extended + more);
-          return;
-        }
-        if (key === null || !fair?.lingered(key)) return;
-        lingering = true;
-        active -= 1;
-        if (shared) slots?.give(1);
-        if (drained) pump();
-        wake();
-      }, ms);
-    };
+    const slow =
+      key === null || !fair
+        ? null
+        : new SlowTimer({
+            clock,
+            busyMeter,
+            slowMs,
+            onSlow: () => {
+              if (!fair.lingered(key)) return;
+              lingering = true;
+              active -= 1;
+              if (shared) slots?.give(1);
+              if (drained) pump();
+              wake();
+            },
+          });
+    const stopTiming = () => slow?.stop();
     const startTiming = () => {
-      stopTiming();
-      if (key === null || !fair || lingering) return;
-      armSlow(slowMs, 0);
+      if (!lingering) slow?.start();
     };
     if (!perKey?.timedByHandle) startTiming();
     /** The slot was given back before the handle ended (`timing.release()`). */
