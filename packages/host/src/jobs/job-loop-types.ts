@@ -174,9 +174,11 @@ export interface Launch {
   readonly timerLateMs: number;
 }
 
-/** See {@link JobLoopOptions.slots} (`DeliverySlots` fits). */
+/**
+ * See {@link JobLoopOptions.slots} (`DeliverySlots` fits): the job loop gives slots (at start, and as jobs
+ * handed over end or go back) and says whether it wants queued work first; the sender takes them.
+ */
 export interface JobLoopSlots {
-  take(max: number): number;
   give(count: number): void;
   want(wanted: boolean): void;
 }

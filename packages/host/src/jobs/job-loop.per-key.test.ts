@@ -141,11 +141,6 @@ describe('createJobLoop with a fair share per key (perKey)', () => {
     const marks: Array<[string, boolean]> = [];
     let free = 0;
     const slots = {
-      take: (max: number) => {
-        const got = Math.min(free, max);
-        free -= got;
-        return got;
-      },
       give: (count: number) => {
         free += count;
       },

@@ -456,11 +456,12 @@ describe('createJobLoop with shared slots (jobs handed over by another thread)',
     slots.want(false);
     expect(slots.reserve(3)).toBe(3);
     for (let id = 10; id < 15; id++) queue.add(id);
+    const claimsBefore = queue.claims.length;
     worker.notify();
-    // The claim takes the 4 free slots: the sender's reservations hold none of them.
-    await expect.poll(() => queue.claims.at(-1)?.limit).toBe(4);
+    // The next claim takes the 4 free slots: the sender's reservations hold none of them.
+    await expect.poll(() => queue.claims[claimsBefore]?.limit, { timeout: 5000 }).toBe(4);
     worker.adopt([{ id: 1 }, { id: 2 }, { id: 3 }]); // they wait for slots, then run with no claim
-    await expect.poll(() => done.length, { timeout: 2000 }).toBe(8);
+    await expect.poll(() => done.length, { timeout: 5000 }).toBe(8);
     await worker.stop();
     expect(jobs.peak).toBeLessThanOrEqual(4);
     expect(done.filter((id) => id < 10).sort()).toEqual([1, 2, 3]);

@@ -38,10 +38,11 @@ export class DeliverySlots extends SharedCells {
   }
 
   /**
-   * Takes up to `max` free slots; returns how many it got (0 when none is free).
+   * Takes up to `max` free slots whether or not queued work is wanted (what {@link reserve} does when it is
+   * not); returns how many it got (0 when none is free).
    *
    * @example
-   * const granted = slots.take(8); // then claim `granted` jobs, and give back what the claim did not use
+   * const granted = slots.take(8); // hand over `granted` jobs, give back what goes unused
    */
   take(max: number): number {
     for (;;) {
