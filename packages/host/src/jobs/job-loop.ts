@@ -395,8 +395,12 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       again = true;
       return;
     }
-    if (batchTimer !== undefined) clock.clearTimeout(batchTimer); // this cycle fills every free slot
+    // This cycle's claim fills every free slot: a batch timer or an end-of-turn cycle scheduled before it
+    // starts is answered by it (one left pending would claim again, and after a draining claim come back empty).
+    if (batchTimer !== undefined) clock.clearTimeout(batchTimer);
     batchTimer = undefined;
+    if (immediate !== undefined) clearImmediate(immediate);
+    immediate = undefined;
     cycle = runCycle()
       .catch((error: unknown) => report(error, 'claim'))
       .finally(() => {
