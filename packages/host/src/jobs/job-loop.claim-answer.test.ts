@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { type ClaimAnswer, createJobLoop, type JobLoopErrorPhase } from './job-loop.js';
+import { type ClaimAnswer, createJobLoop, type JobLoopClock, type JobLoopErrorPhase } from './job-loop.js';
 
 /**
  * A due queue whose claim answers as the PostgreSQL queue does (`counted`: the jobs and whether due jobs
@@ -72,5 +72,47 @@ describe('job loop: a claim that tells whether due work was left', () => {
     expect(got.reduce((a, b) => a + b, 0)).toBe(10);
     expect(got).not.toContain(0);
     expect(done.sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+  });
+
+  it('a claim answers the end-of-turn claim scheduled before it: none follows the claim that drained the queue', async () => {
+    // The batch timer (a clock timer, fired by hand here) and an end-of-turn claim both pending: jobs ending
+    // on either side of the half-busy mark schedule one each. The one that runs first claims for every free
+    // slot and drains the queue; the other must not claim again (it would come back empty).
+    const timers: Array<() => void> = [];
+    const clock: JobLoopClock = {
+      now: () => Date.now(),
+      setTimeout: (callback) => timers.push(callback),
+      clearTimeout: (handle) => {
+        timers[(handle as number) - 1] = () => {};
+      },
+    };
+    const q = queue(6, true);
+    const ends = new Map<number, () => void>();
+    const loop = createJobLoop({
+      claim: (limit) => q.claim(limit),
+      nextDueAt: () => q.nextDueAt(),
+      handle: (job: { id: number }) => new Promise<void>((resolve) => ends.set(job.id, resolve)),
+      concurrency: 4,
+      clock,
+      idleCheckMs: 60_000,
+      onError: noErrors,
+    });
+    loop.start();
+    await expect.poll(() => ends.size, { timeout: 5000 }).toBe(4);
+    expect(q.got).toEqual([4]);
+    const armed = timers.length;
+    // In one turn: job 0 ends with 3 of 4 slots busy (a batch timer), jobs 1 and 2 leave 1 busy (end of turn).
+    for (const id of [0, 1, 2]) {
+      ends.get(id)?.();
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    }
+    expect(timers.length).toBe(armed + 1);
+    timers[armed]?.(); // the batch timer fires first, in the same turn
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(q.got).toEqual([4, 2]);
+    await sleep(30); // the end-of-turn claim's turn has passed: a slow machine can only make this pass
+    expect(q.got).toEqual([4, 2]);
+    for (const id of [3, 4, 5]) ends.get(id)?.();
+    await loop.stop();
   });
 });
