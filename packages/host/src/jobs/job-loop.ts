@@ -183,6 +183,14 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     }, batchDelayMs);
   };
 
+  /** Drops the claims `wake()` scheduled (the end-of-turn one and the batch timer), not yet run. */
+  const cancelScheduled = () => {
+    if (batchTimer !== undefined) clock.clearTimeout(batchTimer);
+    batchTimer = undefined;
+    if (immediate !== undefined) clearImmediate(immediate);
+    immediate = undefined;
+  };
+
   /**
    * Starts the jobs their key admits; gives the others back to the queue (and their shared slots, when
    * `shared`: jobs handed over hold one each, claimed jobs none). Returns how many started.
@@ -397,10 +405,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     }
     // This cycle's claim fills every free slot: a batch timer or an end-of-turn cycle scheduled before it
     // starts is answered by it (one left pending would claim again, and after a draining claim come back empty).
-    if (batchTimer !== undefined) clock.clearTimeout(batchTimer);
-    batchTimer = undefined;
-    if (immediate !== undefined) clearImmediate(immediate);
-    immediate = undefined;
+    cancelScheduled();
     cycle = runCycle()
       .catch((error: unknown) => report(error, 'claim'))
       .finally(() => {
@@ -460,10 +465,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       slots?.want(true); // no more jobs handed over
       const released = giveBackToQueue(runway?.drain() ?? []);
       disarm();
-      if (batchTimer !== undefined) clock.clearTimeout(batchTimer);
-      batchTimer = undefined;
-      if (immediate !== undefined) clearImmediate(immediate);
-      immediate = undefined;
+      cancelScheduled();
       if (graceful) {
         await released;
         if (cycle) await cycle;
