@@ -1,6 +1,6 @@
-// The device bundle (bench/device/pack.sh) carries bench/delivery/*.mjs and the npm packages of
-// closure.mjs, nothing else: a benchmark file the device runs that imports anything more fails there in its
-// first second, and a device is lent to few sessions, for minutes. This walks the static imports of what
+// The device bundle (bench/device/pack.sh) carries bench/delivery/*.mjs, bench/machine/wakeups.mjs and the
+// npm packages of closure.mjs, nothing else: a benchmark file the device runs that imports anything more
+// fails there in its first second, and a device is lent to few sessions, for minutes. This walks the static imports of what
 // bench/device/run.sh starts (and the processes those start) and checks each one is carried.
 import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -64,6 +64,13 @@ describe('bench/device: what the device runs imports only what pack.sh carries',
     const { problems, modules } = walk(carried);
     expect(problems).toEqual([]);
     expect(modules).toBeGreaterThan(10); // the walk followed the imports
+  });
+
+  it('bench/machine/wakeups.mjs, carried alone, imports only Node.js built-ins', () => {
+    const file = join(root, 'bench', 'machine', 'wakeups.mjs');
+    const specifiers = staticImports(readFileSync(file, 'utf8'));
+    expect(specifiers.length).toBeGreaterThan(0);
+    expect(specifiers.filter((specifier) => !isBuiltin(specifier))).toEqual([]);
   });
 
   it('finds what is not carried (the check itself)', () => {

@@ -53,6 +53,7 @@ A=$S/app
 mkdir -p "$A/bench/delivery" "$A/bench/results" "$A/node_modules/@platform"
 cp -a "$MAIN/package.json" "$A/"
 cp -a "$MAIN"/bench/delivery/*.mjs "$A/bench/delivery/"
+mkdir -p "$A/bench/machine" && cp -a "$MAIN"/bench/machine/wakeups.mjs "$A/bench/machine/"
 for p in $(cd "$MAIN" && node bench/device/closure.mjs --linked); do
   mkdir -p "$A/packages/$p"
   cp -a "$MAIN/packages/$p/package.json" "$MAIN/packages/$p/dist" "$A/packages/$p/"

@@ -7,6 +7,8 @@
 # output), device-summary.txt (machine + the result tables), device-results.json (every result JSON).
 #
 # What it runs, in this order, within DEVICE_BUDGET_S (default 420):
+#   0. bench/machine/wakeups.mjs: what a thread woken from another core costs (DEVICE_WAKEUPS=0 skips it),
+#      the unit of a delivery's CPU at 1,000 events/s (docs/benchmarks.md, "What a wake-up costs");
 #   1. bench/delivery/scale-out.mjs --hosts=$DEVICE_HOSTS (default 1,2,4) in the CPU-bound configuration
 #      (--delay-ms=0 --slots=64 --post-concurrency=32 per host), --count=$DEVICE_COUNT (40000),
 #      --rounds=$DEVICE_ROUNDS (3), with the built host of this checkout ("after");
@@ -240,6 +242,12 @@ EOF
       await c.end();
     })().catch((e) => { console.error(e); process.exit(1); });' "$URL") || return 1
 
+  # ---- 0. what a wake-up costs this machine (bench/machine/wakeups.mjs, about 40 s; DEVICE_WAKEUPS=0 skips it) --
+  if [ "${DEVICE_WAKEUPS:-1}" = 1 ] && [ -f "$W/app/bench/machine/wakeups.mjs" ]; then
+    say "wake-ups: bench/machine/wakeups.mjs --seconds=2 --rounds=2"
+    (cd "$W/app" && timeout 90 "$NODE" bench/machine/wakeups.mjs --seconds=2 --rounds=2) || say "wake-ups: failed or timed out (rc $?)"
+  fi
+
   # ---- 1. and 2. bench:scale-out, CPU-bound, 1/2/4 hosts on one database: this checkout's host, then "before" --
   local variants="app" v t
   [ -d "$W/before" ] && variants="app before"
@@ -308,7 +316,7 @@ main 2>&1 | tee -a "$LOG"
 rc=${PIPESTATUS[0]}
 # The summary: the machine, the per-round lines and the tables, from the log.
 {
-  grep -E '^(nproc|machine|cgroup|/tmp|system node|node used|PostgreSQL 15|\[device .*PostgreSQL started)' "$LOG"
+  grep -E '^(nproc|machine|cgroup|/tmp|system node|node used|PostgreSQL 15|\[device .*PostgreSQL started|kernel command line|ping-pong|a timer every|a 1 ms ticker)' "$LOG"
   awk '/^\[device .*: starting/{print; p=1; next} /^\[device .*: exit code/{print; p=0; print ""} p && !/^\[device/{print}' "$LOG" |
     grep -vE '^(  warm|warming)' | cut -c1-400
   grep -E 'ASSERTION|skipped' "$LOG"
