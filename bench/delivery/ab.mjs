@@ -35,6 +35,7 @@ import { spawnHost } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook, percentile, startReceiver, table } from './lib.mjs';
 import { eventPoster, rawPosts } from './load.mjs';
 import { pacedPhase } from './phases.mjs';
+import { afterQuietCheck } from './quiet.mjs';
 
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -296,7 +297,7 @@ async function main() {
   }
 }
 
-main().then(
+afterQuietCheck(main).then(
   () => process.exit(0),
   (error) => {
     console.error(error);

@@ -339,5 +339,6 @@ function printComparison(r, specs) {
     ),
   );
   console.log(`load average: before [${r.machine.loadAverage.join(', ')}]; after: ${r.uptimeAfter}`);
+  if (r.machine.quietBefore?.warning) console.log(r.machine.quietBefore.warning);
   for (const k of keys) printHostLogs(B[k].label, B[k].hostLogs);
 }

@@ -33,6 +33,7 @@ import { procThreadStats, spawnHost } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook, sleep, startReceiver, table } from './lib.mjs';
 import { eventPoster } from './load.mjs';
 import { pacedPhase } from './phases.mjs';
+import { afterQuietCheck } from './quiet.mjs';
 
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -256,7 +257,7 @@ async function main() {
   rmSync(rawDir, { recursive: true, force: true });
 }
 
-main()
+afterQuietCheck(main)
   .catch((error) => {
     console.error(error);
     process.exitCode = 1;

@@ -220,6 +220,7 @@ export function printReport(r) {
   if (r.hostStop)
     console.log(`host stop: exit ${r.hostStop.code ?? r.hostStop.signal} in ${r.hostStop.stopMs} ms`);
   console.log(`load average: before [${r.machine.loadAverage.join(', ')}]; after: ${r.uptimeAfter}`);
+  if (r.machine.quietBefore?.warning) console.log(r.machine.quietBefore.warning);
   printHostLogs(storage, r.hostLogs);
   for (const w of warn) console.log(`WARNING ${w}`);
   console.log(

@@ -62,6 +62,7 @@ import {
 import { eventPoster } from './load.mjs';
 import { params, parseOptions } from './options.mjs';
 import { burstPhase, failingPhase, killRun, pacedPhase, rawRunner, warmUp } from './phases.mjs';
+import { quietBefore } from './quiet.mjs';
 import { printReport } from './report.mjs';
 
 const O = parseOptions(process.argv.slice(2));
@@ -111,6 +112,7 @@ async function main() {
   const uptime = execFileSync('uptime', { encoding: 'utf8' }).trim();
   console.log(`bench:delivery${O.quick ? ' (quick)' : ''}: ${info.nproc} cores, node ${info.node}`);
   console.log(`uptime before the run: ${uptime}`);
+  info.quietBefore = await quietBefore();
   const receiver = await startReceiver();
   onCleanup(() => receiver.stop());
   const hostEnv = benchHostEnv(O);

@@ -51,6 +51,7 @@ import { COSTS, countersOf, perDelivery, printCosts } from './host-counters.mjs'
 import { procCpuSeconds } from './host-process.mjs';
 import { fmt, machine, percentile, startReceiver, table, writeResults } from './lib.mjs';
 import { burstPhase, warmUp } from './phases.mjs';
+import { afterQuietCheck } from './quiet.mjs';
 import { pacedRun, reportPaced } from './scale-out-paced.mjs';
 
 function rawOption(name, fallback) {
@@ -528,7 +529,7 @@ function report(results, keys, loadThreads, nproc, apartCount) {
   }
 }
 
-main().then(
+afterQuietCheck(main).then(
   () => runCleanups().then(() => process.exit(0)),
   (error) => {
     console.error(error);
