@@ -3,25 +3,21 @@
 // run, a build) takes a core's worth of headroom from every phase without showing in any of the
 // benchmark's own columns. `checkQuiet()` samples the machine for a moment before the first phase and
 // names the processes that were busy, so a run that measured a busy machine says so at its top.
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { procCpuSeconds } from './host-process.mjs';
 import { cpuSampler } from './lib.mjs';
 
 /** Above this many cores busy outside the benchmark before it starts, it warns. */
 export const QUIET_CORES = 0.25;
 
-/** CPU ticks (user + system) and name of every process now, keyed by pid; pids that vanish are skipped. */
-export function processTicks(proc = '/proc') {
+/** CPU seconds (user + system) and name of every process now, keyed by pid; pids that vanish are skipped. */
+export function processCpu() {
   const out = new Map();
-  for (const pid of readdirSync(proc)) {
+  for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      const text = readFileSync(`${proc}/${pid}/stat`, 'utf8');
-      const close = text.lastIndexOf(')');
-      const name = text.slice(text.indexOf('(') + 1, close);
-      const fields = text.slice(close + 2).split(' ');
-      // fields[0] is stat's field 3 (state); utime and stime are fields 14 and 15.
-      out.set(Number(pid), { name, ticks: Number(fields[11]) + Number(fields[12]) });
+      const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      out.set(Number(pid), { name, seconds: procCpuSeconds(Number(pid)) });
     } catch {
       // the process ended between readdir and read
     }
@@ -30,20 +26,20 @@ export function processTicks(proc = '/proc') {
 }
 
 /**
- * The processes that used CPU between two {@link processTicks} snapshots `seconds` apart, busiest first,
- * in cores, leaving out `exclude` (this benchmark's own pid). A process that started in between counts
- * from zero.
+ * The processes that used CPU between two {@link processCpu} snapshots `seconds` apart, busiest first, in
+ * cores, leaving out `exclude` (this benchmark's own pid). A process that started in between counts from
+ * zero.
  *
  * @example
- * busiest(new Map([[7, { name: 'node', ticks: 100 }]]), new Map([[7, { name: 'node', ticks: 190 }]]), 1, 100);
+ * busiest(new Map([[7, { name: 'node', seconds: 1 }]]), new Map([[7, { name: 'node', seconds: 1.9 }]]), 1);
  * // [{ pid: 7, name: 'node', cores: 0.9 }]
  */
-export function busiest(before, after, seconds, ticksPerSecond = 100, exclude = new Set()) {
+export function busiest(before, after, seconds, exclude = new Set()) {
   const rows = [];
-  for (const [pid, { name, ticks }] of after) {
+  for (const [pid, { name, seconds: used }] of after) {
     if (exclude.has(pid)) continue;
-    const used = ticks - (before.get(pid)?.ticks ?? 0);
-    if (used > 0) rows.push({ pid, name, cores: used / ticksPerSecond / seconds });
+    const cores = (used - (before.get(pid)?.seconds ?? 0)) / seconds;
+    if (cores > 0) rows.push({ pid, name, cores });
   }
   return rows.sort((a, b) => b.cores - a.cores);
 }
@@ -79,32 +75,21 @@ export function quietWarning(busyCores, processes, limit = QUIET_CORES) {
  */
 export async function checkQuiet(ms = 1000) {
   let before;
-  let ticksPerSecond;
   let sampler;
   try {
-    ticksPerSecond = clockTicksPerSecond();
-    before = processTicks();
+    before = processCpu();
     sampler = cpuSampler();
   } catch {
     return null;
   }
   await new Promise((resolve) => setTimeout(resolve, ms));
-  const after = processTicks();
+  const after = processCpu();
   const { seconds, machineBusyCores, benchProcessCores } = sampler.stop();
   const busyCores = Math.max(0, (machineBusyCores ?? 0) - benchProcessCores);
-  const processes = busiest(before, after, seconds, ticksPerSecond, new Set([process.pid]));
+  const processes = busiest(before, after, seconds, new Set([process.pid]));
   const warning = quietWarning(busyCores, processes);
   if (warning) console.log(warning);
   return { busyCores, processes, warning };
-}
-
-/** USER_HZ, the unit of /proc's CPU times (`getconf CLK_TCK`; 100 where getconf is missing). */
-function clockTicksPerSecond() {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
 }
 
 /**

@@ -1,24 +1,24 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { busiest, checkQuiet, processTicks, QUIET_CORES, quietWarning } from './quiet.mjs';
+import { busiest, checkQuiet, processCpu, QUIET_CORES, quietWarning } from './quiet.mjs';
 
 describe('bench: is the machine quiet before a run', () => {
   it('ranks the processes that used CPU between two snapshots, in cores, without the excluded ones', () => {
     const before = new Map([
-      [10, { name: 'postgres', ticks: 500 }],
-      [11, { name: 'node', ticks: 100 }],
-      [12, { name: 'bench', ticks: 0 }],
+      [10, { name: 'postgres', seconds: 5 }],
+      [11, { name: 'node', seconds: 1 }],
+      [12, { name: 'bench', seconds: 0 }],
     ]);
     const after = new Map([
-      [10, { name: 'postgres', ticks: 510 }],
-      [11, { name: 'node', ticks: 290 }],
-      [12, { name: 'bench', ticks: 400 }],
-      [13, { name: 'new', ticks: 20 }], // started in between: counts from zero
+      [10, { name: 'postgres', seconds: 5.1 }],
+      [11, { name: 'node', seconds: 2.9 }],
+      [12, { name: 'bench', seconds: 4 }],
+      [13, { name: 'new', seconds: 0.2 }], // started in between: counts from zero
     ]);
-    expect(busiest(before, after, 2, 100, new Set([12]))).toEqual([
-      { pid: 11, name: 'node', cores: 0.95 },
-      { pid: 13, name: 'new', cores: 0.1 },
-      { pid: 10, name: 'postgres', cores: 0.05 },
+    expect(busiest(before, after, 2, new Set([12]))).toEqual([
+      { pid: 11, name: 'node', cores: expect.closeTo(0.95, 6) },
+      { pid: 13, name: 'new', cores: expect.closeTo(0.1, 6) },
+      { pid: 10, name: 'postgres', cores: expect.closeTo(0.05, 6) },
     ]);
   });
 
@@ -38,9 +38,9 @@ describe('bench: is the machine quiet before a run', () => {
   });
 
   it('reads real processes from /proc, this one among them', () => {
-    const ticks = processTicks();
-    expect(ticks.get(process.pid)?.name).toBeTruthy();
-    expect(ticks.get(process.pid)?.ticks).toBeGreaterThanOrEqual(0);
+    const cpu = processCpu();
+    expect(cpu.get(process.pid)?.name).toBeTruthy();
+    expect(cpu.get(process.pid)?.seconds).toBeGreaterThan(0);
   });
 
   it('names a CPU-bound process that runs beside it', async () => {
