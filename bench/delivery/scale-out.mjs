@@ -41,7 +41,8 @@
 // slowest holds fewer in flight, accepts smaller groups and costs more per delivery: docs/benchmarks.md,
 // "How a burst is spread over the hosts"),
 // --host-node-args="FLAGS" (options of every host's `node`, space-separated, as in bench:delivery; e.g.
-// --host-node-args=--single-threaded-gc),
+// --host-node-args=--single-threaded-gc), --host-env=K=V[,K=V...] (settings added to every host's
+// environment, e.g. --host-env=PLATFORM_ACCEPT_GATHER_MS=4),
 // --database-url=URL (default postgres://postgres@127.0.0.1:5432/test or $BENCH_DATABASE_URL), --rev=REV (every
 // host built from git revision REV, as `bench:delivery:ab` does with `rev=`; default the current build).
 import pg from 'pg';
@@ -88,7 +89,21 @@ const O = {
   pacedSeconds: option('paced-seconds', '10'),
   balance: rawOption('balance', 'least'),
   hostNode: rawOption('host-node-args', '').split(' ').filter(Boolean),
+  hostEnv: envList(rawOption('host-env', '')),
 };
+/** `--host-env=K=V[,K=V...]`: settings added to every host's environment. */
+function envList(raw) {
+  const env = {};
+  for (const pair of raw.split(',').filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    if (eq < 1) {
+      console.error(`--host-env is a list of KEY=VALUE separated by commas; got "${pair}"`);
+      process.exit(2);
+    }
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
 if (O.balance !== 'least' && O.balance !== 'turns') {
   console.error(`--balance must be "least" or "turns"; got "${O.balance}"`);
   process.exit(2);
@@ -272,9 +287,12 @@ async function main() {
   const receiver = await startReceiver({ processes: receiverProcesses });
   if (O.hostCpus !== null) console.log(`each host limited to ${O.hostCpus} cores (a cgroup of its own)`);
   if (O.hostNode.length > 0) console.log(`each host runs node ${O.hostNode.join(' ')}`);
+  const extraEnv = Object.entries(O.hostEnv).map(([key, value]) => `${key}=${value}`);
+  if (extraEnv.length > 0) console.log(`each host's environment adds ${extraEnv.join(' ')}`);
   const hostEnv = {
     ...benchHostEnv({ deliveryThread: O.deliveryThread }),
     PLATFORM_DELIVERY_CONCURRENCY: String(O.slots),
+    ...O.hostEnv,
   };
   const backends = [];
   const results = {

@@ -16,7 +16,9 @@
 #   (DEVICE_SCALE=0 skips 1 and 2; DEVICE_BEFORE=0 skips 2; DEVICE_SCALE_ARGS adds options, e.g. --apart=1,
 #   or --paced=1000 for every host at 1,000 events/s instead of the burst: what a delivery costs as hosts are added,
 #   or --host-node-args=--single-threaded-gc: V8's collector on the collecting thread, docs/benchmarks.md "The
-#   wake-ups that grow with hosts", to measure on many cores before it could become the default)
+#   wake-ups that grow with hosts", to measure on many cores before it could become the default,
+#   or --host-node-args=--no-parallel-scavenge: young-generation collections without V8's helper threads,
+#   docs/benchmarks.md "Young-generation collections on one thread: tried, not kept")
 #   DEVICE_PG_CONF adds postgresql.conf lines (';'-separated); during 1 and 2 a sampler counts what PostgreSQL's
 #   active backends wait on (pg-waits-*.txt; DEVICE_PG_WAITS=0 turns it off).
 #   3. bench/delivery/run.mjs --backend=both --hosts=2 --rounds=1 --no-bullmq (burst, paced 1,000/s, retries), if time
