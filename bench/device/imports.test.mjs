@@ -1,7 +1,7 @@
 // The device bundle (bench/device/pack.sh) carries bench/delivery/*.mjs, bench/machine/wakeups.mjs and the
 // npm packages of closure.mjs, nothing else: a benchmark file the device runs that imports anything more
-// fails there in its first second, and a device is lent to few sessions, for minutes. This walks the static imports of what
-// bench/device/run.sh starts (and the processes those start) and checks each one is carried.
+// fails there in its first second, and a device is lent to few sessions, for minutes. This walks the static
+// imports of what bench/device/run.sh starts (and the processes those start) and checks each one is carried.
 import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';

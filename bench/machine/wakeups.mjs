@@ -1,5 +1,5 @@
 // What a thread that sleeps and is woken costs this machine, the unit that a delivery's CPU at moderate
-// rates is made of (docs/benchmarks.md, "What a wake-up costs"). At 1 000 events/s every event wakes the
+// rates is made of (docs/benchmarks.md, "What a wake-up costs on these machines"). At 1 000 events/s every event wakes the
 // host's main thread about twice and its delivery thread once (`bench:rates`); in a burst a wake-up serves
 // several events. Four measures, each on fresh Node processes:
 //
@@ -15,8 +15,9 @@
 //
 //   node bench/machine/wakeups.mjs [--seconds=5] [--rounds=3]
 //
-// A benchmark: it prints, it asserts nothing. Linux only (it reads /proc); the last measure needs
-// `taskset` (util-linux) and at least 2 cores, and is skipped without them.
+// A benchmark: it prints, it asserts nothing. Linux only (it reads /proc); the ping-pongs and the last
+// measure pin processes to cores with `taskset` (util-linux) and need at least 2 cores: without them they
+// are skipped. Only Node.js built-ins: bench/device/pack.sh carries this file alone.
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -30,29 +31,30 @@ if (!(Number.isInteger(rounds) && rounds > 0)) throw new Error(`--rounds must be
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** CPU nanoseconds of every thread of `pid` so far (schedstat's first field), and its voluntary switches. */
+/** One thread's CPU nanoseconds so far (schedstat's first field) and its voluntary context switches. */
+function threadCpu(pid, tid) {
+  const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+  return { ns, wakeups: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0) };
+}
+
+/** {@link threadCpu} summed over every thread of `pid`. */
 function processCpu(pid) {
-  let ns = 0;
-  let wakeups = 0;
-  const tasks = `/proc/${pid}/task`;
-  for (const tid of readdirSync(tasks)) {
+  const sum = { ns: 0, wakeups: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(readFileSync(`${tasks}/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      const status = readFileSync(`${tasks}/${tid}/status`, 'utf8');
-      wakeups += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      const { ns, wakeups } = threadCpu(pid, tid);
+      sum.ns += ns;
+      sum.wakeups += wakeups;
     } catch {
       // the thread ended meanwhile
     }
   }
-  return { ns, wakeups };
+  return sum;
 }
 
-/** The main thread's CPU nanoseconds and voluntary switches. */
-function mainThreadCpu(pid) {
-  const ns = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]);
-  const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
-  return { ns, wakeups: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0) };
-}
+/** The main thread's {@link threadCpu}. */
+const mainThreadCpu = (pid) => threadCpu(pid, pid);
 
 function node(args, { pin } = {}) {
   const argv = [process.execPath, ...args];
