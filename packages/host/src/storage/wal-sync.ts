@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /**
@@ -150,13 +150,17 @@ export class WalSync {
 
   /**
    * The log's descriptor, kept open: opening and closing the file for every sync cost the thread more
-   * than the sync itself (docs/benchmarks.md, "The log file kept open"). A descriptor whose file is gone
-   * (SQLite removes the log at the last close; a log made afterwards is another file) is closed and the
-   * path opened again; no file (checkpointed and removed), null: nothing to sync. Syncs never overlap
-   * (`after` runs one at a time), so the descriptor has one user.
+   * than the sync itself (docs/benchmarks.md, "The log file kept open"). It is opened at the first sync,
+   * after this connection's first commit, and kept until {@link close}: SQLite removes the log only when
+   * the last connection to the database closes, so while this one is open the file it writes is the one
+   * opened here. If the path is removed anyway (by hand), SQLite goes on writing the file it has open,
+   * and so this descriptor still syncs the right file; reopening the path would sync another one. Nothing
+   * is asked of the file before a sync either: a `stat` makes the kernel (Linux 6.13+) give the next
+   * write a fine-grained time, and the sync then also writes the file's inode (docs/benchmarks.md, "What
+   * a stat before each sync cost"). No file yet (a log never written): null, nothing to sync. Syncs never
+   * overlap (`after` runs one at a time), so the descriptor has one user.
    */
   #descriptor(path: string): number | null {
-    if (this.#fd !== null && fstatSync(this.#fd).nlink === 0) this.#closeFile();
     if (this.#fd === null) {
       try {
         this.#fd = openSync(path, 'r');
