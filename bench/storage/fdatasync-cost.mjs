@@ -12,7 +12,7 @@
 //
 //   node bench/storage/fdatasync-cost.mjs [--count=2000] [--dir=/tmp]
 //
-// docs/benchmarks.md ("What one sync costs") records the figures.
+// docs/benchmarks.md ("What one sync costs", "A stat before each log sync") records the figures.
 import {
   closeSync,
   fdatasync,

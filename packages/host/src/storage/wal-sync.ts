@@ -156,8 +156,8 @@ export class WalSync {
    * opened here. If the path is removed anyway (by hand), SQLite goes on writing the file it has open,
    * and so this descriptor still syncs the right file; reopening the path would sync another one. Nothing
    * is asked of the file before a sync either: a `stat` makes the kernel (Linux 6.13+) give the next
-   * write a fine-grained time, and the sync then also writes the file's inode (docs/benchmarks.md, "What
-   * a stat before each sync cost"). No file yet (a log never written): null, nothing to sync. Syncs never
+   * write a fine-grained time, and the sync then also writes the file's inode (docs/benchmarks.md, "A
+   * stat before each log sync"). No file yet (a log never written): null, nothing to sync. Syncs never
    * overlap (`after` runs one at a time), so the descriptor has one user.
    */
   #descriptor(path: string): number | null {
