@@ -59,21 +59,6 @@ async function round() {
   };
 }
 
-function inlineRound() {
-  const cpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < count; i++) {
-    page.fill(i & 0xff);
-    writeSync(fd, page);
-    fdatasyncSync(fd);
-  }
-  const used = process.cpuUsage(cpu);
-  return {
-    waitUs: Number((process.hrtime.bigint() - start) / BigInt(count)) / 1000,
-    cpuUs: (used.user + used.system) / count,
-  };
-}
-
 /** A log of `FRAMES` frames, written once and synced: the file the overwriting rounds write over. */
 const FRAMES = 1000;
 const FRAME = 4096 + 24;
@@ -83,19 +68,27 @@ for (let i = 0; i < FRAMES; i++) writeSync(logFd, frame, 0, FRAME, i * FRAME);
 fdatasyncSync(logFd);
 
 /**
- * `count` frames written over the log in order (rewound at its end), each synced inline; `stat`: after an
- * fstat; `gapMs`: the thread busy that long between syncs (as at 1 000 events/s, a sync every 2–3 ms), so
- * that the kernel's coarse clock moves between them (its CPU then counts too: read the sleeps only).
+ * `count` writes each synced inline (`fdatasyncSync`). Default: 4 KiB pages appended to the first file;
+ * `overwrite`: frames written over the log above in order (rewound at its end), as SQLite writes its log;
+ * `stat`: an fstat before each sync; `gapMs`: the thread busy that long between syncs (as at 1 000
+ * events/s, a sync every 2–3 ms), so that the kernel's coarse clock moves between them (its CPU then counts
+ * too: read the sleeps only).
  */
-function overwriteRound(stat, gapMs = 0) {
+function inlineRound({ overwrite = false, stat = false, gapMs = 0 } = {}) {
+  const file = overwrite ? logFd : fd;
   const cpu = process.cpuUsage();
   const switches = process.resourceUsage().voluntaryContextSwitches;
   const start = process.hrtime.bigint();
   for (let i = 0; i < count; i++) {
-    frame.fill(i & 0xff);
-    writeSync(logFd, frame, 0, FRAME, (i % FRAMES) * FRAME);
-    if (stat) fstatSync(logFd);
-    fdatasyncSync(logFd);
+    if (overwrite) {
+      frame.fill(i & 0xff);
+      writeSync(logFd, frame, 0, FRAME, (i % FRAMES) * FRAME);
+    } else {
+      page.fill(i & 0xff);
+      writeSync(fd, page);
+    }
+    if (stat) fstatSync(file);
+    fdatasyncSync(file);
     for (const until = performance.now() + gapMs; performance.now() < until; );
   }
   const used = process.cpuUsage(cpu);
@@ -120,10 +113,13 @@ try {
   console.log('the same syncs inline (fdatasyncSync on the calling thread):');
   console.log(`  the thread's wait, the write included: ${inline.waitUs.toFixed(1)} µs per sync`);
   console.log(`  process CPU (user + system): ${inline.cpuUs.toFixed(1)} µs per sync`);
-  overwriteRound(false); // warm-up
+  inlineRound({ overwrite: true }); // warm-up
   const rows = [];
   for (let i = 0; i < 2; i++)
-    rows.push(['written over', overwriteRound(false)], ['after an fstat', overwriteRound(true)]);
+    rows.push(
+      ['written over', inlineRound({ overwrite: true })],
+      ['after an fstat', inlineRound({ overwrite: true, stat: true })],
+    );
   console.log(
     `inline syncs of a ${FRAMES}-frame log written over, as SQLite's (two rounds each, alternating):`,
   );
@@ -131,7 +127,10 @@ try {
     console.log(
       `  ${name.padEnd(14)} wait ${r.waitUs.toFixed(1)} µs, process CPU ${r.cpuUs.toFixed(1)} µs, ${r.switches.toFixed(2)} sleeps per sync`,
     );
-  const gapped = [overwriteRound(false, 2.5), overwriteRound(true, 2.5)];
+  const gapped = [
+    inlineRound({ overwrite: true, gapMs: 2.5 }),
+    inlineRound({ overwrite: true, stat: true, gapMs: 2.5 }),
+  ];
   console.log(
     `  one sync every 2.5 ms: ${gapped[0].switches.toFixed(2)} sleeps per sync written over, ${gapped[1].switches.toFixed(2)} after an fstat`,
   );
