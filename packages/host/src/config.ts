@@ -102,7 +102,8 @@ export interface HostConfig {
    * `PLATFORM_ACCEPT_GATHER_MS`: how long an accepted event waits for company before its group is written,
    * when events arrive closer together than this (at 1 000 events/s, groups of about three: one statement
    * and one sync each instead of one per event). A lone event, or one arriving while a group is written, does
-   * not wait. `0` writes every group at once. Default 2.
+   * not wait, and neither do the events of a publisher whose waits keep finding no company (one posting an
+   * event at a time: `waitsForCompany` in jobs/group-commit.ts). `0` writes every group at once. Default 2.
    */
   acceptGatherMs: number;
   /**

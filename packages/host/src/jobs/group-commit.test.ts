@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { GroupCommit, shouldGather } from './group-commit.js';
+import { GroupCommit, LONELY_WAITS, PROBE_EVERY, shouldGather, waitsForCompany } from './group-commit.js';
 
 /** A GroupCommit whose `run` records each group and can be held open until `release()`. */
 function recorder(
@@ -140,6 +140,64 @@ it('gatherMs: a gathering group that reaches maxBatch is written at once', async
   });
   expect(await Promise.all(rest)).toEqual([2, 3, 4]); // long before the 60 s wait
   expect(groups).toEqual([[1], [2, 3, 4]]);
+});
+
+it('waitsForCompany: waits stop after LONELY_WAITS lonely ones in a row, but for one group in PROBE_EVERY', () => {
+  expect(waitsForCompany(0, 0)).toBe(true);
+  expect(waitsForCompany(LONELY_WAITS - 1, 0)).toBe(true);
+  expect(waitsForCompany(LONELY_WAITS, 0)).toBe(false);
+  expect(waitsForCompany(LONELY_WAITS, PROBE_EVERY - 2)).toBe(false);
+  expect(waitsForCompany(LONELY_WAITS, PROBE_EVERY - 1)).toBe(true); // the probe
+  expect(waitsForCompany(LONELY_WAITS + 5, PROBE_EVERY - 1)).toBe(true);
+});
+
+/**
+ * Submits `item` 1 ms after the one before (so `shouldGather` says wait) and waits for its answer and for
+ * its group's end; true when it was not written at once (it waited for company, `gatherMs` long).
+ */
+async function waitedAlone(
+  commit: GroupCommit<number, number>,
+  groups: number[][],
+  at: { now: number },
+  item: number,
+): Promise<boolean> {
+  at.now += 1;
+  const answer = commit.submit(item);
+  await nextTurn();
+  await nextTurn();
+  const waited = !groups.some((group) => group.includes(item));
+  await answer;
+  await nextTurn(); // its group has ended: the next item finds the writer idle
+  return waited;
+}
+
+it('a publisher that posts one item at a time stops waiting after lonely waits; one group in PROBE_EVERY still waits', async () => {
+  const { at, groups, commit } = gathering(300);
+  at.now = 1000;
+  const waited: number[] = [];
+  for (let item = 1; item <= 2 + LONELY_WAITS + PROBE_EVERY; item++)
+    if (await waitedAlone(commit, groups, at, item)) waited.push(item);
+  // 1: the first, at once. 2–4: waits that gathered nothing. Then 31 groups at once, and the 32nd probes.
+  expect(waited).toEqual([2, 3, 4, 5 + PROBE_EVERY - 1]);
+  expect(groups.every((group) => group.length === 1)).toBe(true);
+});
+
+it('a probe that finds company makes the next groups wait again', async () => {
+  const { at, groups, commit } = gathering(300);
+  at.now = 1000;
+  for (let item = 1; item <= 1 + LONELY_WAITS + PROBE_EVERY - 1; item++)
+    await waitedAlone(commit, groups, at, item); // 3 lonely waits, then 31 groups at once
+  const probe = 100;
+  at.now += 1;
+  const first = commit.submit(probe);
+  await nextTurn();
+  at.now += 1;
+  const company = commit.submit(probe + 1); // company during the probe's wait
+  await Promise.all([first, company]);
+  expect(groups.at(-1)).toEqual([probe, probe + 1]);
+  await nextTurn();
+  // Waits found company again: the next lone item waits, as before any lonely wait.
+  expect(await waitedAlone(commit, groups, at, 200)).toBe(true);
 });
 
 it('gatherMs must not be negative', () => {

@@ -20,7 +20,8 @@ export interface GroupCommitOptions<I, R> {
    * Company for a group that would start alone, at moderate rates: an item submitted less than `gatherMs`
    * after the one before it, while no group is being written or waits, starts a group that is written
    * `gatherMs` later (or as soon as it holds `maxBatch` items) instead of at once. A lone item (the one before
-   * came longer ago) is written as `schedule` says. Default 0: never wait. See {@link shouldGather}.
+   * came longer ago) is written as `schedule` says. Waits that keep gathering nothing stop: see
+   * {@link waitsForCompany}. Default 0: never wait. See {@link shouldGather}.
    */
   gatherMs?: number;
   /** The clock for `gatherMs` (ms); default `performance.now`. */
@@ -38,6 +39,29 @@ export interface GroupCommitOptions<I, R> {
  */
 export function shouldGather(now: number, previousAt: number, gatherMs: number): boolean {
   return gatherMs > 0 && now - previousAt < gatherMs;
+}
+
+/** Waits in a row that gathered nothing, after which a group no longer waits for company. */
+export const LONELY_WAITS = 3;
+/** While waits gather nothing, one group in this many still waits: it notices company coming back. */
+export const PROBE_EVERY = 32;
+
+/**
+ * Whether a group that {@link shouldGather} would make wait does wait, given the waits just before it:
+ * `lonely`, how many in a row ended with nothing but their first item, and `skipped`, how many groups were
+ * written without their wait since the last one. Waiting pays when items come from many independent
+ * clients (at 1 000 events/s a 2 ms wait finds company nine times in ten); it only delays a publisher that
+ * posts one item at a time and waits for each answer, whose next item cannot come during the wait (its
+ * throughput fell from 1 300 to 480 events/s with a 2 ms wait, docs/benchmarks.md). So after
+ * {@link LONELY_WAITS} lonely waits in a row, groups are written at once, except one in {@link PROBE_EVERY}.
+ *
+ * @example
+ * waitsForCompany(0, 0); // true: waits have been finding company
+ * waitsForCompany(3, 4); // false: three lonely waits in a row, and not yet the probe's turn
+ * waitsForCompany(3, 31); // true: the thirty-second group probes
+ */
+export function waitsForCompany(lonely: number, skipped: number): boolean {
+  return lonely < LONELY_WAITS || skipped >= PROBE_EVERY - 1;
 }
 
 interface Pending<I, R> {
@@ -69,6 +93,10 @@ export class GroupCommit<I, R> {
   /** The gathering wait of the next group, while it runs. */
   #gathering: ReturnType<typeof setTimeout> | undefined;
   #lastSubmitAt = Number.NEGATIVE_INFINITY;
+  /** Waits in a row whose group held only its first item when the wait ended. */
+  #lonelyWaits = 0;
+  /** Groups written without their wait since the last wait (see {@link waitsForCompany}). */
+  #skippedWaits = 0;
 
   constructor(options: GroupCommitOptions<I, R>) {
     this.#run = options.run;
@@ -89,24 +117,33 @@ export class GroupCommit<I, R> {
       if (this.#gatherMs > 0) this.#lastSubmitAt = this.#now();
       if (this.#gathering !== undefined && this.#pending.length >= this.#maxBatch) {
         clearTimeout(this.#gathering); // full: no reason to wait longer
-        this.#gathering = undefined;
-        this.#scheduled = false;
-        this.#flush();
+        this.#lonelyWaits = 0;
+        this.#endWait();
         return;
       }
       if (this.#scheduled || this.#running) return; // the running group's end flushes this one
       this.#scheduled = true;
-      const flush = () => {
-        this.#gathering = undefined;
-        this.#scheduled = false;
-        this.#flush();
-      };
-      if (shouldGather(this.#lastSubmitAt, previousAt, this.#gatherMs)) {
-        this.#gathering = setTimeout(flush, this.#gatherMs);
+      const gather = shouldGather(this.#lastSubmitAt, previousAt, this.#gatherMs);
+      if (gather && waitsForCompany(this.#lonelyWaits, this.#skippedWaits)) {
+        this.#skippedWaits = 0;
+        this.#gathering = setTimeout(() => {
+          this.#lonelyWaits = this.#pending.length > 1 ? 0 : this.#lonelyWaits + 1;
+          this.#endWait();
+        }, this.#gatherMs);
       } else {
-        this.#schedule(flush);
+        if (gather) this.#skippedWaits += 1;
+        this.#schedule(() => {
+          this.#scheduled = false;
+          this.#flush();
+        });
       }
     });
+  }
+
+  #endWait(): void {
+    this.#gathering = undefined;
+    this.#scheduled = false;
+    this.#flush();
   }
 
   #flush(): void {
