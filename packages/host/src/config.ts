@@ -103,7 +103,8 @@ export interface HostConfig {
    * when events arrive closer together than this (at 1 000 events/s, groups of about three: one statement
    * and one sync each instead of one per event). A lone event, or one arriving while a group is written, does
    * not wait, and neither do the events of a publisher whose waits keep finding no company (one posting an
-   * event at a time: `waitsForCompany` in jobs/group-commit.ts). `0` writes every group at once. Default 2.
+   * event at a time); a wait ends once it holds the company recent waits found (jobs/company-waits.ts). `0`
+   * writes every group at once. Default 2.
    */
   acceptGatherMs: number;
   /**

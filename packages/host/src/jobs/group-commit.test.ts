@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { GroupCommit, LONELY_WAITS, PROBE_EVERY, shouldGather, waitsForCompany } from './group-commit.js';
+import { LONELY_WAITS, PROBE_EVERY } from './company-waits.js';
+import { GroupCommit, shouldGather } from './group-commit.js';
 
 /** A GroupCommit whose `run` records each group and can be held open until `release()`. */
 function recorder(
@@ -142,15 +143,6 @@ it('gatherMs: a gathering group that reaches maxBatch is written at once', async
   expect(groups).toEqual([[1], [2, 3, 4]]);
 });
 
-it('waitsForCompany: waits stop after LONELY_WAITS lonely ones in a row, but for one group in PROBE_EVERY', () => {
-  expect(waitsForCompany(0, 0)).toBe(true);
-  expect(waitsForCompany(LONELY_WAITS - 1, 0)).toBe(true);
-  expect(waitsForCompany(LONELY_WAITS, 0)).toBe(false);
-  expect(waitsForCompany(LONELY_WAITS, PROBE_EVERY - 2)).toBe(false);
-  expect(waitsForCompany(LONELY_WAITS, PROBE_EVERY - 1)).toBe(true); // the probe
-  expect(waitsForCompany(LONELY_WAITS + 5, PROBE_EVERY - 1)).toBe(true);
-});
-
 /**
  * Submits `item` 1 ms after the one before (so `shouldGather` says wait) and waits for its answer and for
  * its group's end; true when it was not written at once (it waited for company, `gatherMs` long).
@@ -198,6 +190,32 @@ it('a probe that finds company makes the next groups wait again', async () => {
   await nextTurn();
   // Waits found company again: the next lone item waits, as before any lonely wait.
   expect(await waitedAlone(commit, groups, at, 200)).toBe(true);
+});
+
+it('a publisher with 4 in flight: once full waits have found 4, a wait ends at its fourth item', async () => {
+  const { at, groups, commit } = gathering(300);
+  at.now = 1000;
+  await commit.submit(0); // the first, at once
+  await nextTurn();
+  /** One round trip of the publisher: 4 items, 1 ms apart; how long their group took (ms). */
+  const round = async (base: number) => {
+    const startedAt = performance.now();
+    const items = [1, 2, 3, 4].map((i) => {
+      at.now += 1;
+      return commit.submit(base + i);
+    });
+    await Promise.all(items);
+    await nextTurn();
+    return performance.now() - startedAt;
+  };
+  const learning = await round(10); // nothing learnt yet: the wait runs its 300 ms
+  expect(learning).toBeGreaterThanOrEqual(250);
+  const learnt = await round(20); // 4 expected: written with its fourth item
+  expect(learnt).toBeLessThan(150);
+  expect(groups.slice(1)).toEqual([
+    [11, 12, 13, 14],
+    [21, 22, 23, 24],
+  ]);
 });
 
 it('gatherMs must not be negative', () => {

@@ -1,3 +1,5 @@
+import { CompanyWaits } from './company-waits.js';
+
 /** Options of {@link GroupCommit}. */
 export interface GroupCommitOptions<I, R> {
   /**
@@ -20,8 +22,9 @@ export interface GroupCommitOptions<I, R> {
    * Company for a group that would start alone, at moderate rates: an item submitted less than `gatherMs`
    * after the one before it, while no group is being written or waits, starts a group that is written
    * `gatherMs` later (or as soon as it holds `maxBatch` items) instead of at once. A lone item (the one before
-   * came longer ago) is written as `schedule` says. Waits that keep gathering nothing stop: see
-   * {@link waitsForCompany}. Default 0: never wait. See {@link shouldGather}.
+   * came longer ago) is written as `schedule` says. Waits that keep gathering nothing stop, and a wait ends
+   * once it holds the company recent waits found (`CompanyWaits` in company-waits.ts). Default 0: never
+   * wait. See {@link shouldGather}.
    */
   gatherMs?: number;
   /** The clock for `gatherMs` (ms); default `performance.now`. */
@@ -39,29 +42,6 @@ export interface GroupCommitOptions<I, R> {
  */
 export function shouldGather(now: number, previousAt: number, gatherMs: number): boolean {
   return gatherMs > 0 && now - previousAt < gatherMs;
-}
-
-/** Waits in a row that gathered nothing, after which a group no longer waits for company. */
-export const LONELY_WAITS = 3;
-/** While waits gather nothing, one group in this many still waits: it notices company coming back. */
-export const PROBE_EVERY = 32;
-
-/**
- * Whether a group that {@link shouldGather} would make wait does wait, given the waits just before it:
- * `lonely`, how many in a row ended with nothing but their first item, and `skipped`, how many groups were
- * written without their wait since the last one. Waiting pays when items come from many independent
- * clients (at 1 000 events/s a 2 ms wait finds company nine times in ten); it only delays a publisher that
- * posts one item at a time and waits for each answer, whose next item cannot come during the wait (its
- * throughput fell from 1 300 to 480 events/s with a 2 ms wait, docs/benchmarks.md). So after
- * {@link LONELY_WAITS} lonely waits in a row, groups are written at once, except one in {@link PROBE_EVERY}.
- *
- * @example
- * waitsForCompany(0, 0); // true: waits have been finding company
- * waitsForCompany(3, 4); // false: three lonely waits in a row, and not yet the probe's turn
- * waitsForCompany(3, 31); // true: the thirty-second group probes
- */
-export function waitsForCompany(lonely: number, skipped: number): boolean {
-  return lonely < LONELY_WAITS || skipped >= PROBE_EVERY - 1;
 }
 
 interface Pending<I, R> {
@@ -93,10 +73,7 @@ export class GroupCommit<I, R> {
   /** The gathering wait of the next group, while it runs. */
   #gathering: ReturnType<typeof setTimeout> | undefined;
   #lastSubmitAt = Number.NEGATIVE_INFINITY;
-  /** Waits in a row whose group held only its first item when the wait ended. */
-  #lonelyWaits = 0;
-  /** Groups written without their wait since the last wait (see {@link waitsForCompany}). */
-  #skippedWaits = 0;
+  readonly #waits = new CompanyWaits();
 
   constructor(options: GroupCommitOptions<I, R>) {
     this.#run = options.run;
@@ -115,23 +92,25 @@ export class GroupCommit<I, R> {
       this.#pending.push({ item, resolve, reject });
       const previousAt = this.#lastSubmitAt;
       if (this.#gatherMs > 0) this.#lastSubmitAt = this.#now();
-      if (this.#gathering !== undefined && this.#pending.length >= this.#maxBatch) {
-        clearTimeout(this.#gathering); // full: no reason to wait longer
-        this.#lonelyWaits = 0;
-        this.#endWait();
+      if (this.#gathering !== undefined) {
+        const size = this.#pending.length;
+        if (size >= this.#maxBatch) {
+          this.#waits.ended(size, { full: true }); // full: no reason to wait longer
+          this.#endWait();
+        } else if (this.#waits.joined(size)) {
+          this.#endWait(); // the company recent waits found has come: the rest of the wait would idle
+        }
         return;
       }
       if (this.#scheduled || this.#running) return; // the running group's end flushes this one
       this.#scheduled = true;
-      const gather = shouldGather(this.#lastSubmitAt, previousAt, this.#gatherMs);
-      if (gather && waitsForCompany(this.#lonelyWaits, this.#skippedWaits)) {
-        this.#skippedWaits = 0;
+      if (shouldGather(this.#lastSubmitAt, previousAt, this.#gatherMs) && this.#waits.start()) {
         this.#gathering = setTimeout(() => {
-          this.#lonelyWaits = this.#pending.length > 1 ? 0 : this.#lonelyWaits + 1;
+          this.#gathering = undefined;
+          this.#waits.ended(this.#pending.length);
           this.#endWait();
         }, this.#gatherMs);
       } else {
-        if (gather) this.#skippedWaits += 1;
         this.#schedule(() => {
           this.#scheduled = false;
           this.#flush();
@@ -141,6 +120,7 @@ export class GroupCommit<I, R> {
   }
 
   #endWait(): void {
+    if (this.#gathering !== undefined) clearTimeout(this.#gathering);
     this.#gathering = undefined;
     this.#scheduled = false;
     this.#flush();
