@@ -75,6 +75,6 @@ it('CompanyWaits: after LONELY_WAITS lonely waits, groups stop waiting until a p
   for (let i = 0; i < LONELY_WAITS; i++) fullWait(waits, 1);
   for (let i = 0; i < PROBE_EVERY - 1; i++) expect(waits.start()).toBe(false);
   expect(waits.start()).toBe(true);
-  waits.ended(256, { full: true });
+  waits.filled();
   expect(waits.start()).toBe(true);
 });

@@ -58,6 +58,7 @@ export function expectedCompany(recent: readonly number[]): number {
 export class CompanyWaits {
   #lonely = 0;
   #skipped = 0;
+  /** Waits started, counted round to {@link PROBE_EVERY}: the one at 0 is a probe. */
   #waits = 0;
   #recent: number[] = [];
   #expected = Number.POSITIVE_INFINITY;
@@ -71,8 +72,8 @@ export class CompanyWaits {
       return false;
     }
     this.#skipped = 0;
-    this.#waits += 1;
-    this.#mayEndEarly = this.#waits % PROBE_EVERY !== 0;
+    this.#waits = (this.#waits + 1) % PROBE_EVERY;
+    this.#mayEndEarly = this.#waits !== 0;
     return true;
   }
 
@@ -83,12 +84,19 @@ export class CompanyWaits {
     return true;
   }
 
-  /** The wait ran its full length (or ended for another reason, `full`: the group reached its largest). */
-  ended(size: number, { full = false } = {}): void {
+  /** The wait ran its full length, and its group holds `size`. */
+  ended(size: number): void {
     this.#lonely = size > 1 ? 0 : this.#lonely + 1;
-    if (full) return; // cut short: it does not tell what the whole wait would have gathered
     this.#recent.push(size);
     if (this.#recent.length > RECENT_WAITS) this.#recent.shift();
     this.#expected = expectedCompany(this.#recent);
+  }
+
+  /**
+   * The wait ended because its group reached the largest a group may be: it found company, but tells
+   * nothing of what its whole length would have gathered.
+   */
+  filled(): void {
+    this.#lonely = 0;
   }
 }

@@ -95,7 +95,7 @@ export class GroupCommit<I, R> {
       if (this.#gathering !== undefined) {
         const size = this.#pending.length;
         if (size >= this.#maxBatch) {
-          this.#waits.ended(size, { full: true }); // full: no reason to wait longer
+          this.#waits.filled(); // full: no reason to wait longer
           this.#endWait();
         } else if (this.#waits.joined(size)) {
           this.#endWait(); // the company recent waits found has come: the rest of the wait would idle
