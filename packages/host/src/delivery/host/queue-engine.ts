@@ -31,9 +31,10 @@ import { operatorEventSink } from './operator-sink.js';
 import { DeliveryTargets } from './targets.js';
 
 /**
- * How long the first waiting attempt record waits for others to be written with it, in ms
- * (docs/benchmarks.md, "2-core machine, 2026-11-29"). A crash loses at most these records: their
- * jobs' leases bring the attempts back, as for a crash during any attempt.
+ * How long an attempt record that ends less than this after the one before it waits for others to be written
+ * with it, in ms; a lone record is written at once (docs/benchmarks.md, "2-core machine, 2026-11-29" and
+ * "Waits for company that learn"). A crash loses at most these records: their jobs' leases bring the
+ * attempts back, as for a crash during any attempt.
  */
 export const RECORD_GATHER_MS = 5;
 
@@ -206,14 +207,16 @@ export function startDeliveryEngine(
   const { storage, config, logger } = deps;
   const { jobs } = storage;
   const lease = leaseMs(config.deliveryTimeoutMs);
-  // Attempts are recorded in groups (one statement, one sync): what ends within RECORD_GATHER_MS of the first
-  // waiting record, or while the previous group is written. The wait holds no slot (an attempt gives its
-  // slot back when its exchange ends, engine.ts), so it costs neither throughput nor the next request's
-  // start; it delays the attempt log and the next retry's announcement by as much.
+  // Attempts are recorded in groups (one statement): a record that ends less than RECORD_GATHER_MS after the
+  // one before waits that long for company, and what ends while a group is written goes in the next one; a
+  // lone record (a moderate rate) is written at once, without a timer's wake-up of its own. The waits learn
+  // as accepted events' do (jobs/company-waits.ts). A wait holds no slot (an attempt gives its slot back when
+  // its exchange ends, engine.ts), so it costs neither throughput nor the next request's start; it delays
+  // the attempt log and the next retry's announcement by as much.
   const finishing = new GroupCommit<FinishItem, boolean>({
     run: (items) => jobs.finishAttempts(items, Date.now()),
     isolate: (error) => !isStorageError(error, 'unavailable'),
-    schedule: (flush) => setTimeout(flush, RECORD_GATHER_MS),
+    gatherMs: RECORD_GATHER_MS,
   });
   // Where deliveries go, read once per installation while current: at the routing epoch the job's claim
   // read, or the epoch of the write that handed it over, or later; an edited URL, a rotated secret or an
