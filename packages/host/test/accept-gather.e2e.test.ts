@@ -3,7 +3,7 @@ import { BACKENDS } from './backends.js';
 import { type EndpointHost, endpointHost } from './endpoint-host.js';
 
 // Accepted events wait for company at moderate rates (`PLATFORM_ACCEPT_GATHER_MS`, docs/architecture.md
-// "Group commit"), but not forever for company that cannot come: a publisher that posts one event at a time
+// "Write batching"), but not forever for company that cannot come: a publisher that posts one event at a time
 // and waits for each 202 is the only client, so after a few waits that gathered nothing its events are
 // written at once, and a wait that holds the company recent waits found ends there (`CompanyWaits` in
 // jobs/company-waits.ts). A 50 ms wait makes each wait unmistakable.

@@ -13,9 +13,9 @@ export const RECENT_WAITS = 8;
  * Whether a group that `shouldGather` would make wait does wait, given the waits just before it:
  * `lonely`, how many in a row ended with nothing but their first item, and `skipped`, how many groups were
  * written without their wait since the last one. Waiting pays when items come from many independent
- * clients (at 1 000 events/s a 2 ms wait finds company nine times in ten); it only delays a publisher that
- * posts one item at a time and waits for each answer, whose next item cannot come during the wait (its
- * throughput fell from about 1 300 to 500 events/s with a 2 ms wait, docs/benchmarks.md). So after
+ * clients (at 1 000 events/s, 99 of 100 waits of 2 ms found company); it only delays a publisher that posts
+ * one item at a time and waits for each answer, whose next item cannot come during the wait (its throughput
+ * fell from about 1 300 to 500 events/s with a 2 ms wait; both in docs/benchmarks.md). So after
  * {@link LONELY_WAITS} lonely waits in a row, groups are written at once, except one in {@link PROBE_EVERY}.
  *
  * @example

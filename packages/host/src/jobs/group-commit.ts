@@ -106,7 +106,6 @@ export class GroupCommit<I, R> {
       this.#scheduled = true;
       if (shouldGather(this.#lastSubmitAt, previousAt, this.#gatherMs) && this.#waits.start()) {
         this.#gathering = setTimeout(() => {
-          this.#gathering = undefined;
           this.#waits.ended(this.#pending.length);
           this.#endWait();
         }, this.#gatherMs);
