@@ -4,10 +4,28 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { now, sleep } from './lib.mjs';
 
 const MAIN = fileURLToPath(new URL('../../packages/host/dist/main.js', import.meta.url));
+const HOST_BUILDS = fileURLToPath(new URL('../../packages/host/dist/', import.meta.url));
+
+/**
+ * The `node` options of `npm start` (the root package.json's `start`: `exec node [OPTIONS] packages/host/dist/main.js`),
+ * which every host build the benchmark spawns gets first, so that it runs the host as operators do (the
+ * young generation's floor, packages/host/src/delivery/host/young-generation.ts). A variant's own options
+ * come after them and win (`--min-semi-space-size=0`: V8's default sizing).
+ */
+export function npmStartNodeArgs() {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  const match = /^exec node((?: --\S+)*) packages\/host\/dist\/main\.js$/.exec(pkg.scripts.start);
+  if (!match)
+    throw new Error(
+      `package.json's start script is not "exec node [OPTIONS] packages/host/dist/main.js": ${pkg.scripts.start}`,
+    );
+  return match[1].split(' ').filter(Boolean);
+}
 let clockTicks = null;
 
 /** User and system CPU seconds from a /proc `stat` file. */
@@ -99,10 +117,11 @@ export function freePort() {
 }
 
 /**
- * Spawns the built host with `node packages/host/dist/main.js` and waits for `GET /healthz` 200.
- * `env` is added to a minimal environment (PATH, HOME); `nodeArgs` go to `node` before the script (e.g.
+ * Spawns the built host as `npm start` does (`node [its options] packages/host/dist/main.js`) and waits for
+ * `GET /healthz` 200. `env` is added to a minimal environment (PATH, HOME); `nodeArgs` go to `node` before
+ * the script, after `npm start`'s options when the script is a host build under packages/host/dist/ (e.g.
  * `--cpu-prof`); `script` (default `$BENCH_HOST_MAIN`, set by `scale-out.mjs --rev=`, else the host's main) may be another server with `GET /healthz` (the
- * stateless relay); `logFile`, when given, receives the process's stdout and stderr (its JSON log; see
+ * stateless relay, BullMQ's worker: they get `nodeArgs` alone); `logFile`, when given, receives the process's stdout and stderr (its JSON log; see
  * `summarizeLog`), else stdout is dropped and stderr inherited. `stop()` sends SIGTERM and waits for exit.
  */
 export async function spawnHost(
@@ -114,7 +133,8 @@ export async function spawnHost(
   const port = await freePort();
   const started = now();
   const logFd = logFile ? openSync(logFile, 'a') : null;
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const hostArgs = resolve(script).startsWith(HOST_BUILDS) ? npmStartNodeArgs() : [];
+  const child = spawn(process.execPath, [...hostArgs, ...nodeArgs, script], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: logFd === null ? ['ignore', 'ignore', 'inherit'] : ['ignore', logFd, logFd],
   });

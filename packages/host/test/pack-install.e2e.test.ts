@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sign } from '@platform/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { YOUNG_GENERATION_OPTION } from '../src/delivery/host/young-generation.js';
 import { ADMIN_TOKEN, buildWorkspace, readRepoFile } from './helpers.js';
 import { LineCollector } from './log-lines.js';
 import { emptyProject, PUBLISHED, packAll, sqlitePrebuildMirror } from './pack.js';
@@ -88,6 +89,9 @@ describe('packed packages installed outside the repository', () => {
     });
     const started = await host.out.waitFor((l) => typeof l.json?.url === 'string', 60_000);
     const base = String(started.json?.url);
+    // The bin's `env -S` line gave `node` the young generation's floor (src/delivery/host/young-generation.ts).
+    const cmdline = await readFile(`/proc/${Number(started.json?.pid)}/cmdline`, 'utf8');
+    expect(cmdline.split('\0')).toContain(YOUNG_GENERATION_OPTION);
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true });

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { YOUNG_GENERATION_OPTION } from '../src/delivery/host/young-generation.js';
 import { openStorage } from '../src/storage/index.js';
 import { ADMIN_TOKEN, buildWorkspace, repoRoot } from './helpers.js';
 import { LineCollector } from './log-lines.js';
@@ -90,6 +91,12 @@ describe('npm start (the host as a process)', () => {
     });
     return (await response.json()) as Record<string, unknown>;
   };
+
+  it('runs `node` with the young generation’s floor, the one option V8 takes only from the command line', async () => {
+    const started = await out.waitFor((l) => typeof l.json?.url === 'string');
+    const cmdline = await readFile(`/proc/${Number(started.json?.pid)}/cmdline`, 'utf8');
+    expect(cmdline.split('\0')).toContain(YOUNG_GENERATION_OPTION);
+  });
 
   it('logs JSON lines that name the installation, warns of a failed attempt, and drains on SIGTERM', async () => {
     const installation = await api('/v1/installations', {

@@ -15,6 +15,7 @@ import {
   type FromDeliveryThread,
   type ToDeliveryThread,
 } from './thread-protocol.js';
+import { floorYoungGeneration } from './young-generation.js';
 
 /** The delivery worker thread could not be started (its built file is missing, or it failed at start). */
 export class DeliveryThreadError extends Error {
@@ -119,12 +120,14 @@ export function conditionArgs(execArgv: readonly string[]): string[] {
  * refused by workers (V8 heap sizes such as `--max-old-space-size`, `--stack-size`, `--title`, ...:
  * ERR_WORKER_INVALID_EXEC_ARGV); they apply to the whole process anyway, so the worker then gets only the
  * module conditions. Without this, `node --max-old-space-size=4096 main.js` could not start the host.
+ * The worker's young generation gets its floor ({@link floorYoungGeneration}) unless the command line sized it.
  */
 export function createThreadWorker(
   url: URL,
   workerData: unknown,
   execArgv: readonly string[] = process.execArgv,
 ): Worker {
+  floorYoungGeneration(execArgv);
   const inherited = workerExecArgv(execArgv);
   const options = { workerData, name: 'platform-delivery' };
   try {
