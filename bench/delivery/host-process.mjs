@@ -1,5 +1,5 @@
-// The host under test, either as its own process (`--host=process`, default: `node packages/host/dist/main.js`,
-// as operators run it with `npm start`) or started inside the benchmark process (`--host=inprocess`,
+// The host under test, either as its own process (`--host=process`, default: `node [npm start's options]
+// packages/host/dist/main.js`, as operators run it with `npm start`) or started inside the benchmark process (`--host=inprocess`,
 // `startHost`, the load generator then shares the host's main thread). Both return the same shape.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';

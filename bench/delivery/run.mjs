@@ -25,8 +25,8 @@
 // `--rounds=N`: alternating raw/burst rounds (default 3; 1 with --quick).
 // `--warmup=N`: events per backend (and raw POSTs) before the first round (default 20,000; 100 with --quick):
 //   a host's CPU per delivery keeps falling over its first ≈ 15,000 events (docs/benchmarks.md, "Warm-up").
-// `--host=process` (default) spawns the built host as its own process (`node packages/host/dist/main.js`,
-//   as `npm start` does); `--host=inprocess` starts it inside this process with `startHost` (the load
+// `--host=process` (default) spawns the built host as its own process (`node [npm start's options]
+//   packages/host/dist/main.js`, as `npm start` does); `--host=inprocess` starts it inside this process with `startHost` (the load
 //   generator then shares the host's main thread; one host, one backend).
 // `--quick` runs a smaller version (for trying the script out; not for recorded figures).
 // `--thread=0|1` sets the host's PLATFORM_DELIVERY_THREAD (default: the host's own default, or the env var).
@@ -48,7 +48,7 @@ import { benchHostEnv, startBackendWith } from './backend.mjs';
 import { startBullmqWith } from './bullmq.mjs';
 import { installWatchdog, onCleanup, runCleanups } from './cleanup.mjs';
 import { runCompare } from './compare.mjs';
-import { spawnHost } from './host-process.mjs';
+import { npmStartNodeArgs, spawnHost } from './host-process.mjs';
 import {
   ADMIN_TOKEN,
   fmt,
@@ -134,7 +134,7 @@ async function main() {
     `storage: ${backend.label}${backend.databaseName ? ` (database ${backend.databaseName}, dropped at the end)` : ''}`,
   );
   console.log(
-    `host: ${O.hostMode === 'process' ? `own process (node packages/host/dist/main.js, pid ${backend.hosts.map((h) => h.pid).join(', ')})` : 'in this process (startHost)'}, ready in ${host.startupMs} ms`,
+    `host: ${O.hostMode === 'process' ? `own process (node ${[...npmStartNodeArgs(), ...O.hostNodeArgs].join(' ')} packages/host/dist/main.js, pid ${backend.hosts.map((h) => h.pid).join(', ')})` : 'in this process (startHost)'}, ready in ${host.startupMs} ms`,
   );
   console.log(
     `delivery engine: ${mode === 'thread' ? 'worker thread (PLATFORM_DELIVERY_THREAD=1)' : 'main thread (PLATFORM_DELIVERY_THREAD=0)'}`,
