@@ -18,7 +18,9 @@
 #   or --host-node-args=--single-threaded-gc: V8's collector on the collecting thread, docs/benchmarks.md "The
 #   wake-ups that grow with hosts", to measure on many cores before it could become the default,
 #   or --host-node-args=--no-parallel-scavenge: young-generation collections without V8's helper threads,
-#   docs/benchmarks.md "Young-generation collections on one thread: tried, not kept")
+#   docs/benchmarks.md "Young-generation collections on one thread: tried, not kept",
+#   or --host-node-args=--min-semi-space-size=0: V8's own sizing of the young generation instead of the
+#   16 MiB floor every host gets from npm start's options, docs/benchmarks.md "A young generation of fixed size")
 #   DEVICE_PG_CONF adds postgresql.conf lines (';'-separated); during 1 and 2 a sampler counts what PostgreSQL's
 #   active backends wait on (pg-waits-*.txt; DEVICE_PG_WAITS=0 turns it off).
 #   3. bench/delivery/run.mjs --backend=both --hosts=2 --rounds=1 --no-bullmq (burst, paced 1,000/s, retries), if time
