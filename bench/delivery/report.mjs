@@ -1,5 +1,4 @@
 // Prints the benchmark's results as readable tables.
-import { npmStartNodeArgs } from './host-process.mjs';
 import { fmt, loadCells, othersCell, table } from './lib.mjs';
 import { attemptsLine, outcomeLine, printHostLogs, printKill, printPerHost } from './report-hosts.mjs';
 
@@ -52,7 +51,7 @@ export function printReport(r) {
   const storage =
     r.backend === 'pg' ? `PostgreSQL, ${r.hosts} host${r.hosts > 1 ? 's on one database' : ''}` : 'SQLite';
   console.log(
-    `\nstorage: ${storage}; host: ${own ? `own process (node ${npmStartNodeArgs().join(' ')} packages/host/dist/main.js)` : 'in the benchmark process (startHost)'}` +
+    `\nstorage: ${storage}; host: ${r.hostCommand ? `own process (${r.hostCommand})` : 'in the benchmark process (startHost)'}` +
       (r.deliveryThread === undefined
         ? ''
         : `; delivery engine: ${r.deliveryThread ? 'worker thread' : 'main thread'}`) +

@@ -133,8 +133,13 @@ async function main() {
   console.log(
     `storage: ${backend.label}${backend.databaseName ? ` (database ${backend.databaseName}, dropped at the end)` : ''}`,
   );
+  // The hosts' command line as spawnHost builds it: npm start's node options, then this run's own.
+  const hostCommand =
+    O.hostMode === 'process'
+      ? `node ${[...npmStartNodeArgs(), ...O.hostNodeArgs].join(' ')} packages/host/dist/main.js`
+      : null;
   console.log(
-    `host: ${O.hostMode === 'process' ? `own process (node ${[...npmStartNodeArgs(), ...O.hostNodeArgs].join(' ')} packages/host/dist/main.js, pid ${backend.hosts.map((h) => h.pid).join(', ')})` : 'in this process (startHost)'}, ready in ${host.startupMs} ms`,
+    `host: ${hostCommand ? `own process (${hostCommand}, pid ${backend.hosts.map((h) => h.pid).join(', ')})` : 'in this process (startHost)'}, ready in ${host.startupMs} ms`,
   );
   console.log(
     `delivery engine: ${mode === 'thread' ? 'worker thread (PLATFORM_DELIVERY_THREAD=1)' : 'main thread (PLATFORM_DELIVERY_THREAD=0)'}`,
@@ -143,6 +148,7 @@ async function main() {
     date: new Date().toISOString(),
     quick: O.quick,
     hostMode: O.hostMode,
+    hostCommand,
     backend: O.backend,
     hosts: O.hosts,
     hostStartupMs: host.startupMs,
