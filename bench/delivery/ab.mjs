@@ -18,6 +18,11 @@
 // `--paced=RATE` (default 1000; 0: none) adds, to every round after the bursts, a paced phase per variant
 // (rotating order): RATE events/s for `--paced-seconds=N` (default 10), 64 POSTs in flight at most; it
 // reports POST -> first attempt at the receiver, p50 and p99 per round and their medians.
+// `--paced-fail=F` (0 < F < 1; default 0): in the paced phases the receiver answers 500 to that share of the
+// attempts (as `bench:delivery`'s phase (c)), and each phase lasts until every event has its 200 or its 4th
+// attempt (so its CPU per delivery is not comparable with a phase without failures). The report adds the
+// claims and the jobs claimed from the queue per delivery (the host's own counters): retries, and first
+// attempts that went through the queue instead of being handed over.
 // A benchmark: it prints, it asserts nothing; 127.0.0.1 only.
 //
 //   npm run build && node bench/delivery/ab.mjs --variant=full:PLATFORM_SQLITE_SYNC=full \
@@ -31,6 +36,7 @@ import { createBenchDatabase, DEFAULT_DATABASE_URL } from './backend.mjs';
 import { buildHostAt } from './build-rev.mjs';
 import { installWatchdog, runCleanups } from './cleanup.mjs';
 import { limitCpu } from './cpu-budget.mjs';
+import { countersOf } from './host-counters.mjs';
 import { spawnHost } from './host-process.mjs';
 import { ADMIN_TOKEN, installWebhook, percentile, startReceiver, table } from './lib.mjs';
 import { eventPoster, rawPosts } from './load.mjs';
@@ -46,11 +52,12 @@ const backend = arg('backend', 'sqlite');
 const databaseUrl = arg('database-url', process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL);
 const pacedRate = Number(arg('paced', '1000'));
 const pacedSeconds = Number(arg('paced-seconds', '10'));
+const pacedFail = Number(arg('paced-fail', '0'));
 
 function usage(problem) {
   console.error(`bench:delivery:ab: ${problem}`);
   console.error(
-    'usage: node bench/delivery/ab.mjs --variant=NAME:KEY=VALUE[,KEY=VALUE...] --variant=... [--rounds=4] [--events=6000] [--event-ids=random|sortable] [--backend=sqlite|pg] [--database-url=URL] [--paced=1000] [--paced-seconds=10]',
+    'usage: node bench/delivery/ab.mjs --variant=NAME:KEY=VALUE[,KEY=VALUE...] --variant=... [--rounds=4] [--events=6000] [--event-ids=random|sortable] [--backend=sqlite|pg] [--database-url=URL] [--paced=1000] [--paced-seconds=10] [--paced-fail=0.1]',
   );
   process.exit(2);
 }
@@ -98,6 +105,7 @@ if (!(Number.isInteger(pacedRate) && pacedRate >= 0))
   usage('--paced must be a whole number >= 0 (0: no paced phase)');
 if (!(Number.isInteger(pacedSeconds) && pacedSeconds > 0))
   usage('--paced-seconds must be a whole number > 0');
+if (!(pacedFail >= 0 && pacedFail < 1)) usage('--paced-fail must be a share of attempts: 0 or more, below 1');
 
 // Bounded: about a minute per variant and round is plenty on a loaded 2-core machine.
 installWatchdog('bench:delivery:ab', Math.max(600, 120 * rounds * specs.length));
@@ -210,14 +218,20 @@ async function main() {
       }
       for (let k = 0; pacedRate > 0 && k < variants.length; k++) {
         const v = variants[(k + round) % variants.length];
-        receiver.configure({ secrets: [v.secret], publicKey: v.publicKey, failRate: 0 });
+        receiver.configure({ secrets: [v.secret], publicKey: v.publicKey, failRate: pacedFail });
+        const countersBefore = await countersOf(v.host);
         const paced = await pacedPhase(
           receiver,
           { hosts: [v.host], poster: v.poster },
           pacedRate,
           pacedSeconds,
           64,
+          // With failures, the retries run on after the first attempts: the phase ends when they have.
+          pacedFail > 0 ? 'settled' : 'ok',
         );
+        const countersAfter = await countersOf(v.host);
+        const perDelivery = (key) =>
+          ((countersAfter[key] - countersBefore[key]) / Math.max(1, paced.verified)).toFixed(3);
         const row = {
           round: round + 1,
           p50: paced.postToFirstAttemptMs.p50,
@@ -227,12 +241,14 @@ async function main() {
           mainUs: Math.round((paced.load.hostMainThreadCores / pacedRate) * 1e6),
           deliveryUs: Math.round((paced.load.hostBusiestOtherThreadCores / pacedRate) * 1e6),
           lost: paced.neverArrived,
+          claims: perDelivery('claims'),
+          claimed: perDelivery('claimed'),
         };
         v.paced.push(row);
         console.log(
           `round ${round + 1} ${v.name}: paced ${pacedRate}/s, POST -> first attempt p50 ${row.p50} ms, p99 ${row.p99} ms, ` +
             `host ${row.hostUs} µs/delivery (main thread ${row.mainUs}, delivery thread ${row.deliveryUs}), ` +
-            `accepted but not delivered ${row.lost}`,
+            `accepted but not delivered ${row.lost}, claims ${row.claims} and jobs claimed ${row.claimed} per delivery`,
         );
       }
     }
@@ -272,6 +288,7 @@ async function main() {
             'host µs/delivery (median)',
             'main thread',
             'delivery thread',
+            'claims / jobs claimed per delivery (median)',
           ],
           variants.map((v) => [
             v.name,
@@ -281,6 +298,7 @@ async function main() {
             String(median(v.paced.map((r) => r.hostUs))),
             String(median(v.paced.map((r) => r.mainUs))),
             String(median(v.paced.map((r) => r.deliveryUs))),
+            `${median(v.paced.map((r) => Number(r.claims))).toFixed(3)} / ${median(v.paced.map((r) => Number(r.claimed))).toFixed(3)}`,
           ]),
         ),
       );

@@ -106,14 +106,17 @@ export async function burstPhase(receiver, backend, count, concurrency) {
   return { ...analyzeHost(m.run, own(m.records, acceptedIds(m.run))), load: m.load };
 }
 
-/** (b) events at `rate` per second for `seconds`; waits (≤ 30 s) for every accepted one. */
-export async function pacedPhase(receiver, backend, rate, seconds, maxInFlight) {
+/**
+ * (b) events at `rate` per second for `seconds`; waits (≤ 30 s) for every accepted one: its 200, or with
+ * `until: 'settled'` (a receiver that fails some attempts) its 200 or its 4th attempt.
+ */
+export async function pacedPhase(receiver, backend, rate, seconds, maxInFlight, until = 'ok') {
   const m = await measured(
     receiver,
     backend.hosts,
     async () => {
       const run = await backend.poster.paced(rate, seconds, maxInFlight);
-      await receiver.waitForEvents(acceptedIds(run), 30_000);
+      await receiver.waitForEvents(acceptedIds(run), 30_000, until);
       return run;
     },
     backend.serverCpu,

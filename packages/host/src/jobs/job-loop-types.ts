@@ -71,9 +71,10 @@ export interface JobLoopOptions<J> {
   /**
    * Slots shared with another thread that hands this job loop jobs it leased itself ({@link JobLoop.adopt}),
    * one slot taken for each (needs a `runway` and `perKey`): `start()` gives `concurrency` + `runway.jobs`
-   * of them, every job handed over gives its slot back when it ends, and `want` tells whether this job loop
-   * knows of due jobs in the queue (the other thread then leaves new jobs queued behind them). Claims hold
-   * none of them: a claim takes the free slots themselves (`concurrency` less the jobs running).
+   * of them, every job handed over gives its slot back when it ends, and `want` tells whether due jobs in
+   * the queue wait for slots (a claim came back full, or found none free: the other thread then leaves new
+   * jobs queued behind them). Claims hold none of them: a claim takes the free slots themselves
+   * (`concurrency` less the jobs running).
    */
   slots?: JobLoopSlots;
   /**

@@ -470,24 +470,55 @@ describe('createJobLoop with shared slots (jobs handed over by another thread)',
     expect(released).toEqual([]);
   });
 
-  it('says whether it knows of due work: wanted after notify(), not once a claim drained the queue', async () => {
+  it('asks for new jobs to be queued only while due work waits for slots: not for work the free slots take', async () => {
     const shared = handedOver();
     const { slots } = shared;
+    const wants: boolean[] = [];
+    const recording = {
+      give: (count: number) => slots.give(count),
+      want: (wanted: boolean) => {
+        wants.push(wanted);
+        slots.want(wanted);
+      },
+    };
     const queue = timedQueue();
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     const worker = createJobLoop<{ id: number }>({
       ...queue,
       ...shared,
+      slots: recording,
       concurrency: 4,
       onError: noErrors,
-      handle: async () => sleep(5),
+      handle: () => gate,
     });
     worker.start();
-    await expect.poll(() => slots.reserve(1)).toBe(1); // drained: the other thread may hand over
-    slots.give(1);
+    await expect.poll(() => wants.at(-1)).toBe(false); // the first claim drained the queue
+    // A retry falls due while slots are free: the claim takes it, and new jobs are still handed over.
+    const before = wants.length;
     queue.add(1);
     worker.notify();
-    expect(slots.reserve(1)).toBe(0); // queued work first
-    await expect.poll(() => slots.reserve(1)).toBe(1);
+    await expect.poll(() => queue.claims.at(-1)?.got).toBe(1);
+    expect(wants.slice(before)).not.toContain(true);
+    expect(slots.reserve(1)).toBe(1);
+    slots.give(1);
+    // More due than the free slots (3): the claim comes back full; new jobs queue behind the rest.
+    for (let id = 2; id <= 6; id++) queue.add(id);
+    worker.notify();
+    await expect.poll(() => wants.at(-1)).toBe(true);
+    expect(queue.claims.at(-1)).toMatchObject({ limit: 3, got: 3 });
+    expect(slots.reserve(1)).toBe(0);
+    // Every slot busy and work still due: still wanted, however often the loop is woken.
+    worker.notify();
+    await sleep(20);
+    expect(wants.at(-1)).toBe(true);
+    // The slots free up; a claim drains the queue: the other thread may hand over again.
+    open();
+    await expect.poll(() => queue.claims.reduce((sum, c) => sum + c.got, 0)).toBe(6);
+    await expect.poll(() => wants.at(-1)).toBe(false);
+    expect(slots.reserve(1)).toBe(1);
     slots.give(1);
     await worker.stop();
     expect(slots.reserve(1)).toBe(0); // stopped: nothing more is handed over

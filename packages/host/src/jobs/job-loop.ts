@@ -108,8 +108,14 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
   let drained = false;
   const setDrained = (value: boolean) => {
     drained = value;
-    slots?.want(!value);
   };
+  /**
+   * Tells the other thread (`slots.want`) whether due work in the queue is waiting for slots: a claim came back
+   * full, or found no free slot. Only then does it queue new jobs behind that work instead of handing them over;
+   * due work that the free slots take at once (a retry falling due) is no reason to (docs/architecture.md,
+   * "The runway").
+   */
+  const wantQueued = (wanted: boolean) => slots?.want(wanted);
   const inFlight = new Set<Promise<void>>();
   /** Jobs holding a slot: in flight, less those lingering (see `perKey`). */
   let active = 0;
@@ -341,6 +347,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       // More due work may be left: the queue says so, or (where it does not tell) the claim was full. Jobs that
       // went back for their key's limit are looked at again when a job of that key ends.
       setDrained('jobs' in answer ? !answer.moreDue : jobs.length < free);
+      wantQueued(!drained);
       if (drained) pump();
       // Work announced as due (notifyDue) that this claim did not get may be locked by another process's
       // claim or a transaction dying with its host: look at the next due time again (and back off while
@@ -350,7 +357,8 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     if (state !== 'running') return;
     if (active >= concurrency || free === 0) {
       // Full (or every free slot is promised to an adopted job): a finishing handle triggers the next cycle.
-      // The timer is only a safety net.
+      // The timer is only a safety net. Due work left waits for a slot: nothing more is handed over meanwhile.
+      if (!drained) wantQueued(true);
       if (timer === undefined) armAt(clock.now() + idleCheckMs, true);
       return;
     }

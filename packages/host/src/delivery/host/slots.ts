@@ -7,8 +7,8 @@ import { SharedCells } from '../../storage/index.js';
  * - FREE: slots neither running an attempt, nor waiting for one in the thread's runway, nor promised to a
  *   job on its way to the thread (the thread gives its concurrency plus its runway's room,
  *   docs/architecture.md "The runway");
- * - WANTED: the thread knows of queued due work (a retry, a backlog): the main thread then leaves new
- *   jobs in the queue, so they take their turn behind it.
+ * - WANTED: queued due work waits for the thread's slots (its last claim came back full, or found none
+ *   free): the main thread then leaves new jobs in the queue, so they take their turn behind it.
  */
 const FREE = 0;
 const WANTED = 1;
@@ -74,10 +74,10 @@ export class DeliverySlots extends SharedCells {
   }
 
   /**
-   * Set by the delivery thread: whether it knows of queued due work (see {@link reserve}).
+   * Set by the delivery thread: whether queued due work waits for its slots (see {@link reserve}).
    *
    * @example
-   * slots.want(true); // a retry fell due
+   * slots.want(true); // a claim came back full: a backlog
    */
   want(wanted: boolean): void {
     Atomics.store(this.cells, WANTED, wanted ? 1 : 0);
