@@ -106,9 +106,6 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
    * `notifyDue()` or the timer, so a finishing handle need not claim.
    */
   let drained = false;
-  const setDrained = (value: boolean) => {
-    drained = value;
-  };
   /**
    * Tells the other thread (`slots.want`) whether due work in the queue is waiting for slots: a claim came back
    * full, or found no free slot. Only then does it queue new jobs behind that work instead of handing them over;
@@ -155,7 +152,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         timerLateMs = Math.max(0, clock.now() - at);
         announcedAt = Number.POSITIVE_INFINITY; // the next cycle reads every committed due time
         needDue = true;
-        setDrained(false);
+        drained = false;
         trigger();
       },
       Math.max(1, Math.ceil(at - clock.now())),
@@ -218,7 +215,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         () => {
           // Back in the queue. A key still at its limit is looked at again when one of its jobs ends.
           if (excess.some((job) => fair.admits(perKey.keyOf(job)))) {
-            setDrained(false);
+            drained = false;
             wake();
           }
         },
@@ -265,7 +262,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
         if (shared) slots?.give(1);
       }
       // A slow key's jobs wait outside the due-time lookup (held, or left at its limit): look for them now.
-      if (key !== null && fair?.ended(key, lingering)) setDrained(false);
+      if (key !== null && fair?.ended(key, lingering)) drained = false;
       // A slot is free: due work in the queue first (more may be due), else the runway's next job.
       if (!drained) wake();
       else pump();
@@ -300,7 +297,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     slots?.give(jobs.length);
     try {
       await perKey.release(jobs);
-      setDrained(false);
+      drained = false;
       wake();
     } catch (error) {
       report(error, 'release');
@@ -346,7 +343,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       );
       // More due work may be left: the queue says so, or (where it does not tell) the claim was full. Jobs that
       // went back for their key's limit are looked at again when a job of that key ends.
-      setDrained('jobs' in answer ? !answer.moreDue : jobs.length < free);
+      drained = 'jobs' in answer ? !answer.moreDue : jobs.length < free;
       wantQueued(!drained);
       if (drained) pump();
       // Work announced as due (notifyDue) that this claim did not get may be locked by another process's
@@ -435,7 +432,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       trigger();
     },
     notify() {
-      setDrained(false);
+      drained = false;
       wake();
     },
     adopt(jobs) {
@@ -458,7 +455,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       if (state !== 'running') return;
       announcedAt = Math.min(announcedAt, at);
       if (at <= clock.now()) {
-        setDrained(false);
+        drained = false;
         wake();
       } else if (at < timerAt) {
         armAt(at);
