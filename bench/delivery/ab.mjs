@@ -18,7 +18,7 @@
 // `--paced=RATE` (default 1000; 0: none) adds, to every round after the bursts, a paced phase per variant
 // (rotating order): RATE events/s for `--paced-seconds=N` (default 10), 64 POSTs in flight at most; it
 // reports POST -> first attempt at the receiver, p50 and p99 per round and their medians.
-// `--paced-fail=F` (0 < F < 1; default 0): in the paced phases the receiver answers 500 to that share of the
+// `--paced-fail=F` (a share below 1; default 0, none): in the paced phases the receiver answers 500 to that share of the
 // attempts (as `bench:delivery`'s phase (c)), and each phase lasts until every event has its 200 or its 4th
 // attempt (so its CPU per delivery is not comparable with a phase without failures). The report adds the
 // claims and the jobs claimed from the queue per delivery (the host's own counters): retries, and first
@@ -230,8 +230,11 @@ async function main() {
           pacedFail > 0 ? 'settled' : 'ok',
         );
         const countersAfter = await countersOf(v.host);
+        // A build from before the host's queue counters reports none: '–', not 0.
         const perDelivery = (key) =>
-          ((countersAfter[key] - countersBefore[key]) / Math.max(1, paced.verified)).toFixed(3);
+          countersAfter.counted
+            ? ((countersAfter[key] - countersBefore[key]) / Math.max(1, paced.verified)).toFixed(3)
+            : '–';
         const row = {
           round: round + 1,
           p50: paced.postToFirstAttemptMs.p50,
@@ -298,7 +301,9 @@ async function main() {
             String(median(v.paced.map((r) => r.hostUs))),
             String(median(v.paced.map((r) => r.mainUs))),
             String(median(v.paced.map((r) => r.deliveryUs))),
-            `${median(v.paced.map((r) => Number(r.claims))).toFixed(3)} / ${median(v.paced.map((r) => Number(r.claimed))).toFixed(3)}`,
+            v.paced[0]?.claims === '–'
+              ? '–'
+              : `${median(v.paced.map((r) => Number(r.claims))).toFixed(3)} / ${median(v.paced.map((r) => Number(r.claimed))).toFixed(3)}`,
           ]),
         ),
       );
