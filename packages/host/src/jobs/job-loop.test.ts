@@ -495,19 +495,19 @@ describe('createJobLoop with shared slots (jobs handed over by another thread)',
       handle: () => gate,
     });
     worker.start();
-    await expect.poll(() => wants.at(-1)).toBe(false); // the first claim drained the queue
+    await expect.poll(() => wants.at(-1), { timeout: 5000 }).toBe(false); // the first claim drained the queue
     // A retry falls due while slots are free: the claim takes it, and new jobs are still handed over.
     const before = wants.length;
     queue.add(1);
     worker.notify();
-    await expect.poll(() => queue.claims.at(-1)?.got).toBe(1);
+    await expect.poll(() => queue.claims.at(-1)?.got, { timeout: 5000 }).toBe(1);
     expect(wants.slice(before)).not.toContain(true);
     expect(slots.reserve(1)).toBe(1);
     slots.give(1);
     // More due than the free slots (3): the claim comes back full; new jobs queue behind the rest.
     for (let id = 2; id <= 6; id++) queue.add(id);
     worker.notify();
-    await expect.poll(() => wants.at(-1)).toBe(true);
+    await expect.poll(() => wants.at(-1), { timeout: 5000 }).toBe(true);
     expect(queue.claims.at(-1)).toMatchObject({ limit: 3, got: 3 });
     expect(slots.reserve(1)).toBe(0);
     // Every slot busy and work still due: still wanted, however often the loop is woken.
@@ -516,8 +516,8 @@ describe('createJobLoop with shared slots (jobs handed over by another thread)',
     expect(wants.at(-1)).toBe(true);
     // The slots free up; a claim drains the queue: the other thread may hand over again.
     open();
-    await expect.poll(() => queue.claims.reduce((sum, c) => sum + c.got, 0)).toBe(6);
-    await expect.poll(() => wants.at(-1)).toBe(false);
+    await expect.poll(() => queue.claims.reduce((sum, c) => sum + c.got, 0), { timeout: 5000 }).toBe(6);
+    await expect.poll(() => wants.at(-1), { timeout: 5000 }).toBe(false);
     expect(slots.reserve(1)).toBe(1);
     slots.give(1);
     await worker.stop();
