@@ -106,13 +106,6 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
    * `notifyDue()` or the timer, so a finishing handle need not claim.
    */
   let drained = false;
-  /**
-   * Tells the other thread (`slots.want`) whether due work in the queue is waiting for slots: a claim came back
-   * full, or found no free slot. Only then does it queue new jobs behind that work instead of handing them over;
-   * due work that the free slots take at once (a retry falling due) is no reason to (docs/architecture.md,
-   * "The runway").
-   */
-  const wantQueued = (wanted: boolean) => slots?.want(wanted);
   const inFlight = new Set<Promise<void>>();
   /** Jobs holding a slot: in flight, less those lingering (see `perKey`). */
   let active = 0;
@@ -344,7 +337,10 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
       // More due work may be left: the queue says so, or (where it does not tell) the claim was full. Jobs that
       // went back for their key's limit are looked at again when a job of that key ends.
       drained = 'jobs' in answer ? !answer.moreDue : jobs.length < free;
-      wantQueued(!drained);
+      // The other thread queues new jobs behind due work only while it waits for slots: a claim that came back
+      // full (here), or no free slot (below). Due work the free slots take at once, such as a retry falling due,
+      // is no reason to (docs/architecture.md, "The runway").
+      slots?.want(!drained);
       if (drained) pump();
       // Work announced as due (notifyDue) that this claim did not get may be locked by another process's
       // claim or a transaction dying with its host: look at the next due time again (and back off while
@@ -355,7 +351,7 @@ export function createJobLoop<J>(options: JobLoopOptions<J>): JobLoop<J> {
     if (active >= concurrency || free === 0) {
       // Full (or every free slot is promised to an adopted job): a finishing handle triggers the next cycle.
       // The timer is only a safety net. Due work left waits for a slot: nothing more is handed over meanwhile.
-      if (!drained) wantQueued(true);
+      if (!drained) slots?.want(true);
       if (timer === undefined) armAt(clock.now() + idleCheckMs, true);
       return;
     }
