@@ -25,8 +25,8 @@ export interface DeliveryHost {
  * (`running`) for as many slots of the engine as it {@link reserve}s (free ones, or room in its runway to
  * wait for one: docs/architecture.md "The runway"), and after its commit
  * {@link HandOffTicket.deliver}s them, so no claim transaction and no wake-up round trip sits between
- * an accepted event and its first attempt. Nothing is reserved while the thread knows of queued due work
- * (retries, a backlog): new jobs then queue behind it.
+ * an accepted event and its first attempt. Nothing is reserved while queued due work waits for the thread's
+ * slots (a backlog: its last claim came back full, or found none free): new jobs then queue behind it.
  */
 export interface DeliveryHandOff {
   /**
